@@ -1,0 +1,48 @@
+# spades-core developer commands. `make run` and `make test` work on a fresh clone:
+# each creates .venv when it is missing and installs what it needs.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+export HYPOTHESIS_PROFILE ?= ci
+
+.PHONY: run test lint typecheck unit docs bench install dev clean
+
+run: $(VENV)/.installed
+	$(BIN)/python examples/random_game.py
+	$(BIN)/spades watch --variant mirror --delay 0
+
+test: $(VENV)/.installed-dev lint typecheck unit docs
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(VENV)/.installed-dev
+	$(BIN)/mypy --strict
+
+unit: $(VENV)/.installed-dev
+	$(BIN)/pytest -q
+
+docs: $(VENV)/.installed-dev
+	$(BIN)/mkdocs build --strict --quiet --site-dir build/site
+
+bench: $(VENV)/.installed-dev
+	$(BIN)/python bench/run.py
+
+install: $(VENV)/.installed
+dev: $(VENV)/.installed-dev
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@ $(VENV)/.installed
+
+clean:
+	rm -rf $(VENV) build dist site .mypy_cache .ruff_cache .pytest_cache .hypothesis

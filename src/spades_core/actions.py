@@ -1,0 +1,141 @@
+"""Action objects: dealing, bidding and playing a card.
+
+Actions carry no seat: the seat to act performs them. The engine hands out
+pre-built instances (:data:`BIDS`, :data:`PLAYS`), so comparing and hashing
+actions is cheap.
+
+>>> Bid.of(0), Play.of("QH")
+(Bid(Nil), Play(QH))
+"""
+
+from __future__ import annotations
+
+from typing import Final, final
+
+import attrs
+
+from spades_core.cards import ALL_CARDS, Card, CardSet
+from spades_core.errors import IllegalActionError, IllegalReason, InvalidNotationError
+from spades_core.seats import Seat
+
+__all__ = ["BIDS", "NIL", "PLAYS", "Action", "Bid", "Deal", "Play"]
+
+
+@final
+@attrs.frozen(repr=False)
+class Bid:
+    """A bid of ``value`` tricks; 0 is Nil."""
+
+    value: int
+
+    @property
+    def is_nil(self) -> bool:
+        """Whether this bid is Nil."""
+        return self.value == 0
+
+    @classmethod
+    def of(cls, value: int) -> Bid:
+        """The pre-built bid of ``value`` (0-13)."""
+        if type(value) is not int or not 0 <= value <= 13:
+            raise IllegalActionError(
+                IllegalReason.BID_NOT_ALLOWED,
+                f"a bid is a whole number 0-13 (0 = Nil); got {value!r}",
+            )
+        return BIDS[value]
+
+    def __str__(self) -> str:
+        return "Nil" if self.value == 0 else str(self.value)
+
+    def __repr__(self) -> str:
+        return f"Bid({self})"
+
+
+@final
+@attrs.frozen(repr=False)
+class Play:
+    """Playing ``card`` to the current trick."""
+
+    card: Card
+
+    @classmethod
+    def of(cls, card: Card | str) -> Play:
+        """The pre-built play of a card (a :class:`Card` or notation)."""
+        return PLAYS[(card if isinstance(card, Card) else Card.parse(card)).id]
+
+    def __str__(self) -> str:
+        return str(self.card)
+
+    def __repr__(self) -> str:
+        return f"Play({self.card})"
+
+
+@final
+@attrs.frozen
+class Deal:
+    """Dealing the next hand: from the game's seed when ``hands`` is ``None``,
+    otherwise the given cards (``hands[seat]`` for each seat)."""
+
+    hands: tuple[CardSet, CardSet, CardSet, CardSet] | None = None
+
+
+Action = Deal | Bid | Play
+"""Any action the engine accepts."""
+
+BIDS: Final[tuple[Bid, ...]] = tuple(Bid(value) for value in range(14))
+"""The pre-built bids, indexed by value."""
+NIL: Final = BIDS[0]
+"""The Nil bid."""
+PLAYS: Final[tuple[Play, ...]] = tuple(Play(card) for card in ALL_CARDS)
+"""The pre-built plays, indexed by card id."""
+DEAL_FROM_SEED: Final = Deal()
+"""The action that deals the next hand from the game's seed."""
+
+
+def deal_of(hands: object) -> Deal:
+    """A :class:`Deal` of explicit hands given as a mapping from seats (or
+    seat letters) to cards (``Card`` objects or notation, or a ``CardSet``).
+
+    Checks that the four hands are 13 distinct cards each and together the
+    whole deck; raises :class:`IllegalActionError` (``INVALID_DEAL``) naming
+    what is wrong.
+    """
+    if not hasattr(hands, "items"):
+        raise _bad_deal(f"a deal is a mapping from the four seats to their cards; got {hands!r}")
+    by_seat: dict[Seat, int] = {}
+    seen = 0
+    for key, cards in hands.items():
+        try:
+            seat = key if isinstance(key, Seat) else Seat.parse(key)
+        except InvalidNotationError as error:
+            raise _bad_deal(f"in the deal: {error}") from None
+        if seat in by_seat:
+            raise _bad_deal(f"the deal names {seat.name} twice")
+        try:
+            if isinstance(cards, CardSet):
+                cardset = cards
+            elif isinstance(cards, str):
+                cardset = CardSet.parse(cards)
+            else:
+                ids = [Card.parse(card).id for card in cards]
+                if len(set(ids)) != len(ids):
+                    raise _bad_deal(f"{seat.name}'s hand lists a card twice")
+                cardset = CardSet.of(ALL_CARDS[i] for i in ids)
+        except InvalidNotationError as error:
+            raise _bad_deal(f"in {seat.name}'s hand: {error}") from None
+        except TypeError:
+            raise _bad_deal(f"{seat.name}'s hand is not a list of cards: {cards!r}") from None
+        if len(cardset) != 13:
+            raise _bad_deal(f"{seat.name} has {len(cardset)} cards; every hand needs 13")
+        if seen & cardset.mask:
+            twice = CardSet(seen & cardset.mask)
+            raise _bad_deal(f"dealt twice: {twice} (again in {seat.name}'s hand)")
+        seen |= cardset.mask
+        by_seat[seat] = cardset.mask
+    missing = [seat.name for seat in Seat if seat not in by_seat]
+    if missing:
+        raise _bad_deal(f"the deal has no hand for {', '.join(missing)}")
+    return Deal(tuple(CardSet(by_seat[seat]) for seat in Seat))  # type: ignore[arg-type]
+
+
+def _bad_deal(message: str) -> IllegalActionError:
+    return IllegalActionError(IllegalReason.INVALID_DEAL, message)

@@ -1,0 +1,107 @@
+"""The exceptions spades-core raises.
+
+Every error a public call raises is a :class:`SpadesError`. Callers branch on
+the class (and, for illegal actions, on :attr:`IllegalActionError.reason`),
+never on the message, which is written for people.
+"""
+
+from __future__ import annotations
+
+import enum
+
+__all__ = [
+    "DuplicateVariantError",
+    "IllegalActionError",
+    "IllegalReason",
+    "InvalidNotationError",
+    "RecordFormatError",
+    "RulesError",
+    "SpadesError",
+    "VariantError",
+    "VariantLoadError",
+    "VariantNotFoundError",
+]
+
+
+class SpadesError(Exception):
+    """Base class of every error spades-core raises."""
+
+
+class IllegalReason(enum.Enum):
+    """Why an action was rejected; stable, machine-readable."""
+
+    WRONG_PHASE = "wrong_phase"
+    """The action does not belong to the game's current phase."""
+    NOT_YOUR_TURN = "not_your_turn"
+    """A seat other than the one to act tried to act."""
+    NOT_AN_ACTION = "not_an_action"
+    """The object given is not a spades-core action or card."""
+    CARD_NOT_IN_HAND = "card_not_in_hand"
+    """The card is not in the acting seat's hand."""
+    MUST_FOLLOW_SUIT = "must_follow_suit"
+    """The seat holds a card of the led suit and must play one."""
+    SPADES_NOT_BROKEN = "spades_not_broken"
+    """A spade was led before spades were broken."""
+    MUST_LEAD_TWO_OF_CLUBS = "must_lead_two_of_clubs"
+    """With ``first_lead="two_of_clubs"`` the first trick starts with the 2♣."""
+    BID_NOT_ALLOWED = "bid_not_allowed"
+    """The variant does not allow this bid in this position."""
+    INVALID_DEAL = "invalid_deal"
+    """An explicit deal is not four distinct hands of 13 cards."""
+
+
+class IllegalActionError(SpadesError, ValueError):
+    """An action that the rules do not allow in the current state.
+
+    ``reason`` says why, as an :class:`IllegalReason`.
+    """
+
+    def __init__(self, reason: IllegalReason, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+class InvalidNotationError(SpadesError, ValueError):
+    """A card, seat, suit or action written in a form spades-core cannot read."""
+
+
+class RulesError(SpadesError, ValueError):
+    """An unknown option, a value of the wrong type or range, or an option the
+    variant does not have."""
+
+
+class VariantError(SpadesError):
+    """Base class of the errors about finding and loading variants."""
+
+
+class VariantNotFoundError(VariantError, LookupError):
+    """No installed variant has the requested id."""
+
+
+class VariantLoadError(VariantError):
+    """A variant plugin could not be imported, is not a variant, or misbehaved."""
+
+
+class DuplicateVariantError(VariantError):
+    """Two installed distributions claim the same variant id."""
+
+
+class RecordFormatError(SpadesError, ValueError):
+    """A game record that cannot be read or that breaks a rule when replayed.
+
+    ``hand`` and ``action`` locate the problem (``None`` when it is not inside
+    a hand); ``reason`` is a short machine-readable tag.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        reason: str = "invalid",
+        hand: int | None = None,
+        action: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.hand = hand
+        self.action = action

@@ -1,0 +1,250 @@
+"""House-rule options: their names, accepted values and the resolved :class:`Rules`.
+
+An option is described by an :class:`OptionSpec`: its name, what it accepts
+and how to read a value. A variant lists the specs it supports with its own
+defaults; :meth:`spades_core.Variant.rules` checks the caller's overrides
+against them and returns a :class:`Rules`, which the engine reads.
+
+>>> from spades_core import load_variant
+>>> rules = load_variant("classic").rules(target_score=300, nil_tricks="bags_only")
+>>> rules.target_score, rules.nil_tricks
+(300, <NilTricks.BAGS_ONLY: 'bags_only'>)
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Mapping
+from typing import Any, Final, final
+
+import attrs
+
+from spades_core.errors import RulesError
+
+__all__ = [
+    "STANDARD_OPTIONS",
+    "BagOverflow",
+    "BreakRule",
+    "DoubleNil",
+    "FirstLead",
+    "NilTricks",
+    "OptionSpec",
+    "Rules",
+    "bool_option",
+    "choice_option",
+    "int_option",
+]
+
+
+class NilTricks(enum.StrEnum):
+    """How the tricks a Nil bidder takes count for the team."""
+
+    COUNT_TOWARD_CONTRACT = "count_toward_contract"
+    """They count toward the partner's contract (classic)."""
+    BAGS_ONLY = "bags_only"
+    """They never help the contract; each adds one bag (Mirror, Whiz)."""
+    BAGS_WITH_POINTS = "bags_with_points"
+    """As ``bags_only``, and each also scores one point."""
+
+
+class DoubleNil(enum.StrEnum):
+    """How a hand where both partners bid Nil is scored."""
+
+    INDEPENDENT = "independent"
+    """Each Nil is scored on its own."""
+    ALL_OR_NOTHING = "all_or_nothing"
+    """Twice the Nil value if both succeed, minus twice if either fails."""
+    NO_LOSS = "no_loss"
+    """Twice the Nil value if both succeed, nothing otherwise."""
+
+
+class BagOverflow(enum.StrEnum):
+    """What happens to bags past the limit."""
+
+    CARRY = "carry"
+    """One penalty per full limit; the rest carries over."""
+    RESET = "reset"
+    """One penalty and the bags go back to zero."""
+
+
+class BreakRule(enum.StrEnum):
+    """What breaks spades, allowing them to be led."""
+
+    OFFSUIT_SPADE = "offsuit_spade"
+    """A spade played to a trick led in another suit (classic)."""
+    ANY_SPADE = "any_spade"
+    """Any spade played on an earlier trick, even one led (Mirror, Whiz)."""
+
+
+class FirstLead(enum.StrEnum):
+    """Who leads the first trick of a hand."""
+
+    LEFT_OF_DEALER = "left_of_dealer"
+    """The player to the dealer's left, any legal card."""
+    TWO_OF_CLUBS = "two_of_clubs"
+    """The holder of the 2♣, who must lead it."""
+
+
+@final
+@attrs.frozen
+class OptionSpec:
+    """One option: its ``name``, a description of what it ``accepts``, a one-line
+    ``summary``, and ``parse``, which returns the checked value or raises
+    :class:`~spades_core.RulesError`."""
+
+    name: str
+    accepts: str
+    summary: str
+    parse: Callable[[object], object] = attrs.field(eq=False, repr=False)
+
+    def check(self, value: object) -> Any:
+        """The value, checked; a :class:`RulesError` naming the option otherwise."""
+        return self.parse(value)
+
+    def error(self, value: object) -> RulesError:
+        """The error for a value this option does not accept."""
+        return RulesError(f"option {self.name!r} accepts {self.accepts}; got {value!r}")
+
+
+def int_option(
+    name: str,
+    summary: str,
+    *,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    allow_none: bool = False,
+) -> OptionSpec:
+    """An option taking a whole number in ``[minimum, maximum]`` (and ``None``
+    when ``allow_none``)."""
+    if minimum is not None and maximum is not None:
+        accepts = f"a whole number from {minimum} to {maximum}"
+    elif minimum is not None:
+        accepts = f"a whole number of at least {minimum}"
+    elif maximum is not None:
+        accepts = f"a whole number of at most {maximum}"
+    else:
+        accepts = "a whole number"
+    if allow_none:
+        accepts += ", or None"
+
+    def parse(value: object) -> int | None:
+        if value is None and allow_none:
+            return None
+        if (
+            type(value) is not int
+            or (minimum is not None and value < minimum)
+            or (maximum is not None and value > maximum)
+        ):
+            raise spec.error(value)
+        return value
+
+    spec = OptionSpec(name, accepts, summary, parse)
+    return spec
+
+
+def choice_option(name: str, summary: str, choices: type[enum.StrEnum]) -> OptionSpec:
+    """An option taking one member of a string enum, or its string value."""
+    accepts = "one of " + ", ".join(repr(member.value) for member in choices)
+
+    def parse(value: object) -> enum.StrEnum:
+        if isinstance(value, choices):
+            return value
+        if isinstance(value, str):
+            for member in choices:
+                if member.value == value:
+                    return member
+        raise spec.error(value)
+
+    spec = OptionSpec(name, accepts, summary, parse)
+    return spec
+
+
+def bool_option(name: str, summary: str) -> OptionSpec:
+    """An option taking ``True`` or ``False``."""
+
+    def parse(value: object) -> bool:
+        if type(value) is not bool:
+            raise spec.error(value)
+        return value
+
+    spec = OptionSpec(name, "True or False", summary, parse)
+    return spec
+
+
+STANDARD_OPTIONS: Final[Mapping[str, OptionSpec]] = {
+    spec.name: spec
+    for spec in (
+        int_option("target_score", "score that wins the game", minimum=1),
+        int_option(
+            "loss_floor",
+            "a team at or below this score loses (None: no floor)",
+            maximum=-1,
+            allow_none=True,
+        ),
+        int_option("nil_value", "points won or lost by a Nil bid", minimum=0),
+        choice_option("nil_tricks", "how a Nil bidder's tricks count", NilTricks),
+        choice_option("double_nil", "how two Nil bids in one team are scored", DoubleNil),
+        int_option(
+            "bag_limit",
+            "bags that trigger a penalty (None: no penalty)",
+            minimum=1,
+            allow_none=True,
+        ),
+        int_option("bag_penalty", "points lost when the bag limit is reached", minimum=0),
+        choice_option("bag_overflow", "what happens to bags past the limit", BagOverflow),
+        choice_option("break_rule", "what breaks spades", BreakRule),
+        choice_option("first_lead", "who leads the first trick", FirstLead),
+        int_option(
+            "max_team_bid",
+            "the most two partners may bid together (None: no cap)",
+            minimum=1,
+            maximum=13,
+            allow_none=True,
+        ),
+        bool_option("whiz_nil_needs_no_ace", "a player holding the A♠ may not bid Nil"),
+    )
+}
+"""The options RULES.md defines, by name. Variants pick the ones they support."""
+
+
+@final
+@attrs.frozen
+class Rules:
+    """The resolved options a game is played under.
+
+    Standard options are attributes. An option a variant does not support
+    keeps the neutral value shown here, which the engine never consults for
+    that variant. ``extra`` holds options a plugin defines for itself, read
+    with :meth:`get`. ``overrides`` holds exactly the options the caller set.
+    """
+
+    target_score: int = 500
+    loss_floor: int | None = None
+    nil_value: int = 100
+    nil_tricks: NilTricks = NilTricks.COUNT_TOWARD_CONTRACT
+    double_nil: DoubleNil = DoubleNil.INDEPENDENT
+    bag_limit: int | None = 10
+    bag_penalty: int = 100
+    bag_overflow: BagOverflow = BagOverflow.CARRY
+    break_rule: BreakRule = BreakRule.OFFSUIT_SPADE
+    first_lead: FirstLead = FirstLead.LEFT_OF_DEALER
+    max_team_bid: int | None = None
+    whiz_nil_needs_no_ace: bool = False
+    extra: tuple[tuple[str, object], ...] = ()
+    overrides: tuple[tuple[str, object], ...] = ()
+
+    def get(self, name: str) -> object:
+        """The value of any option by name, standard or plugin-defined."""
+        for key, value in self.extra:
+            if key == name:
+                return value
+        if name in STANDARD_OPTIONS:
+            return getattr(self, name)
+        raise RulesError(f"no option named {name!r}")
+
+    def overrides_json(self) -> dict[str, object]:
+        """The caller's overrides with enum members written as their strings."""
+        return {
+            name: value.value if isinstance(value, enum.Enum) else value
+            for name, value in self.overrides
+        }

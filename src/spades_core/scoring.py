@@ -1,0 +1,95 @@
+"""Scoring a hand and deciding when a game ends (RULES.md sections 3 and 4).
+
+Both are pure functions of the rules and plain numbers, so they can be
+checked against the fixtures without playing a hand:
+
+>>> from spades_core import load_variant
+>>> rules = load_variant("classic").rules()
+>>> score_hand(rules, bids=(3, 2, 4, 4), tricks=(5, 2, 4, 2), bags_before=(0, 0))
+((72, -60), (2, 0))
+"""
+
+from __future__ import annotations
+
+from spades_core.options import BagOverflow, DoubleNil, NilTricks, Rules
+
+__all__ = ["game_outcome", "score_hand", "score_team"]
+
+
+def score_team(
+    rules: Rules, bids: tuple[int, int], tricks: tuple[int, int], bags_before: int
+) -> tuple[int, int]:
+    """One team's (points this hand, bags after) from its two bids and tricks."""
+    contract = bids[0] + bids[1]
+    nil_seats = [i for i in (0, 1) if bids[i] == 0]
+    if rules.nil_tricks is NilTricks.COUNT_TOWARD_CONTRACT:
+        counted = tricks[0] + tricks[1]
+        nil_tricks = 0
+    else:
+        counted = sum(tricks[i] for i in (0, 1) if bids[i] != 0)
+        nil_tricks = sum(tricks[i] for i in nil_seats)
+
+    points = 0
+    new_bags = nil_tricks
+    if nil_tricks and rules.nil_tricks is NilTricks.BAGS_WITH_POINTS:
+        points += nil_tricks
+    if counted >= contract:
+        overtricks = counted - contract
+        points += 10 * contract + overtricks
+        new_bags += overtricks
+    else:
+        points -= 10 * contract
+
+    points += _nil_points(rules, [tricks[i] == 0 for i in nil_seats])
+
+    bags = bags_before + new_bags
+    limit = rules.bag_limit
+    if limit is not None and new_bags and bags >= limit:
+        if rules.bag_overflow is BagOverflow.CARRY:
+            penalties, bags = divmod(bags, limit)
+        else:
+            penalties, bags = 1, 0
+        points -= penalties * rules.bag_penalty
+    return points, bags
+
+
+def _nil_points(rules: Rules, made: list[bool]) -> int:
+    value = rules.nil_value
+    if len(made) == 2 and rules.double_nil is not DoubleNil.INDEPENDENT:
+        if all(made):
+            return 2 * value
+        return -2 * value if rules.double_nil is DoubleNil.ALL_OR_NOTHING else 0
+    return sum(value if ok else -value for ok in made)
+
+
+def score_hand(
+    rules: Rules,
+    bids: tuple[int, int, int, int],
+    tricks: tuple[int, int, int, int],
+    bags_before: tuple[int, int],
+) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Both teams' ((points NS, points EW), (bags NS, bags EW)) for a hand.
+
+    ``bids`` and ``tricks`` are by seat number (N, E, S, W), 0 meaning Nil.
+    """
+    ns = score_team(rules, (bids[0], bids[2]), (tricks[0], tricks[2]), bags_before[0])
+    ew = score_team(rules, (bids[1], bids[3]), (tricks[1], tricks[3]), bags_before[1])
+    return (ns[0], ew[0]), (ns[1], ew[1])
+
+
+def game_outcome(rules: Rules, scores: tuple[int, int]) -> int | None:
+    """The winning team's number after a hand, or ``None`` to play on.
+
+    The target rule comes first: a unique top score at or over the target
+    wins (a tie at the top plays on). Then the loss floor, if any: a team at
+    or below it loses; when both are, the higher score wins, a tie plays on.
+    """
+    ns, ew = scores
+    if max(ns, ew) >= rules.target_score:
+        return None if ns == ew else (0 if ns > ew else 1)
+    floor = rules.loss_floor
+    if floor is not None and min(ns, ew) <= floor:
+        if ns == ew:
+            return None
+        return 0 if ns > ew else 1
+    return None

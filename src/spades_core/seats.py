@@ -1,0 +1,128 @@
+"""Seats, partnerships and small immutable per-seat and per-team mappings.
+
+>>> Seat.NORTH.next, Seat.NORTH.partner, Seat.EAST.team
+(<Seat.EAST: 1>, <Seat.SOUTH: 2>, <Team.EW: 1>)
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator, Mapping
+from typing import Generic, TypeVar, final
+
+import attrs
+
+from spades_core.errors import InvalidNotationError
+
+__all__ = ["Seat", "SeatMap", "Team", "TeamMap"]
+
+
+class Seat(enum.IntEnum):
+    """A seat at the table, numbered clockwise from North."""
+
+    NORTH = 0
+    EAST = 1
+    SOUTH = 2
+    WEST = 3
+
+    @property
+    def next(self) -> Seat:
+        """The seat to this seat's left (the next to act, clockwise)."""
+        return _SEATS[(self + 1) % 4]
+
+    @property
+    def partner(self) -> Seat:
+        """The seat opposite."""
+        return _SEATS[(self + 2) % 4]
+
+    @property
+    def team(self) -> Team:
+        """The partnership this seat belongs to."""
+        return Team(self % 2)
+
+    @property
+    def letter(self) -> str:
+        """``N``, ``E``, ``S`` or ``W``."""
+        return "NESW"[self]
+
+    @classmethod
+    def parse(cls, text: str) -> Seat:
+        """Read a seat: ``"N"``, ``"north"``, ``"NORTH"``."""
+        if isinstance(text, str):
+            key = text.strip().upper()
+            for seat in _SEATS:
+                if key in (seat.letter, seat.name):
+                    return seat
+        raise InvalidNotationError(f"not a seat: {text!r}; write one of N, E, S, W")
+
+
+_SEATS = (Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST)
+
+
+class Team(enum.IntEnum):
+    """A partnership: North-South or East-West."""
+
+    NS = 0
+    EW = 1
+
+    @property
+    def seats(self) -> tuple[Seat, Seat]:
+        """The two seats of the partnership."""
+        return (_SEATS[self], _SEATS[self + 2])
+
+    @property
+    def opponent(self) -> Team:
+        """The other partnership."""
+        return Team(1 - self)
+
+    @classmethod
+    def parse(cls, text: str) -> Team:
+        """Read a team: ``"NS"`` or ``"EW"``."""
+        if isinstance(text, str) and text.strip().upper() in ("NS", "EW"):
+            return Team[text.strip().upper()]
+        raise InvalidNotationError(f"not a team: {text!r}; write NS or EW")
+
+
+K = TypeVar("K", Seat, Team)
+V = TypeVar("V")
+
+
+class _KeyedTuple(Mapping[K, V], Generic[K, V]):
+    """Read-only mapping whose keys are all members of a small int enum."""
+
+    __slots__ = ()
+    values_: tuple[V, ...]
+    _keys: tuple[K, ...]
+
+    def __getitem__(self, key: K) -> V:
+        if type(key) is not type(self._keys[0]):
+            raise KeyError(key)
+        return self.values_[key]
+
+    def __iter__(self) -> Iterator[K]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{k.name}: {v!r}" for k, v in zip(self._keys, self.values_, strict=True))
+        return f"{type(self).__name__}({{{inner}}})"
+
+
+@final
+@attrs.frozen(repr=False, eq=True)
+class SeatMap(_KeyedTuple[Seat, V]):
+    """An immutable mapping from every seat to a value (``values_`` in seat order)."""
+
+    values_: tuple[V, ...]
+    _keys = _SEATS
+
+
+@final
+@attrs.frozen(repr=False, eq=True)
+class TeamMap(_KeyedTuple[Team, V]):
+    """An immutable mapping from both teams to a value (``values_`` in team order)."""
+
+    values_: tuple[V, ...]
+    _keys = (Team.NS, Team.EW)

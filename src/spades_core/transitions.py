@@ -1,0 +1,445 @@
+"""Pure transitions over :class:`~spades_core.Game`: deal, bid, play, score.
+
+Each function takes a game and returns a new one; none mutates anything.
+:func:`apply` checks legality and is what :meth:`Game.apply` calls.
+:func:`play_unchecked` and :func:`bid_unchecked` skip the checks, for
+simulation code that already chose a legal action from :func:`legal_actions`
+or :func:`legal_play_mask`; given an illegal action they produce a corrupt
+game, so use them only there.
+
+The hand is scored by the play of its 13th trick (:func:`score_hand` is the
+step), using the variant's :meth:`~spades_core.Variant.score_hand` and
+:meth:`~spades_core.Variant.game_outcome` hooks.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Final
+
+from spades_core import rng
+from spades_core.actions import BIDS, DEAL_FROM_SEED, PLAYS, Action, Bid, Deal, Play, deal_of
+from spades_core.cards import ALL_CARDS, SUIT_MASKS, CardSet
+from spades_core.errors import IllegalActionError, IllegalReason, SpadesError, VariantLoadError
+from spades_core.options import BreakRule, FirstLead
+from spades_core.seats import SeatMap, TeamMap
+from spades_core.state import NO_SEAT, SEATS, TEAMS, Game, HandResult, Phase, Trick
+
+__all__ = [
+    "apply",
+    "bid_unchecked",
+    "check",
+    "deal",
+    "legal_actions",
+    "legal_bid_values",
+    "legal_play_mask",
+    "play_unchecked",
+    "score_hand",
+    "trick_winner",
+]
+
+_SPADES: Final = SUIT_MASKS[3]
+_NON_SPADES: Final = SUIT_MASKS[0] | SUIT_MASKS[1] | SUIT_MASKS[2]
+_FIRST_SPADE: Final = 39
+_TWO_OF_CLUBS: Final = 0
+_NO_CARDS: Final = (0, 0, 0, 0)
+_NO_BIDS: Final[tuple[int | None, ...]] = (None, None, None, None)
+_NO_TRICKS: Final = (0, 0, 0, 0)
+
+# Plays for each 13-bit slice of a suit, filled on first use: turning a
+# legal-card mask into action objects is then one lookup per suit.
+_PLAYS_BY_SLICE: Final[list[list[tuple[Play, ...] | None]]] = [[None] * 8192 for _ in range(4)]
+
+
+def _plays_of_slice(suit: int, bits: int) -> tuple[Play, ...]:
+    table = _PLAYS_BY_SLICE[suit]
+    found = table[bits]
+    if found is None:
+        base = 13 * suit
+        found = tuple(PLAYS[base + rank] for rank in range(13) if bits >> rank & 1)
+        table[bits] = found
+    return found
+
+
+def plays_of_mask(mask: int) -> tuple[Play, ...]:
+    """The pre-built plays of the cards in ``mask``, lowest card id first."""
+    out: tuple[Play, ...] = ()
+    for suit in range(4):
+        bits = (mask >> (13 * suit)) & 0x1FFF
+        if bits:
+            out += _plays_of_slice(suit, bits)
+    return out
+
+
+# -- queries -----------------------------------------------------------------
+
+
+def legal_play_mask(game: Game) -> int:
+    """The mask of cards the seat to act may play (the game must be in ``PLAY``)."""
+    held = game._held[game._to_act]
+    trick = game._trick
+    if trick:
+        follow = held & SUIT_MASKS[trick[0] // 13]
+        return follow or held
+    if not game._tricks and game._setup.rules.first_lead is FirstLead.TWO_OF_CLUBS:
+        return 1 << _TWO_OF_CLUBS
+    if game._broken:
+        return held
+    return held & _NON_SPADES or held
+
+
+def legal_bid_values(game: Game) -> tuple[int, ...]:
+    """The bids the variant allows the seat to act (the game must be in ``BID``).
+
+    Calls the variant's :meth:`~spades_core.Variant.legal_bids` hook and checks
+    its answer: a plugin that raises or answers nonsense gets a
+    :class:`~spades_core.VariantLoadError` naming it.
+    """
+    setup = game._setup
+    variant = setup.variant
+    seat = SEATS[game._to_act]
+    made = MappingProxyType({SEATS[i]: b for i, b in enumerate(game._bids) if b is not None})
+    try:
+        bids = variant.legal_bids(setup.rules, seat, CardSet(game._held[seat]), made)
+    except SpadesError:
+        raise
+    except Exception as error:
+        raise VariantLoadError(
+            f"variant {variant.id!r} failed in legal_bids: {type(error).__name__}: {error}"
+        ) from error
+    if (
+        not isinstance(bids, tuple)
+        or not bids
+        or any(type(b) is not int or not 0 <= b <= 13 for b in bids)
+        or list(bids) != sorted(set(bids))
+    ):
+        raise VariantLoadError(
+            f"variant {variant.id!r}: legal_bids must return a non-empty ascending tuple "
+            f"of distinct whole numbers 0-13; it returned {bids!r}"
+        )
+    return bids
+
+
+def legal_actions(game: Game) -> tuple[Action, ...]:
+    """The legal actions of the seat to act (``Game.legal_actions`` caches this)."""
+    phase = game._phase
+    if phase is Phase.PLAY:
+        trick = game._trick
+        if trick:
+            led = trick[0] // 13
+            follow = game._held[game._to_act] & SUIT_MASKS[led]
+            if follow:
+                return _plays_of_slice(led, follow >> (13 * led))
+        return plays_of_mask(legal_play_mask(game))
+    if phase is Phase.BID:
+        return tuple(BIDS[value] for value in legal_bid_values(game))
+    if phase is Phase.DEAL:
+        return (DEAL_FROM_SEED,)
+    return ()
+
+
+def trick_winner(cards: tuple[int, ...]) -> int:
+    """Position (0-3, from the leader) of the winning card among four card ids."""
+    best = cards[0]
+    position = 0
+    for i in (1, 2, 3):
+        card = cards[i]
+        if card // 13 == best // 13:
+            if card > best:
+                best, position = card, i
+        elif card >= _FIRST_SPADE:
+            best, position = card, i
+    return position
+
+
+# -- checking ----------------------------------------------------------------
+
+
+def _illegal(reason: IllegalReason, message: str) -> IllegalActionError:
+    return IllegalActionError(reason, message)
+
+
+def check(game: Game, action: object, seat: object = None) -> None:
+    """Raise the :class:`IllegalActionError` that applying ``action`` (by
+    ``seat``, if given) would raise; return ``None`` if it is legal."""
+    phase = game._phase
+    if seat is not None and (game._to_act == NO_SEAT or seat != game._to_act):
+        if game._to_act == NO_SEAT:
+            raise _illegal(
+                IllegalReason.NOT_YOUR_TURN,
+                f"no seat is to act now ({phase.name}); "
+                + ("the game is over" if phase is Phase.GAME_OVER else "deal the next hand"),
+            )
+        name = seat.name if hasattr(seat, "name") else repr(seat)
+        raise _illegal(
+            IllegalReason.NOT_YOUR_TURN,
+            f"it is {SEATS[game._to_act].name}'s turn, not {name}'s",
+        )
+    if isinstance(action, Deal):
+        if phase is not Phase.DEAL:
+            raise _wrong_phase(game, "deal")
+        return
+    if isinstance(action, Bid):
+        if phase is not Phase.BID:
+            raise _wrong_phase(game, "bid")
+        legal = legal_bid_values(game)
+        if action.value not in legal:
+            who = SEATS[game._to_act].name
+            shown = ", ".join("Nil" if b == 0 else str(b) for b in legal)
+            raise _illegal(
+                IllegalReason.BID_NOT_ALLOWED,
+                f"{who} may not bid {action}; the {game._setup.variant.id} rules allow {shown}",
+            )
+        return
+    if isinstance(action, Play):
+        if phase is not Phase.PLAY:
+            raise _wrong_phase(game, "play a card")
+        _check_play(game, action.card.id)
+        return
+    raise _illegal(
+        IllegalReason.NOT_AN_ACTION,
+        f"not an action: {action!r}; use one of game.legal_actions(), a Bid or a Play",
+    )
+
+
+def _wrong_phase(game: Game, what: str) -> IllegalActionError:
+    phase = game._phase
+    needed = {
+        Phase.DEAL: "the next hand must be dealt",
+        Phase.BID: f"{SEATS[game._to_act].name} must bid" if game._to_act >= 0 else "",
+        Phase.PLAY: f"{SEATS[game._to_act].name} must play a card" if game._to_act >= 0 else "",
+        Phase.GAME_OVER: "the game is over",
+    }[phase]
+    return _illegal(IllegalReason.WRONG_PHASE, f"cannot {what} now: {needed}")
+
+
+def _check_play(game: Game, card: int) -> None:
+    seat = SEATS[game._to_act]
+    held = game._held[seat]
+    shown = ALL_CARDS[card]
+    if not held >> card & 1:
+        raise _illegal(IllegalReason.CARD_NOT_IN_HAND, f"{seat.name} does not hold {shown}")
+    if legal_play_mask(game) >> card & 1:
+        return
+    trick = game._trick
+    if trick:
+        led = ALL_CARDS[trick[0]].suit
+        follow = CardSet(held & SUIT_MASKS[led])
+        raise _illegal(
+            IllegalReason.MUST_FOLLOW_SUIT,
+            f"{seat.name} must follow {led.name.lower()} ({follow}) and cannot play {shown}",
+        )
+    if not game._tricks and game._setup.rules.first_lead is FirstLead.TWO_OF_CLUBS:
+        raise _illegal(
+            IllegalReason.MUST_LEAD_TWO_OF_CLUBS,
+            f"{seat.name} must lead the 2C to the first trick, not {shown}",
+        )
+    raise _illegal(
+        IllegalReason.SPADES_NOT_BROKEN,
+        f"{seat.name} cannot lead {shown}: spades are not broken and {seat.name} holds other suits",
+    )
+
+
+# -- transitions ---------------------------------------------------------------
+
+
+def apply(game: Game, action: object, seat: object = None) -> Game:
+    """The game after ``action``; raises :class:`IllegalActionError` if it is not legal."""
+    if seat is None or seat == game._to_act:
+        kind = type(action)
+        if kind is Play:
+            card = action.card.id  # type: ignore[attr-defined]
+            if game._phase is Phase.PLAY and legal_play_mask(game) >> card & 1:
+                return play_unchecked(game, card)
+        elif kind is Bid:
+            if game._phase is Phase.BID and action in game.legal_actions():
+                return bid_unchecked(game, action.value)  # type: ignore[union-attr]
+        elif kind is Deal and game._phase is Phase.DEAL:
+            return deal(game, action.hands)  # type: ignore[attr-defined]
+    check(game, action, seat)
+    raise AssertionError(f"check() accepted an action apply() rejected: {action!r}")
+
+
+def deal(game: Game, hands: object = None) -> Game:
+    """The game with its next hand dealt, from the seed (``hands=None``), a
+    :class:`Deal`, or a mapping from each seat to its 13 cards."""
+    if game._phase is not Phase.DEAL:
+        raise _wrong_phase(game, "deal")
+    if isinstance(hands, Deal):
+        hands = None if hands.hands is None else dict(zip(SEATS, hands.hands, strict=True))
+    if hands is None:
+        masks = rng.deal_masks(game._setup.seed, len(game._results), game._dealer)
+    else:
+        masks = tuple(cardset.mask for cardset in deal_of(hands).hands or ())  # type: ignore[assignment]
+    first = (game._dealer + 1) % 4
+    return Game(
+        game._setup,
+        Phase.BID,
+        game._dealer,
+        game._scores,
+        game._bags,
+        game._results,
+        None,
+        masks,
+        masks,
+        _NO_BIDS,
+        first,
+        first,
+        (),
+        _NO_TRICKS,
+        (),
+        False,
+    )
+
+
+def bid_unchecked(game: Game, value: int) -> Game:
+    """The game after the seat to act bids ``value``, without checking it."""
+    seat = game._to_act
+    bids = list(game._bids)
+    bids[seat] = value
+    to_act = (seat + 1) % 4
+    phase = Phase.BID
+    if to_act == (game._dealer + 1) % 4:
+        phase = Phase.PLAY
+        if game._setup.rules.first_lead is FirstLead.TWO_OF_CLUBS:
+            to_act = next(i for i in range(4) if game._held[i] & 1)
+    return Game(
+        game._setup,
+        phase,
+        game._dealer,
+        game._scores,
+        game._bags,
+        game._results,
+        None,
+        game._dealt,
+        game._held,
+        tuple(bids),
+        to_act,
+        to_act,
+        (),
+        _NO_TRICKS,
+        (),
+        False,
+    )
+
+
+def play_unchecked(game: Game, card: int) -> Game:
+    """The game after the seat to act plays card id ``card``, without checking it."""
+    seat = game._to_act
+    held_list = list(game._held)
+    held_list[seat] ^= 1 << card
+    held = tuple(held_list)
+    trick = game._trick
+    broken = game._broken
+    if not broken and card >= _FIRST_SPADE:
+        broken = (trick and trick[0] < _FIRST_SPADE) or (
+            game._setup.rules.break_rule is BreakRule.ANY_SPADE
+        )
+    trick += (card,)
+    if len(trick) < 4:
+        return Game(
+            game._setup,
+            Phase.PLAY,
+            game._dealer,
+            game._scores,
+            game._bags,
+            game._results,
+            None,
+            game._dealt,
+            held,
+            game._bids,
+            (seat + 1) % 4,
+            game._leader,
+            trick,
+            game._won,
+            game._tricks,
+            broken,
+        )
+    leader = game._leader
+    winner = (leader + trick_winner(trick)) % 4
+    won_list = list(game._won)
+    won_list[winner] += 1
+    won = tuple(won_list)
+    tricks = (
+        *game._tricks,
+        Trick(SEATS[leader], tuple(ALL_CARDS[c] for c in trick), SEATS[winner]),
+    )
+    if len(tricks) == 13:
+        return score_hand(game, won, tricks)
+    return Game(
+        game._setup,
+        Phase.PLAY,
+        game._dealer,
+        game._scores,
+        game._bags,
+        game._results,
+        None,
+        game._dealt,
+        held,
+        game._bids,
+        winner,
+        winner,
+        (),
+        won,
+        tricks,
+        broken,
+    )
+
+
+def score_hand(game: Game, won: tuple[int, ...], tricks: tuple[Trick, ...]) -> Game:
+    """The game after its hand is scored: the result recorded, scores and bags
+    updated, and either the next hand awaited (dealer rotated) or the game over."""
+    setup = game._setup
+    variant = setup.variant
+    rules = setup.rules
+    bids = SeatMap(tuple(b if b is not None else 0 for b in game._bids))
+    tricks_won = SeatMap(won)
+    try:
+        points, bags = variant.score_hand(rules, bids, tricks_won, game._bags)
+        scores = (game._scores[0] + points[0], game._scores[1] + points[1])
+        outcome = variant.game_outcome(rules, scores)
+    except SpadesError:
+        raise
+    except Exception as error:
+        raise VariantLoadError(
+            f"variant {variant.id!r} failed scoring a hand: {type(error).__name__}: {error}"
+        ) from error
+    if not _is_int_pair(points) or not _is_int_pair(bags) or outcome not in (None, 0, 1):
+        raise VariantLoadError(
+            f"variant {variant.id!r} returned a malformed score {points!r}, {bags!r} "
+            f"or outcome {outcome!r}"
+        )
+    result = HandResult(
+        number=len(game._results),
+        dealer=game._dealer,
+        deal=SeatMap(tuple(CardSet(mask) for mask in game._dealt)),
+        bids=bids,
+        tricks=tricks_won,
+        points=TeamMap(points),
+        bags=TeamMap(bags),
+        scores=TeamMap(scores),
+        played=tricks,
+    )
+    over = outcome is not None
+    return Game(
+        setup,
+        Phase.GAME_OVER if over else Phase.DEAL,
+        game._dealer if over else SEATS[(game._dealer + 1) % 4],
+        scores,
+        bags,
+        (*game._results, result),
+        TEAMS[outcome] if outcome is not None else None,
+        _NO_CARDS,
+        _NO_CARDS,
+        _NO_BIDS,
+        NO_SEAT,
+        NO_SEAT,
+        (),
+        _NO_TRICKS,
+        (),
+        False,
+    )
+
+
+def _is_int_pair(value: object) -> bool:
+    return isinstance(value, tuple) and len(value) == 2 and all(type(v) is int for v in value)

@@ -1,0 +1,56 @@
+"""Classic Spades (RULES.md section 2.1): free bids 0-13, −200 loss floor."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+from spades_core import CardSet, Rules, Seat, Variant
+from spades_variants import SHARED_OPTIONS
+
+__all__ = ["CLASSIC", "ClassicVariant"]
+
+
+class ClassicVariant(Variant):
+    """Classic Spades: each player bids any number of tricks 0-13 (0 is Nil),
+    a partnership's two bids capped by ``max_team_bid``."""
+
+    def legal_bids(
+        self, rules: Rules, seat: Seat, hand: CardSet, bids: Mapping[Seat, int]
+    ) -> tuple[int, ...]:
+        """Every bid from Nil up to what the team cap leaves after the partner's bid."""
+        cap = 13 if rules.max_team_bid is None else rules.max_team_bid
+        highest = min(13, cap - bids.get(seat.partner, 0))
+        return tuple(range(highest + 1))
+
+
+CLASSIC: Final = ClassicVariant(
+    id="classic",
+    title="Classic Spades",
+    version=1,
+    summary=(
+        "Four players in two partnerships; spades are always trump. Each player bids "
+        "the tricks they expect to win, 0 (Nil) to 13; a team's two bids are its "
+        "contract and may not exceed 13 together. Spades cannot be led until one has "
+        "been played to a trick led in another suit, unless the leader holds only "
+        "spades. A made contract scores 10 per trick bid plus 1 per overtrick (a bag); "
+        "a set loses 10 per trick bid; every 10 bags cost 100. Nil wins or loses 100, "
+        "and a failed Nil's tricks count toward the partner's contract. First to 500 "
+        "wins; a team at or below -200 loses."
+    ),
+    options=(*SHARED_OPTIONS, "max_team_bid"),
+    defaults={
+        "target_score": 500,
+        "loss_floor": -200,
+        "nil_value": 100,
+        "nil_tricks": "count_toward_contract",
+        "double_nil": "independent",
+        "bag_limit": 10,
+        "bag_penalty": 100,
+        "bag_overflow": "carry",
+        "break_rule": "offsuit_spade",
+        "first_lead": "left_of_dealer",
+        "max_team_bid": 13,
+    },
+)
+"""The classic Spades variant."""

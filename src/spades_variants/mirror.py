@@ -1,0 +1,41 @@
+"""Mirror Spades (RULES.md section 2.2, seed 000): every bid is the bidder's spade count."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+from spades_core import CardSet, Rules, Seat, Suit, Variant
+from spades_variants import MIRROR_FAMILY_DEFAULTS, SHARED_OPTIONS
+
+__all__ = ["MIRROR", "MirrorVariant"]
+
+
+class MirrorVariant(Variant):
+    """Mirror Spades: the only legal bid is the number of spades held (Nil with none)."""
+
+    def legal_bids(
+        self, rules: Rules, seat: Seat, hand: CardSet, bids: Mapping[Seat, int]
+    ) -> tuple[int, ...]:
+        """The single bid equal to the spades in ``hand``."""
+        return (hand.count(Suit.SPADES),)
+
+
+MIRROR: Final = MirrorVariant(
+    id="mirror",
+    title="Mirror Spades",
+    version=1,
+    summary=(
+        "Four players in two partnerships; spades are always trump. Your bid is the "
+        "number of spades you hold, and with no spades you must bid Nil, so the bids "
+        "show how the 13 trumps are divided. Nobody may lead a spade until one has been "
+        "played on an earlier trick, unless they hold only spades. A made contract "
+        "scores 10 per trick bid plus 1 per extra trick (a bag); a missed one loses 10 "
+        "per trick bid; every 10 bags cost 100. Nil wins or loses 100, and a Nil "
+        "player's tricks never help the partner but count as bags. First to 500 wins; "
+        "a tie at the top plays another hand."
+    ),
+    options=SHARED_OPTIONS,
+    defaults=MIRROR_FAMILY_DEFAULTS,
+)
+"""The Mirror Spades variant."""

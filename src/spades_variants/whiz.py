@@ -1,0 +1,46 @@
+"""Whiz Spades (RULES.md section 2.3): bid your spade count or Nil."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+from spades_core import Card, CardSet, Rules, Seat, Suit, Variant
+from spades_variants import MIRROR_FAMILY_DEFAULTS, SHARED_OPTIONS
+
+__all__ = ["WHIZ", "WhizVariant"]
+
+_ACE_OF_SPADES: Final = Card.parse("AS")
+
+
+class WhizVariant(Variant):
+    """Whiz Spades: bid Nil or exactly the number of spades held."""
+
+    def legal_bids(
+        self, rules: Rules, seat: Seat, hand: CardSet, bids: Mapping[Seat, int]
+    ) -> tuple[int, ...]:
+        """Nil and the spade count; only the count when ``whiz_nil_needs_no_ace``
+        is on and the hand holds the A♠; only Nil with no spades."""
+        spades = hand.count(Suit.SPADES)
+        if spades == 0:
+            return (0,)
+        if rules.whiz_nil_needs_no_ace and _ACE_OF_SPADES in hand:
+            return (spades,)
+        return (0, spades)
+
+
+WHIZ: Final = WhizVariant(
+    id="whiz",
+    title="Whiz Spades",
+    version=1,
+    summary=(
+        "Mirror Spades with one choice: each player bids either Nil or exactly the "
+        "number of spades they hold (only Nil with no spades). Everything else follows "
+        "Mirror: spades are broken by any earlier spade, a Nil player's tricks count "
+        "only as bags, first to 500 wins, no loss floor, and a tie at the top plays "
+        "another hand. House rule: a player holding the ace of spades may not bid Nil."
+    ),
+    options=(*SHARED_OPTIONS, "whiz_nil_needs_no_ace"),
+    defaults={**MIRROR_FAMILY_DEFAULTS, "whiz_nil_needs_no_ace": False},
+)
+"""The Whiz Spades variant."""
