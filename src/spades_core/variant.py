@@ -194,6 +194,14 @@ class Variant:
         """
         raise NotImplementedError(f"variant {self.id!r} does not define legal_bids")
 
+    def revealed_spade_counts(self, rules: Rules, bids: Mapping[Seat, int]) -> dict[Seat, int]:
+        """Dealt spade counts that the bids made so far reveal, by seat.
+
+        Views publish these and determinization respects them. The default
+        reveals nothing; Mirror reveals every count, Whiz every non-Nil one.
+        """
+        return {}
+
     def score_hand(
         self,
         rules: Rules,

@@ -20,6 +20,10 @@ class MirrorVariant(Variant):
         """The single bid equal to the spades in ``hand``."""
         return (hand.count(Suit.SPADES),)
 
+    def revealed_spade_counts(self, rules: Rules, bids: Mapping[Seat, int]) -> dict[Seat, int]:
+        """Every bid is the bidder's spade count."""
+        return dict(bids)
+
 
 MIRROR: Final = MirrorVariant(
     id="mirror",

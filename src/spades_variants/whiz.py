@@ -28,6 +28,10 @@ class WhizVariant(Variant):
             return (spades,)
         return (0, spades)
 
+    def revealed_spade_counts(self, rules: Rules, bids: Mapping[Seat, int]) -> dict[Seat, int]:
+        """A non-Nil bid is the bidder's spade count; Nil reveals nothing."""
+        return {seat: bid for seat, bid in bids.items() if bid != 0}
+
 
 WHIZ: Final = WhizVariant(
     id="whiz",

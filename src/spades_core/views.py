@@ -1,0 +1,283 @@
+"""Per-seat views: what one seat (or a spectator) may know of a game.
+
+A :class:`View` is built from a game but holds no reference to it, to any
+card the seat cannot see, or to the seed (which would reveal every hand).
+Two games that differ only in cards hidden from a seat give that seat equal
+views: equal, with the same hash, repr and :meth:`View.to_dict`.
+
+Besides the seat's own cards and the public record of the hand, a view
+carries what follows publicly from the rules:
+
+* ``shown_out`` — suits each seat is known to be out of this hand: it failed
+  to follow one, or it led a spade before spades were broken (the rules only
+  allow that holding nothing but spades);
+* ``spade_counts`` — each seat's dealt spade count where its bid reveals it
+  (every bid in Mirror, every non-Nil bid in Whiz; see
+  :meth:`spades_core.Variant.revealed_spade_counts`).
+
+>>> import spades_core as sc
+>>> game = sc.new_game("mirror", seed=3).deal()
+>>> view = game.view(game.to_act)
+>>> view.legal_actions == game.legal_actions()
+True
+>>> len(view.hand), view.seat == game.to_act
+(13, True)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, final
+
+import attrs
+
+from spades_core.actions import Action, Bid, Play
+from spades_core.cards import Card, CardSet, Suit
+from spades_core.options import BreakRule, FirstLead, Rules
+from spades_core.seats import Seat, SeatMap, Team, TeamMap
+from spades_core.state import SEATS, HandResult, Phase, Trick
+
+if TYPE_CHECKING:
+    from spades_core.state import Game
+    from spades_core.variant import Variant
+
+__all__ = ["View", "view_for"]
+
+_NO_SUITS: frozenset[Suit] = frozenset()
+_OFF_SUITS = frozenset({Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS})
+
+
+@final
+@attrs.frozen(repr=False)
+class View:
+    """What ``seat`` may know of a game (``seat`` is ``None`` for a spectator)."""
+
+    seat: Seat | None
+    variant: Variant
+    rules: Rules
+    phase: Phase
+    hand_number: int
+    """0-based index of the current hand (in ``DEAL``: of the next hand)."""
+    dealer: Seat
+    to_act: Seat | None
+    hand: CardSet
+    """The seat's own cards now (empty for a spectator)."""
+    bids: SeatMap[int | None]
+    """Bids made this hand; ``None`` for a seat that has not bid yet."""
+    tricks: tuple[Trick, ...]
+    """Tricks completed this hand."""
+    current_trick: tuple[tuple[Seat, Card], ...]
+    leader: Seat | None
+    tricks_won: SeatMap[int]
+    spades_broken: bool
+    scores: TeamMap[int]
+    bags: TeamMap[int]
+    hand_results: tuple[HandResult, ...]
+    """Finished hands (all their cards have been played, so nothing is hidden)."""
+    winner: Team | None
+    legal_actions: tuple[Action, ...]
+    """The seat's legal actions when it is to act; empty otherwise."""
+    shown_out: SeatMap[frozenset[Suit]]
+    spade_counts: SeatMap[int | None]
+    """Dealt spade counts that the bids reveal; ``None`` where unknown."""
+    cards_left: SeatMap[int]
+    """How many cards each seat still holds."""
+
+    @property
+    def team(self) -> Team | None:
+        """The viewer's partnership."""
+        return None if self.seat is None else self.seat.team
+
+    @property
+    def is_my_turn(self) -> bool:
+        """Whether the viewer is the seat to act."""
+        return self.seat is not None and self.seat == self.to_act
+
+    @property
+    def played(self) -> CardSet:
+        """Every card played so far this hand, by anyone."""
+        mask = 0
+        for trick in self.tricks:
+            for card in trick.cards:
+                mask |= card.mask
+        for _, card in self.current_trick:
+            mask |= card.mask
+        return CardSet(mask)
+
+    @property
+    def unseen(self) -> CardSet:
+        """Cards the viewer has not seen: in other seats' hands, unplayed."""
+        if self.phase not in (Phase.BID, Phase.PLAY):
+            return CardSet(0)
+        return CardSet.full_deck() - self.played - self.hand
+
+    @property
+    def dealt_hand(self) -> CardSet:
+        """The viewer's 13 cards as dealt this hand."""
+        if self.seat is None or self.phase not in (Phase.BID, Phase.PLAY):
+            return CardSet(0)
+        mask = self.hand.mask
+        for trick in self.tricks:
+            for seat, card in trick.plays:
+                if seat == self.seat:
+                    mask |= card.mask
+        for seat, card in self.current_trick:
+            if seat == self.seat:
+                mask |= card.mask
+        return CardSet(mask)
+
+    def spades_left(self, seat: Seat) -> int | None:
+        """Spades ``seat`` still holds, when its bid revealed its count."""
+        count = self.spade_counts[seat]
+        if count is None:
+            return None
+        played = sum(
+            1
+            for trick in self.tricks
+            for who, card in trick.plays
+            if who == seat and card.suit is Suit.SPADES
+        )
+        played += sum(
+            1 for who, card in self.current_trick if who == seat and card.suit is Suit.SPADES
+        )
+        return count - played
+
+    def to_dict(self) -> dict[str, Any]:
+        """The view as plain JSON-ready data (no objects of this library)."""
+
+        def seat_name(seat: Seat | None) -> str | None:
+            return None if seat is None else seat.letter
+
+        return {
+            "seat": seat_name(self.seat),
+            "variant": self.variant.id,
+            "options": self.rules.overrides_json(),
+            "phase": self.phase.value,
+            "hand_number": self.hand_number,
+            "dealer": self.dealer.letter,
+            "to_act": seat_name(self.to_act),
+            "hand": [str(card) for card in self.hand],
+            "bids": {seat.letter: bid for seat, bid in self.bids.items()},
+            "tricks": [
+                {
+                    "leader": trick.leader.letter,
+                    "cards": [str(card) for card in trick.cards],
+                    "winner": trick.winner.letter,
+                }
+                for trick in self.tricks
+            ],
+            "current_trick": [[seat.letter, str(card)] for seat, card in self.current_trick],
+            "leader": seat_name(self.leader),
+            "tricks_won": {seat.letter: n for seat, n in self.tricks_won.items()},
+            "spades_broken": self.spades_broken,
+            "scores": {team.name: n for team, n in self.scores.items()},
+            "bags": {team.name: n for team, n in self.bags.items()},
+            "hand_results": [_result_dict(result) for result in self.hand_results],
+            "winner": None if self.winner is None else self.winner.name,
+            "legal_actions": [_action_text(action) for action in self.legal_actions],
+            "shown_out": {
+                seat.letter: sorted(suit.letter for suit in suits)
+                for seat, suits in self.shown_out.items()
+            },
+            "spade_counts": {seat.letter: n for seat, n in self.spade_counts.items()},
+            "cards_left": {seat.letter: n for seat, n in self.cards_left.items()},
+        }
+
+    def __repr__(self) -> str:
+        who = "spectator" if self.seat is None else self.seat.name
+        return (
+            f"<View {who} of {self.variant.id} hand {self.hand_number}, {self.phase.name}; "
+            f"hand {self.hand}; bids { ({s.letter: b for s, b in self.bids.items()}) }; "
+            f"trick {[f'{s.letter}:{c}' for s, c in self.current_trick]}; "
+            f"won {list(self.tricks_won.values())}; scores {list(self.scores.values())}>"
+        )
+
+
+def _action_text(action: Action) -> str | int:
+    if isinstance(action, Bid):
+        return action.value
+    if isinstance(action, Play):
+        return str(action.card)
+    return "deal"
+
+
+def _result_dict(result: HandResult) -> dict[str, Any]:
+    return {
+        "number": result.number,
+        "dealer": result.dealer.letter,
+        "bids": {seat.letter: n for seat, n in result.bids.items()},
+        "tricks": {seat.letter: n for seat, n in result.tricks.items()},
+        "points": {team.name: n for team, n in result.points.items()},
+        "bags": {team.name: n for team, n in result.bags.items()},
+        "scores": {team.name: n for team, n in result.scores.items()},
+    }
+
+
+def _shown_out(game: Game) -> SeatMap[frozenset[Suit]]:
+    out: list[set[Suit]] = [set(), set(), set(), set()]
+    rules = game._setup.rules
+    broken = False
+    two_of_clubs = rules.first_lead is FirstLead.TWO_OF_CLUBS
+    trick_cards = [tuple(c.id for c in trick.cards) for trick in game._tricks]
+    leaders = [trick.leader for trick in game._tricks]
+    if game._trick:
+        trick_cards.append(game._trick)
+        leaders.append(SEATS[game._leader])
+    for number, (leader, cards) in enumerate(zip(leaders, trick_cards, strict=True)):
+        led = cards[0] // 13
+        forced_lead = number == 0 and two_of_clubs
+        if led == Suit.SPADES and not broken and not forced_lead:
+            out[leader] |= _OFF_SUITS
+        for position, card in enumerate(cards):
+            seat = (leader + position) % 4
+            if card // 13 != led:
+                out[seat].add(Suit(led))
+            if card >= 39 and (
+                rules.break_rule is BreakRule.ANY_SPADE or (position > 0 and led != Suit.SPADES)
+            ):
+                broken = True
+    return SeatMap(tuple(frozenset(suits) if suits else _NO_SUITS for suits in out))
+
+
+def view_for(game: Game, seat: Seat | None) -> View:
+    """The view of ``game`` for ``seat`` (``None``: a spectator)."""
+    in_hand = game._phase in (Phase.BID, Phase.PLAY)
+    viewer = None if seat is None else Seat(seat)
+    to_act = game.to_act
+    bids: SeatMap[int | None] = SeatMap(game._bids)
+    if in_hand:
+        made = {SEATS[i]: b for i, b in enumerate(game._bids) if b is not None}
+        counts = game._setup.variant.revealed_spade_counts(game._setup.rules, made)
+        spade_counts: SeatMap[int | None] = SeatMap(tuple(counts.get(s) for s in SEATS))
+        shown_out = _shown_out(game)
+        cards_left = SeatMap(tuple(mask.bit_count() for mask in game._held))
+    else:
+        spade_counts = SeatMap((None, None, None, None))
+        shown_out = SeatMap((_NO_SUITS,) * 4)
+        cards_left = SeatMap((0, 0, 0, 0))
+    legal: tuple[Action, ...] = ()
+    if viewer is not None and viewer == to_act:
+        legal = game.legal_actions()
+    return View(
+        seat=viewer,
+        variant=game._setup.variant,
+        rules=game._setup.rules,
+        phase=game._phase,
+        hand_number=len(game._results),
+        dealer=game._dealer,
+        to_act=to_act,
+        hand=CardSet(game._held[viewer]) if viewer is not None and in_hand else CardSet(0),
+        bids=bids,
+        tricks=game._tricks,
+        current_trick=game.current_trick,
+        leader=game.leader,
+        tricks_won=SeatMap(game._won),
+        spades_broken=game._broken,
+        scores=TeamMap(game._scores),
+        bags=TeamMap(game._bags),
+        hand_results=game._results,
+        winner=game._winner,
+        legal_actions=legal,
+        shown_out=shown_out,
+        spade_counts=spade_counts,
+        cards_left=cards_left,
+    )
