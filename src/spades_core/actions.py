@@ -50,12 +50,18 @@ class Bid:
         return f"Bid({self})"
 
 
+def _as_card(card: Card | str) -> Card:
+    return card if isinstance(card, Card) else Card.parse(card)
+
+
 @final
 @attrs.frozen(repr=False)
 class Play:
     """Playing ``card`` to the current trick."""
 
-    card: Card
+    # Converting here means a Play always holds a real Card, so the engine's
+    # hot path can trust it; a bad card raises InvalidNotationError.
+    card: Card = attrs.field(converter=_as_card)
 
     @classmethod
     def of(cls, card: Card | str) -> Play:

@@ -178,6 +178,8 @@ def check(game: Game, action: object, seat: object = None) -> None:
     if isinstance(action, Deal):
         if phase is not Phase.DEAL:
             raise _wrong_phase(game, "deal")
+        if action.hands is not None:
+            deal_of(_explicit_hands(action))
         return
     if isinstance(action, Bid):
         if phase is not Phase.BID:
@@ -255,7 +257,7 @@ def apply(game: Game, action: object, seat: object = None) -> Game:
             if game._phase is Phase.BID and action in game.legal_actions():
                 return bid_unchecked(game, action.value)  # type: ignore[union-attr]
         elif kind is Deal and game._phase is Phase.DEAL:
-            return deal(game, action.hands)  # type: ignore[attr-defined]
+            return deal(game, action)
     check(game, action, seat)
     raise AssertionError(f"check() accepted an action apply() rejected: {action!r}")
 
@@ -266,7 +268,7 @@ def deal(game: Game, hands: object = None) -> Game:
     if game._phase is not Phase.DEAL:
         raise _wrong_phase(game, "deal")
     if isinstance(hands, Deal):
-        hands = None if hands.hands is None else dict(zip(SEATS, hands.hands, strict=True))
+        hands = _explicit_hands(hands)
     if hands is None:
         masks = rng.deal_masks(game._setup.seed, len(game._results), game._dealer)
     else:
@@ -290,6 +292,15 @@ def deal(game: Game, hands: object = None) -> Game:
         (),
         False,
     )
+
+
+def _explicit_hands(action: Deal) -> object:
+    # A Deal holds hands in seat order; deal_of reads a seat mapping and
+    # reports anything else (wrong length, wrong type) as INVALID_DEAL.
+    given = action.hands
+    if isinstance(given, tuple) and len(given) == 4:
+        return dict(zip(SEATS, given, strict=True))
+    return given
 
 
 def bid_unchecked(game: Game, value: int) -> Game:

@@ -19,8 +19,8 @@ class ClassicVariant(Variant):
         self, rules: Rules, seat: Seat, hand: CardSet, bids: Mapping[Seat, int]
     ) -> tuple[int, ...]:
         """Every bid from Nil up to what the team cap leaves after the partner's bid."""
-        cap = 13 if rules.max_team_bid is None else rules.max_team_bid
-        highest = min(13, cap - bids.get(seat.partner, 0))
+        cap = rules.max_team_bid
+        highest = 13 if cap is None else min(13, cap - bids.get(seat.partner, 0))
         return tuple(range(highest + 1))
 
 
