@@ -23,6 +23,8 @@ True
 
 from __future__ import annotations
 
+import operator
+import struct
 from typing import Final
 
 __all__ = ["SeedStream", "deal_masks", "first_dealer", "mix64", "shuffled_deck"]
@@ -74,12 +76,58 @@ def shuffled_deck(seed: int, hand_index: int) -> list[int]:
     return deck
 
 
+# Dealing is the costliest step of a simulated hand, so deal_masks computes
+# the same shuffle as shuffled_deck in bulk. The 51 draws of a shuffle are
+# SplitMix64 outputs of the states s + G, s + 2G, ..., s + 51G, independent of
+# one another unless a draw is rejected. They are computed together on one
+# big int holding the 51 states in 128-bit lanes: the upper 64 bits of each
+# lane leave room for a 64x64-bit product, and masking with _LANES after each
+# step keeps the lanes apart. A rejection (probability below 2**-50 per deal)
+# falls back to the sequential SeedStream.
+_DRAWS: Final = 51
+_LANES: Final = sum(_MASK64 << (128 * k) for k in range(_DRAWS))
+_ONE_PER_LANE: Final = sum(1 << (128 * k) for k in range(_DRAWS))
+_LANE_STEPS: Final = sum((((k + 1) * _GAMMA) & _MASK64) << (128 * k) for k in range(_DRAWS))
+_DRAW_BOUNDS: Final = tuple(range(52, 1, -1))
+"""The bound of each draw: Fisher-Yates swaps position i with ``below(i + 1)``, i = 51..1."""
+_DRAW_LIMITS: Final = tuple((1 << 64) - (1 << 64) % bound for bound in _DRAW_BOUNDS)
+_UNPACK_LANES: Final = struct.Struct(f"<{2 * _DRAWS}Q").unpack
+_BITS: Final = tuple(1 << card for card in range(52))
+
+
+def _shuffle_draws(seed: int, hand_index: int) -> list[int]:
+    """The positions ``below(52), below(51), ..., below(2)`` that shuffle hand
+    ``hand_index`` draws, computed in bulk (see above)."""
+    state = mix64(mix64(seed) ^ ((_PURPOSE_DECK << 32) + hand_index))
+    z = (state * _ONE_PER_LANE + _LANE_STEPS) & _LANES
+    z = ((z ^ (z >> 30)) & _LANES) * 0xBF58476D1CE4E5B9 & _LANES
+    z = ((z ^ (z >> 27)) & _LANES) * 0x94D049BB133111EB & _LANES
+    z = (z ^ (z >> 31)) & _LANES
+    outputs = _UNPACK_LANES(z.to_bytes(16 * _DRAWS, "little"))[0::2]
+    if any(map(operator.ge, outputs, _DRAW_LIMITS)):
+        stream = SeedStream(seed, _PURPOSE_DECK, hand_index)
+        return [stream.below(bound) for bound in _DRAW_BOUNDS]
+    return list(map(operator.mod, outputs, _DRAW_BOUNDS))
+
+
 def deal_masks(seed: int, hand_index: int, dealer: int) -> tuple[int, int, int, int]:
-    """The four hands (as masks, by seat number) of a seeded deal."""
-    masks = [0, 0, 0, 0]
-    for position, card in enumerate(shuffled_deck(seed, hand_index)):
-        masks[(dealer + 1 + position) % 4] |= 1 << card
-    return (masks[0], masks[1], masks[2], masks[3])
+    """The four hands (as masks, by seat number) of a seeded deal: the deck of
+    :func:`shuffled_deck` dealt one card at a time clockwise from the dealer's left."""
+    deck = list(range(52))
+    i = 51
+    for j in _shuffle_draws(seed, hand_index):
+        deck[i], deck[j] = deck[j], deck[i]
+        i -= 1
+    bit = _BITS.__getitem__
+    # Position p goes to seat (dealer + 1 + p) % 4: every fourth card to one seat.
+    by_position = [sum(map(bit, deck[offset::4])) for offset in range(4)]
+    first = (dealer + 1) % 4
+    return (
+        by_position[-first % 4],
+        by_position[(1 - first) % 4],
+        by_position[(2 - first) % 4],
+        by_position[(3 - first) % 4],
+    )
 
 
 def first_dealer(seed: int) -> int:
