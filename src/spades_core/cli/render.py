@@ -1,0 +1,351 @@
+"""Text rendering shared by ``spades play`` and ``spades watch``.
+
+Everything here turns a :class:`~spades_core.views.View` (or a finished
+:class:`~spades_core.HandResult`) into lines of text, so the terminal game
+shows a player exactly what their seat may know. Colour is used only when
+the output is a terminal and the ``NO_COLOR`` environment variable is unset
+(https://no-color.org); otherwise the text is plain, which is what tests and
+pipes see.
+
+>>> from spades_core import CardSet
+>>> plain = Style(colour=False)
+>>> [card_text(card, plain) for card in sorted_hand(CardSet.parse("2C TH AS 9S KD"))]
+['A♠', '9♠', '10♥', '2♣', 'K♦']
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from typing import Final, TextIO, final
+
+import attrs
+
+from spades_core.actions import Action, Bid, Deal, Play
+from spades_core.cards import Card, CardSet, Suit
+from spades_core.options import BagOverflow, DoubleNil, NilTricks, Rules
+from spades_core.seats import Seat, Team
+from spades_core.state import HandResult, Phase
+from spades_core.views import View
+
+__all__ = [
+    "DISPLAY_SUIT_ORDER",
+    "BreakdownLine",
+    "Style",
+    "action_text",
+    "bid_text",
+    "card_text",
+    "hand_lines",
+    "result_lines",
+    "score_breakdown",
+    "sorted_hand",
+    "table_lines",
+    "trick_text",
+    "use_colour",
+]
+
+DISPLAY_SUIT_ORDER: Final = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
+"""Suits in the order a hand is shown: trumps first, then alternating colours."""
+
+_RANK_TEXT: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+_RED_SUITS: Final = frozenset({Suit.HEARTS, Suit.DIAMONDS})
+_SEAT_NAMES: Final = ("North", "East", "South", "West")
+
+
+def use_colour(stream: TextIO) -> bool:
+    """Whether to colour output written to ``stream``: only on a terminal,
+    and never when ``NO_COLOR`` is set to a non-empty value."""
+    if os.environ.get("NO_COLOR", ""):
+        return False
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty()) if callable(isatty) else False
+    except ValueError:  # a closed stream
+        return False
+
+
+@final
+@attrs.frozen
+class Style:
+    """ANSI styling that is a no-op when ``colour`` is off."""
+
+    colour: bool
+
+    def _wrap(self, text: str, code: str) -> str:
+        return f"\x1b[{code}m{text}\x1b[0m" if self.colour else text
+
+    def bold(self, text: str) -> str:
+        """``text`` in bold."""
+        return self._wrap(text, "1")
+
+    def dim(self, text: str) -> str:
+        """``text`` faint (cards you may not play)."""
+        return self._wrap(text, "2")
+
+    def red(self, text: str) -> str:
+        """``text`` in red (hearts, diamonds, losses)."""
+        return self._wrap(text, "31")
+
+    def green(self, text: str) -> str:
+        """``text`` in green (gains)."""
+        return self._wrap(text, "32")
+
+    def heading(self, text: str) -> str:
+        """``text`` as a section heading."""
+        return self._wrap(text, "1;36")
+
+    def points(self, value: int) -> str:
+        """A signed score change, green when positive and red when negative."""
+        text = f"{value:+d}".replace("-", "−")
+        if value > 0:
+            return self.green(text)
+        if value < 0:
+            return self.red(text)
+        return text
+
+
+def seat_name(seat: Seat) -> str:
+    """``"North"``, ``"East"``, ``"South"`` or ``"West"``."""
+    return _SEAT_NAMES[seat]
+
+
+def card_text(card: Card, style: Style) -> str:
+    """A card for people: rank then suit symbol (``10♥``), red suits in red."""
+    text = _RANK_TEXT[card.rank] + card.suit.symbol
+    return style.red(text) if card.suit in _RED_SUITS else text
+
+
+def bid_text(bid: int | None) -> str:
+    """A bid for people: ``Nil`` for 0, ``—`` for no bid yet."""
+    if bid is None:
+        return "—"
+    return "Nil" if bid == 0 else str(bid)
+
+
+def action_text(action: Action, style: Style) -> str:
+    """An action for people: ``bids 3``, ``bids Nil``, ``plays Q♥``."""
+    if isinstance(action, Bid):
+        return f"bids {bid_text(action.value)}"
+    if isinstance(action, Play):
+        return f"plays {card_text(action.card, style)}"
+    assert isinstance(action, Deal)
+    return "deals"
+
+
+def sorted_hand(hand: CardSet) -> list[Card]:
+    """The cards in display order: by suit (``DISPLAY_SUIT_ORDER``), high to low.
+    Card numbers typed at the prompt refer to this order, starting at 1."""
+    return [card for suit in DISPLAY_SUIT_ORDER for card in reversed(list(hand.suit(suit)))]
+
+
+def hand_lines(
+    hand: CardSet,
+    style: Style,
+    *,
+    legal: CardSet | None = None,
+    numbered: bool = False,
+) -> list[str]:
+    """One line per suit. With ``legal``, cards that may be played carry a
+    ``*`` (and the others are dimmed on a terminal); with ``numbered``, each
+    card shows its number in :func:`sorted_hand` order."""
+    lines = []
+    number = 0
+    for suit in DISPLAY_SUIT_ORDER:
+        entries = []
+        for card in reversed(list(hand.suit(suit))):
+            number += 1
+            text = card_text(card, style)
+            if numbered:
+                text = f"{number:>2} {text}"
+            if legal is not None:
+                text = style.bold(text) + "*" if card in legal else style.dim(text) + " "
+            entries.append(text)
+        symbol = style.red(suit.symbol) if suit in _RED_SUITS else suit.symbol
+        lines.append(f"  {symbol}  " + ("  ".join(entries) if entries else "—"))
+    return lines
+
+
+def trick_text(plays: Sequence[tuple[Seat, Card]], style: Style) -> str:
+    """The cards of a trick in play order: ``West 5♦, North K♦``."""
+    return ", ".join(f"{seat_name(seat)} {card_text(card, style)}" for seat, card in plays)
+
+
+def table_lines(
+    view: View,
+    style: Style,
+    *,
+    labels: Mapping[Seat, str] | None = None,
+) -> list[str]:
+    """The table as ``view``'s seat sees it: variant, hand number and dealer,
+    each seat's bid and tricks won, both teams' contract, score and bags, the
+    trick in progress, and who is to act. ``labels`` adds a note after a seat's
+    name (``"you"``, ``"partner, normal"``)."""
+    labels = labels or {}
+    rules = view.rules
+    target = f"target {rules.target_score}"
+    if rules.loss_floor is not None:
+        target += f", loss floor {rules.loss_floor}"
+    lines = [
+        style.heading(
+            f"{view.variant.title} · hand {view.hand_number + 1} · "
+            f"dealer {seat_name(view.dealer)} · {target}"
+        )
+    ]
+    names = {
+        seat: seat_name(seat) + (f" ({labels[seat]})" if seat in labels else "") for seat in Seat
+    }
+    width = max(len(name) for name in names.values())
+    lines.append(f"  {'Seat':<{width}}  Bid  Won")
+    for seat in Seat:
+        marker = ""
+        if view.to_act == seat and view.phase in (Phase.BID, Phase.PLAY):
+            marker = "  ◀ to bid" if view.phase is Phase.BID else "  ◀ to play"
+        won = view.tricks_won[seat] if view.phase is Phase.PLAY else 0
+        lines.append(
+            f"  {names[seat]:<{width}}  {bid_text(view.bids[seat]):>3}  {won:>3}"
+            + style.bold(marker)
+        )
+    for team in Team:
+        first, second = team.seats
+        bids = [view.bids[first], view.bids[second]]
+        contract = sum(bid for bid in bids if bid is not None)
+        won = view.tricks_won[first] + view.tricks_won[second]
+        lines.append(
+            f"  {team.name}: contract {contract if None not in bids else '?'}, won {won}"
+            f" · score {view.scores[team]}, bags {view.bags[team]}"
+        )
+    if view.phase is Phase.PLAY:
+        number = len(view.tricks) + 1
+        broken = "spades broken" if view.spades_broken else "spades not broken"
+        if view.current_trick:
+            lines.append(f"  Trick {number}: {trick_text(view.current_trick, style)} ({broken})")
+        else:
+            leader = seat_name(view.leader) if view.leader is not None else "?"
+            lines.append(f"  Trick {number}: {leader} to lead ({broken})")
+    return lines
+
+
+@final
+@attrs.frozen
+class BreakdownLine:
+    """One item of a team's hand score: what happened and the points it earned."""
+
+    label: str
+    points: int
+
+
+def score_breakdown(
+    rules: Rules, result: HandResult, bags_before: tuple[int, int]
+) -> dict[Team, list[BreakdownLine]]:
+    """Each team's hand score split into contract, overtricks, Nil, Nil-trick
+    bags and bag penalties (RULES.md section 3), for the standard scoring.
+
+    The items add up to ``result.points``; for a variant that scores its own
+    way (so they would not), the team's list is a single line with the total.
+    """
+    breakdown: dict[Team, list[BreakdownLine]] = {}
+    for team in Team:
+        first, second = team.seats
+        lines = _team_breakdown(
+            rules,
+            (first, second),
+            (result.bids[first], result.bids[second]),
+            (result.tricks[first], result.tricks[second]),
+            bags_before[team],
+        )
+        if sum(line.points for line in lines) != result.points[team]:
+            lines = [BreakdownLine("scored by the variant's own rules", result.points[team])]
+        breakdown[team] = lines
+    return breakdown
+
+
+def _team_breakdown(
+    rules: Rules,
+    seats: tuple[Seat, Seat],
+    bids: tuple[int, int],
+    tricks: tuple[int, int],
+    bags_before: int,
+) -> list[BreakdownLine]:
+    lines: list[BreakdownLine] = []
+    nil = [i for i in (0, 1) if bids[i] == 0]
+    contract = bids[0] + bids[1]
+    new_bags = 0
+    if rules.nil_tricks is NilTricks.COUNT_TOWARD_CONTRACT:
+        counted = tricks[0] + tricks[1]
+    else:
+        counted = sum(tricks[i] for i in (0, 1) if bids[i] != 0)
+        for i in nil:
+            if tricks[i]:
+                extra = tricks[i] if rules.nil_tricks is NilTricks.BAGS_WITH_POINTS else 0
+                plural = "s" if tricks[i] > 1 else ""
+                lines.append(
+                    BreakdownLine(
+                        f"{seat_name(seats[i])}'s {tricks[i]} Nil trick{plural}: "
+                        f"{tricks[i]} bag{plural}",
+                        extra,
+                    )
+                )
+                new_bags += tricks[i]
+    if contract or len(nil) < 2 or counted:
+        if counted >= contract:
+            lines.append(
+                BreakdownLine(f"contract {contract} made ({counted} tricks)", 10 * contract)
+            )
+            over = counted - contract
+            if over:
+                plural = "s" if over > 1 else ""
+                lines.append(BreakdownLine(f"{over} overtrick{plural}: {over} bag{plural}", over))
+                new_bags += over
+        else:
+            lines.append(
+                BreakdownLine(f"contract {contract} set ({counted} tricks)", -10 * contract)
+            )
+    value = rules.nil_value
+    if len(nil) == 2 and rules.double_nil is not DoubleNil.INDEPENDENT:
+        made = all(tricks[i] == 0 for i in nil)
+        if made:
+            lines.append(BreakdownLine("double Nil made", 2 * value))
+        else:
+            loss = -2 * value if rules.double_nil is DoubleNil.ALL_OR_NOTHING else 0
+            lines.append(BreakdownLine("double Nil failed", loss))
+    else:
+        for i in nil:
+            name = seat_name(seats[i])
+            if tricks[i] == 0:
+                lines.append(BreakdownLine(f"{name}'s Nil made", value))
+            else:
+                lines.append(BreakdownLine(f"{name}'s Nil failed ({tricks[i]} taken)", -value))
+    limit = rules.bag_limit
+    total_bags = bags_before + new_bags
+    if limit is not None and new_bags and total_bags >= limit:
+        penalties = total_bags // limit if rules.bag_overflow is BagOverflow.CARRY else 1
+        times = f" ×{penalties}" if penalties > 1 else ""
+        lines.append(
+            BreakdownLine(
+                f"bag penalty{times} ({total_bags} bags reach the limit of {limit})",
+                -penalties * rules.bag_penalty,
+            )
+        )
+    return lines
+
+
+def result_lines(
+    rules: Rules, result: HandResult, bags_before: tuple[int, int], style: Style
+) -> list[str]:
+    """The end-of-hand report: bids and tricks per seat, then each team's score
+    breakdown, hand total, running score and bags."""
+    lines = [style.heading(f"Hand {result.number + 1} scored")]
+    for seat in Seat:
+        lines.append(
+            f"  {seat_name(seat):<5}  bid {bid_text(result.bids[seat]):>3}, "
+            f"took {result.tricks[seat]:>2}"
+        )
+    for team, items in score_breakdown(rules, result, bags_before).items():
+        lines.append(f"  {team.name}:")
+        for item in items:
+            lines.append(f"    {item.label:<52} {style.points(item.points):>6}")
+        lines.append(
+            f"    {style.bold('hand')} {style.points(result.points[team])} → "
+            + style.bold(f"score {result.scores[team]}, bags {result.bags[team]}")
+        )
+    return lines
