@@ -2,28 +2,40 @@
 
 Discovery reads installed distributions' metadata and imports nothing; a
 variant's module is imported the first time :func:`load_variant` asks for it,
-and the loaded variant is cached. Problems are confined to the id they concern:
+and the loaded variant is cached. Problems are confined to the id they concern,
+each with its own error class, chained (``__cause__``) to what went wrong:
 
-* an id claimed by two distributions → :class:`DuplicateVariantError`;
-* an entry point that fails to import, resolves to something that is not a
-  :class:`Variant`, or to a variant with another id → :class:`VariantLoadError`;
-* the built-in ids (``classic``, ``mirror``, ``whiz``) belong to spades-core:
-  another distribution claiming one is ignored with a warning.
+* an id claimed by two distributions → :class:`~spades_core.DuplicateVariantError`;
+* an entry point whose module or attribute fails to import → :class:`VariantImportError`;
+* one that resolves to something that is not a :class:`Variant` → :class:`NotAVariantError`;
+* one whose variant has another id than the entry point's name →
+  :class:`VariantIdMismatchError`.
+
+The last three are :class:`~spades_core.VariantLoadError` subclasses. The
+built-in ids (``classic``, ``mirror``, ``whiz``) belong to spades-core: another
+distribution claiming one is ignored with a :class:`ReservedVariantWarning`,
+so installing a package can never change the rules of a built-in variant.
+A distribution whose entry-point metadata cannot be read is skipped with a
+:class:`PluginMetadataWarning`.
 
 Set the environment variable ``SPADES_CORE_BUILTIN_ONLY=1`` to ignore every
-third-party plugin (for reproducible environments).
+third-party plugin (for reproducible environments); it is read when the
+registry discovers variants, i.e. on first use and after :func:`refresh_variants`.
 
 >>> "classic" in available_variants()
 True
+>>> [entry.distribution for entry in variant_entries() if entry.id == "classic"]
+['spades-core']
 """
 
 from __future__ import annotations
 
+import importlib
 import importlib.metadata
 import os
 import threading
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Final, cast, final
 
 import attrs
@@ -36,10 +48,17 @@ __all__ = [
     "BUILTIN_IDS",
     "BUILTIN_ONLY_ENV",
     "ENTRY_POINT_GROUP",
+    "NotAVariantError",
+    "PluginMetadataWarning",
+    "ReservedVariantWarning",
     "VariantEntry",
+    "VariantIdMismatchError",
+    "VariantImportError",
     "available_variants",
+    "builtin_only",
     "load_variant",
     "refresh_variants",
+    "shadowed_entries",
     "variant_entries",
 ]
 
@@ -57,6 +76,25 @@ class ReservedVariantWarning(UserWarning):
     """A third-party distribution tried to register a built-in variant id."""
 
 
+class PluginMetadataWarning(UserWarning):
+    """A distribution's entry-point metadata could not be read, so it was skipped."""
+
+
+class VariantImportError(VariantLoadError):
+    """A plugin's entry point could not be imported (or its class not instantiated);
+    ``__cause__`` is the original exception."""
+
+
+class NotAVariantError(VariantLoadError):
+    """A plugin's entry point resolves to something that is not a
+    :class:`~spades_core.Variant`; ``__cause__`` is a :class:`TypeError` describing it."""
+
+
+class VariantIdMismatchError(VariantLoadError):
+    """A plugin's variant has another id than its entry point's name;
+    ``__cause__`` is a :class:`ValueError` naming both."""
+
+
 @final
 @attrs.frozen
 class VariantEntry:
@@ -66,86 +104,160 @@ class VariantEntry:
     id: str
     target: str
     distribution: str
+    """Normalized name of the distribution providing the entry point."""
     distribution_version: str
     claimed_by: tuple[str, ...] = ()
     """Every distribution claiming this id; more than one is an error."""
 
+    @property
+    def is_builtin(self) -> bool:
+        """Whether spades-core itself provides this entry."""
+        return self.distribution == BUILTIN_DISTRIBUTION
+
 
 def _normalize(name: str) -> str:
-    return name.lower().replace("_", "-").replace(".", "-")
+    # PEP 503 normalization, enough to compare distribution names.
+    return "-".join(name.lower().replace("_", "-").replace(".", "-").split("-"))
 
 
-def _discover() -> dict[str, VariantEntry]:
-    builtin_only = os.environ.get(BUILTIN_ONLY_ENV, "").strip() not in ("", "0")
-    found: dict[str, list[tuple[str, str, str]]] = {}
-    for entry_point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
-        dist = entry_point.dist
-        dist_name = _normalize(dist.name) if dist is not None else "(unknown)"
-        dist_version = dist.version if dist is not None else ""
-        is_builtin = dist_name == BUILTIN_DISTRIBUTION
-        if builtin_only and not is_builtin:
-            continue
-        if entry_point.name in BUILTIN_IDS and not is_builtin:
+def builtin_only() -> bool:
+    """Whether the ``SPADES_CORE_BUILTIN_ONLY`` switch is on in the environment."""
+    return os.environ.get(BUILTIN_ONLY_ENV, "").strip() not in ("", "0")
+
+
+def _distribution_claims(
+    seen: set[str],
+) -> Iterator[tuple[str, str, list[tuple[str, str]]]]:
+    """(normalized name, version, [(entry name, target)]) for each distribution
+    with entry points in our group, the first of each name on ``sys.path`` only
+    (the one Python imports), skipping any whose metadata cannot be read."""
+    for dist in importlib.metadata.distributions():
+        try:
+            # The name from the metadata directory's file name is cheap; the
+            # METADATA file is parsed only for distributions that claim variants.
+            raw_name = getattr(dist, "_normalized_name", None) or dist.metadata["Name"]
+            if not raw_name:
+                continue
+            name = _normalize(raw_name)
+            if name in seen:
+                continue
+            seen.add(name)
+            text = dist.read_text("entry_points.txt")
+            if not text or ENTRY_POINT_GROUP not in text:
+                continue
+            claims = [
+                (entry_point.name, entry_point.value)
+                for entry_point in dist.entry_points
+                if entry_point.group == ENTRY_POINT_GROUP
+            ]
+            version = dist.version or ""
+        except Exception as error:
+            # One unreadable distribution must not hide every other variant.
+            where = getattr(dist, "_path", None) or dist
             warnings.warn(
-                f"ignoring the {entry_point.name!r} variant from {dist_name}: "
-                f"{entry_point.name!r} is a built-in spades-core variant and cannot be replaced",
-                ReservedVariantWarning,
-                stacklevel=3,
+                f"skipping the distribution at {where}: its metadata cannot be read "
+                f"({type(error).__name__}: {error})",
+                PluginMetadataWarning,
+                stacklevel=4,
             )
             continue
-        claims = found.setdefault(entry_point.name, [])
-        # One distribution seen twice on sys.path is one claim, not a conflict.
-        if all(claim[0] != dist_name for claim in claims):
-            claims.append((dist_name, dist_version, entry_point.value))
-    entries = {}
-    for variant_id, claims in found.items():
-        dist_name, dist_version, target = claims[0]
-        entries[variant_id] = VariantEntry(
-            id=variant_id,
-            target=target,
-            distribution=dist_name,
-            distribution_version=dist_version,
-            claimed_by=tuple(sorted(claim[0] for claim in claims)),
-        )
-    return entries
+        if claims:
+            yield name, version, claims
+
+
+@final
+@attrs.frozen
+class _Discovery:
+    claims: dict[str, tuple[VariantEntry, ...]]
+    shadowed: tuple[VariantEntry, ...]
+
+
+def _discover() -> _Discovery:
+    restricted = builtin_only()
+    claims: dict[str, list[VariantEntry]] = {}
+    shadowed: list[VariantEntry] = []
+    for dist_name, dist_version, entry_points in _distribution_claims(set()):
+        is_builtin = dist_name == BUILTIN_DISTRIBUTION
+        if restricted and not is_builtin:
+            continue
+        for entry_name, target in entry_points:
+            entry = VariantEntry(entry_name, target, dist_name, dist_version, (dist_name,))
+            if entry_name in BUILTIN_IDS and not is_builtin:
+                shadowed.append(entry)
+                warnings.warn(
+                    f"ignoring the {entry_name!r} variant from {dist_name} {dist_version}: "
+                    f"{entry_name!r} is a built-in spades-core variant and cannot be replaced",
+                    ReservedVariantWarning,
+                    stacklevel=3,
+                )
+                continue
+            known = claims.setdefault(entry_name, [])
+            if all(other.distribution != dist_name for other in known):
+                known.append(entry)
+    return _Discovery(
+        {
+            name: tuple(sorted(found, key=lambda e: e.distribution))
+            for name, found in claims.items()
+        },
+        tuple(shadowed),
+    )
 
 
 class _Registry:
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._entries: dict[str, VariantEntry] | None = None
+        self._discovery: _Discovery | None = None
+        self._entries: dict[str, VariantEntry] = {}
         self._loaded: dict[str, Variant] = {}
 
-    def entries(self) -> dict[str, VariantEntry]:
+    def discovery(self) -> _Discovery:
         with self._lock:
-            if self._entries is None:
-                self._entries = _discover()
-            return self._entries
+            if self._discovery is None:
+                discovery = _discover()
+                self._entries = {
+                    name: attrs.evolve(
+                        found[0], claimed_by=tuple(entry.distribution for entry in found)
+                    )
+                    for name, found in discovery.claims.items()
+                }
+                self._discovery = discovery
+            return self._discovery
+
+    def entries(self) -> dict[str, VariantEntry]:
+        self.discovery()
+        return self._entries
 
     def refresh(self) -> None:
         with self._lock:
-            self._entries = None
+            self._discovery = None
+            self._entries = {}
             self._loaded.clear()
 
     def load(self, variant_id: str) -> Variant:
-        cached = self._loaded.get(variant_id)
+        cached = self._loaded.get(variant_id) if isinstance(variant_id, str) else None
         if cached is not None:
             return cached
-        entries = self.entries()
-        entry = entries.get(variant_id) if isinstance(variant_id, str) else None
-        if entry is None:
-            known = ", ".join(sorted(entries)) or "none"
+        discovery = self.discovery()
+        claims = discovery.claims.get(variant_id) if isinstance(variant_id, str) else None
+        if not claims:
+            known = ", ".join(sorted(discovery.claims)) or "none"
             raise VariantNotFoundError(
                 f"no variant named {variant_id!r} is installed; available: {known}"
             )
-        if len(entry.claimed_by) > 1:
+        if len(claims) > 1:
+            detail = "; ".join(
+                f"{entry.distribution} {entry.distribution_version} ({entry.target})"
+                for entry in claims
+            )
             raise DuplicateVariantError(
                 f"variant {variant_id!r} is claimed by several distributions "
-                f"({', '.join(entry.claimed_by)}); uninstall all but one"
-            )
-        variant = _load_entry(entry)
+                f"({', '.join(entry.distribution for entry in claims)}); uninstall all but one"
+            ) from LookupError(f"{variant_id!r} is claimed by: {detail}")
+        variant = _load_entry(claims[0])
         with self._lock:
-            self._loaded[variant_id] = variant
+            # A refresh while importing must not resurrect the old entry.
+            if self._discovery is discovery:
+                self._loaded[variant_id] = variant
         return variant
 
 
@@ -157,25 +269,26 @@ def _load_entry(entry: VariantEntry) -> Variant:
         for part in attribute.strip().split(".") if attribute.strip() else ():
             loaded = getattr(loaded, part)
     except Exception as error:
-        raise VariantLoadError(
-            f"{where} could not be loaded: {type(error).__name__}: {error}"
+        raise VariantImportError(
+            f"{where} could not be imported: {type(error).__name__}: {error}"
         ) from error
     if isinstance(loaded, type) and issubclass(loaded, Variant):
         try:
             loaded = cast("Callable[[], object]", loaded)()
         except Exception as error:
-            raise VariantLoadError(
+            raise VariantImportError(
                 f"{where} could not be created: {type(error).__name__}: {error}"
             ) from error
     if not isinstance(loaded, Variant):
-        raise VariantLoadError(
-            f"{where} is a {type(loaded).__name__}, not a spades_core.Variant "
+        kind = type(loaded).__name__
+        raise NotAVariantError(
+            f"{where} is a {kind}, not a spades_core.Variant "
             "(or a Variant subclass that takes no arguments)"
-        )
+        ) from TypeError(f"expected a spades_core.Variant, got {kind}: {loaded!r:.200}")
     if loaded.id != entry.id:
-        raise VariantLoadError(
+        raise VariantIdMismatchError(
             f"{where} has id {loaded.id!r}; the entry-point name and the variant id must match"
-        )
+        ) from ValueError(f"entry point name {entry.id!r} != variant id {loaded.id!r}")
     return loaded
 
 
@@ -183,7 +296,8 @@ _REGISTRY: Final = _Registry()
 
 
 def available_variants() -> tuple[str, ...]:
-    """The ids of every discovered variant, sorted. Nothing is imported."""
+    """The ids of every discovered variant, sorted. Nothing is imported, so an
+    id listed here may still fail to load (see :func:`load_variant`)."""
     return tuple(sorted(_REGISTRY.entries()))
 
 
@@ -193,17 +307,25 @@ def variant_entries() -> tuple[VariantEntry, ...]:
     return tuple(entries[key] for key in sorted(entries))
 
 
+def shadowed_entries() -> tuple[VariantEntry, ...]:
+    """Third-party entries that were ignored because they claim a built-in id."""
+    return _REGISTRY.discovery().shadowed
+
+
 def load_variant(variant_id: str) -> Variant:
     """The installed variant ``variant_id``, imported on first use and cached.
 
-    Raises :class:`VariantNotFoundError` (listing the available ids),
-    :class:`DuplicateVariantError` or :class:`VariantLoadError`.
+    Raises :class:`~spades_core.VariantNotFoundError` (listing the available
+    ids), :class:`~spades_core.DuplicateVariantError`, or a
+    :class:`~spades_core.VariantLoadError` subclass (:class:`VariantImportError`,
+    :class:`NotAVariantError`, :class:`VariantIdMismatchError`).
     """
     return _REGISTRY.load(variant_id)
 
 
 def refresh_variants() -> None:
     """Forget what was discovered and loaded, so that distributions installed
-    or removed since are seen. Existing games keep their variant objects."""
+    or removed since (and a changed ``SPADES_CORE_BUILTIN_ONLY``) are seen.
+    Existing games keep their variant objects."""
     importlib.invalidate_caches()
     _REGISTRY.refresh()

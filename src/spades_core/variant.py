@@ -77,11 +77,24 @@ class Variant:
                 f"variant id {id!r} must be lowercase letters, digits, '-' or '_', "
                 "starting with a letter, at most 40 characters"
             )
+        if type(version) is not int or version < 1:
+            raise RulesError(f"variant {id!r}: version must be a whole number of at least 1")
+        if not isinstance(title, str) or not title.strip():
+            raise RulesError(f"variant {id!r}: title must be a non-empty string")
+        if not isinstance(summary, str):
+            raise RulesError(f"variant {id!r}: summary must be a string")
+        if type(self).legal_bids is Variant.legal_bids:
+            raise RulesError(
+                f"variant {id!r}: {type(self).__name__} must override legal_bids "
+                "(every variant says how it bids)"
+            )
         specs: dict[str, OptionSpec] = {}
         for option in options:
             spec = STANDARD_OPTIONS.get(option) if isinstance(option, str) else option
             if not isinstance(spec, OptionSpec):
                 raise RulesError(f"variant {id!r} lists an unknown option {option!r}")
+            if spec.name in specs:
+                raise RulesError(f"variant {id!r} lists the option {spec.name!r} twice")
             specs[spec.name] = spec
         missing = sorted(set(specs) - set(defaults))
         if missing:
