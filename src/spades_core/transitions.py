@@ -23,16 +23,18 @@ from spades_core.cards import ALL_CARDS, SUIT_MASKS, CardSet
 from spades_core.errors import IllegalActionError, IllegalReason, SpadesError, VariantLoadError
 from spades_core.options import BreakRule, FirstLead
 from spades_core.seats import SeatMap, TeamMap
-from spades_core.state import NO_SEAT, SEATS, TEAMS, Game, HandResult, Phase, Trick
+from spades_core.state import NO_SEAT, SEATS, TEAMS, Game, GameSetup, HandResult, Phase, Trick
 
 __all__ = [
     "apply",
     "bid_unchecked",
+    "bid_values",
     "check",
     "deal",
     "legal_actions",
     "legal_bid_values",
     "legal_play_mask",
+    "make_trick",
     "play_unchecked",
     "score_hand",
     "trick_winner",
@@ -45,6 +47,7 @@ _TWO_OF_CLUBS: Final = 0
 _NO_CARDS: Final = (0, 0, 0, 0)
 _NO_BIDS: Final[tuple[int | None, ...]] = (None, None, None, None)
 _NO_TRICKS: Final = (0, 0, 0, 0)
+_BITS: Final = tuple(1 << card for card in range(52))
 
 # Plays for each 13-bit slice of a suit, filled on first use: turning a
 # legal-card mask into action objects is then one lookup per suit.
@@ -63,12 +66,12 @@ def _plays_of_slice(suit: int, bits: int) -> tuple[Play, ...]:
 
 def plays_of_mask(mask: int) -> tuple[Play, ...]:
     """The pre-built plays of the cards in ``mask``, lowest card id first."""
-    out: tuple[Play, ...] = ()
-    for suit in range(4):
-        bits = (mask >> (13 * suit)) & 0x1FFF
-        if bits:
-            out += _plays_of_slice(suit, bits)
-    return out
+    return (
+        _plays_of_slice(0, mask & 0x1FFF)
+        + _plays_of_slice(1, (mask >> 13) & 0x1FFF)
+        + _plays_of_slice(2, (mask >> 26) & 0x1FFF)
+        + _plays_of_slice(3, mask >> 39)
+    )
 
 
 # -- queries -----------------------------------------------------------------
@@ -95,29 +98,54 @@ def legal_bid_values(game: Game) -> tuple[int, ...]:
     its answer: a plugin that raises or answers nonsense gets a
     :class:`~spades_core.VariantLoadError` naming it.
     """
-    setup = game._setup
+    seat = game._to_act
+    return bid_values(game._setup, seat, game._held[seat], game._bids)
+
+
+def bid_values(
+    setup: GameSetup, seat: int, hand: int, bids: tuple[int | None, ...]
+) -> tuple[int, ...]:
+    """The bids the variant allows seat number ``seat`` holding the mask
+    ``hand`` when ``bids`` (by seat, ``None`` for no bid yet) have been made;
+    checked as :func:`legal_bid_values` describes."""
     variant = setup.variant
-    seat = SEATS[game._to_act]
-    made = MappingProxyType({SEATS[i]: b for i, b in enumerate(game._bids) if b is not None})
+    made = MappingProxyType({SEATS[i]: b for i, b in enumerate(bids) if b is not None})
     try:
-        bids = variant.legal_bids(setup.rules, seat, CardSet(game._held[seat]), made)
+        values = variant.legal_bids(setup.rules, SEATS[seat], CardSet(hand), made)
     except SpadesError:
         raise
     except Exception as error:
         raise VariantLoadError(
             f"variant {variant.id!r} failed in legal_bids: {type(error).__name__}: {error}"
         ) from error
-    if (
-        not isinstance(bids, tuple)
-        or not bids
-        or any(type(b) is not int or not 0 <= b <= 13 for b in bids)
-        or list(bids) != sorted(set(bids))
-    ):
+    if not _is_bid_list(values):
         raise VariantLoadError(
             f"variant {variant.id!r}: legal_bids must return a non-empty ascending tuple "
-            f"of distinct whole numbers 0-13; it returned {bids!r}"
+            f"of distinct whole numbers 0-13; it returned {values!r}"
         )
-    return bids
+    return values
+
+
+def _is_bid_list(values: object) -> bool:
+    if not isinstance(values, tuple) or not values:
+        return False
+    previous = -1
+    for value in values:
+        if type(value) is not int or not previous < value <= 13:
+            return False
+        previous = value
+    return True
+
+
+# The bid actions of each answer of legal_bid_values (at most 2**14 distinct ones).
+_BID_ACTIONS: Final[dict[tuple[int, ...], tuple[Bid, ...]]] = {}
+
+
+def _bid_actions(values: tuple[int, ...]) -> tuple[Bid, ...]:
+    actions = _BID_ACTIONS.get(values)
+    if actions is None:
+        actions = _BID_ACTIONS[values] = tuple(BIDS[value] for value in values)
+    return actions
 
 
 def legal_actions(game: Game) -> tuple[Action, ...]:
@@ -132,10 +160,19 @@ def legal_actions(game: Game) -> tuple[Action, ...]:
                 return _plays_of_slice(led, follow >> (13 * led))
         return plays_of_mask(legal_play_mask(game))
     if phase is Phase.BID:
-        return tuple(BIDS[value] for value in legal_bid_values(game))
+        return _bid_actions(legal_bid_values(game))
     if phase is Phase.DEAL:
         return (DEAL_FROM_SEED,)
     return ()
+
+
+def make_trick(leader: int, cards: tuple[int, ...], winner: int) -> Trick:
+    """The :class:`Trick` record of four card ids led by seat number ``leader``."""
+    return Trick(
+        SEATS[leader],
+        (ALL_CARDS[cards[0]], ALL_CARDS[cards[1]], ALL_CARDS[cards[2]], ALL_CARDS[cards[3]]),
+        SEATS[winner],
+    )
 
 
 def trick_winner(cards: tuple[int, ...]) -> int:
@@ -338,12 +375,12 @@ def play_unchecked(game: Game, card: int) -> Game:
     """The game after the seat to act plays card id ``card``, without checking it."""
     seat = game._to_act
     held_list = list(game._held)
-    held_list[seat] ^= 1 << card
+    held_list[seat] ^= _BITS[card]
     held = tuple(held_list)
     trick = game._trick
     broken = game._broken
     if not broken and card >= _FIRST_SPADE:
-        broken = (trick and trick[0] < _FIRST_SPADE) or (
+        broken = bool(trick and trick[0] < _FIRST_SPADE) or (
             game._setup.rules.break_rule is BreakRule.ANY_SPADE
         )
     trick += (card,)
@@ -371,10 +408,7 @@ def play_unchecked(game: Game, card: int) -> Game:
     won_list = list(game._won)
     won_list[winner] += 1
     won = tuple(won_list)
-    tricks = (
-        *game._tricks,
-        Trick(SEATS[leader], tuple(ALL_CARDS[c] for c in trick), SEATS[winner]),
-    )
+    tricks = (*game._tricks, make_trick(leader, trick, winner))
     if len(tricks) == 13:
         return score_hand(game, won, tricks)
     return Game(
@@ -403,7 +437,7 @@ def score_hand(game: Game, won: tuple[int, ...], tricks: tuple[Trick, ...]) -> G
     setup = game._setup
     variant = setup.variant
     rules = setup.rules
-    bids = SeatMap(tuple(b if b is not None else 0 for b in game._bids))
+    bids = SeatMap(tuple(0 if b is None else b for b in game._bids))
     tricks_won = SeatMap(won)
     try:
         points, bags = variant.score_hand(rules, bids, tricks_won, game._bags)
@@ -423,7 +457,7 @@ def score_hand(game: Game, won: tuple[int, ...], tricks: tuple[Trick, ...]) -> G
     result = HandResult(
         number=len(game._results),
         dealer=game._dealer,
-        deal=SeatMap(tuple(CardSet(mask) for mask in game._dealt)),
+        deal=SeatMap(tuple(map(CardSet, game._dealt))),
         bids=bids,
         tricks=tricks_won,
         points=TeamMap(points),
