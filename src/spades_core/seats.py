@@ -46,6 +46,11 @@ class Seat(enum.IntEnum):
         return "NESW"[self]
 
     @classmethod
+    def _missing_(cls, value: object) -> Seat:
+        # Seat(7) and the like are bad input to a public call: a SpadesError.
+        raise InvalidNotationError(f"not a seat: {value!r}; seats are 0-3 (N, E, S, W)")
+
+    @classmethod
     def parse(cls, text: str) -> Seat:
         """Read a seat: ``"N"``, ``"north"``, ``"NORTH"``."""
         if isinstance(text, str):
