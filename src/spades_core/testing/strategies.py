@@ -1,0 +1,322 @@
+"""Hypothesis strategies for spades-core objects and games.
+
+* :func:`cards`, :func:`card_sets`, :func:`deals` — cards, sets of cards and
+  complete deals (four disjoint hands of 13 covering the deck);
+* :func:`option_sets` — keyword options valid for a variant, derived from its
+  :attr:`~spades_core.Variant.option_specs` and defaults;
+* :func:`games` — games of a variant reached by legal play from random deals,
+  optionally in a given :class:`~spades_core.Phase`;
+* :func:`action_sequences` — sequences of actions each legal in turn from a game.
+
+>>> from hypothesis import given
+>>> @given(games("whiz", phase=Phase.PLAY))
+... def test_someone_is_to_play(game):
+...     assert game.to_act is not None and game.legal_plays()
+>>> test_someone_is_to_play()
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Mapping, Sequence
+from typing import Final
+
+from hypothesis import strategies as st
+from hypothesis.errors import InvalidArgument
+
+from spades_core.actions import Action, Deal
+from spades_core.cards import ALL_CARDS, Card, CardSet
+from spades_core.game import new_game
+from spades_core.options import (
+    STANDARD_OPTIONS,
+    BagOverflow,
+    BreakRule,
+    DoubleNil,
+    FirstLead,
+    NilTricks,
+    OptionSpec,
+)
+from spades_core.registry import load_variant
+from spades_core.seats import SeatMap
+from spades_core.state import SEATS, Game, Phase
+from spades_core.variant import Variant
+
+__all__ = [
+    "action_sequences",
+    "card_sets",
+    "cards",
+    "deals",
+    "games",
+    "option_sets",
+    "option_values",
+    "seeds",
+]
+
+MAX_SEED: Final = (1 << 64) - 1
+
+# Values worth trying for each standard option: the edges and the values
+# people play with, then (for whole numbers) a range to explore.
+_CHOICES: Final[Mapping[str, type[enum.StrEnum]]] = {
+    "nil_tricks": NilTricks,
+    "double_nil": DoubleNil,
+    "bag_overflow": BagOverflow,
+    "break_rule": BreakRule,
+    "first_lead": FirstLead,
+}
+_NUMBERS: Final[Mapping[str, tuple[tuple[int | None, ...], int, int]]] = {
+    "target_score": ((1, 50, 100, 250, 300, 500), 1, 1000),
+    "loss_floor": ((None, -1, -100, -200), -1000, -1),
+    "nil_value": ((0, 50, 100, 200), 0, 400),
+    "bag_limit": ((None, 1, 3, 10), 1, 30),
+    "bag_penalty": ((0, 50, 100), 0, 300),
+    "max_team_bid": ((None, 1, 7, 12, 13), 1, 13),
+}
+_FLAGS: Final = frozenset({"whiz_nil_needs_no_ace"})
+
+
+def _as_variant(variant: Variant | str) -> Variant:
+    return variant if isinstance(variant, Variant) else load_variant(variant)
+
+
+def _is_standard(name: str, spec: OptionSpec) -> bool:
+    return STANDARD_OPTIONS.get(name) is spec
+
+
+def option_values(
+    variant: Variant | str, extra: Mapping[str, Sequence[object]] | None = None
+) -> dict[str, tuple[object, ...]]:
+    """The finite values tried for each of ``variant``'s options whose values
+    can be listed: the choices of the standard string options, ``True`` and
+    ``False`` for flags, and the sequences given in ``extra`` for options of
+    the variant's own. The conformance suite plays every combination of them."""
+    chosen = _as_variant(variant)
+    values: dict[str, tuple[object, ...]] = {}
+    for name, spec in chosen.option_specs.items():
+        if extra is not None and name in extra:
+            values[name] = tuple(extra[name])
+        elif _is_standard(name, spec) and name in _CHOICES:
+            values[name] = tuple(member.value for member in _CHOICES[name])
+        elif _is_standard(name, spec) and name in _FLAGS:
+            values[name] = (False, True)
+    return values
+
+
+def _value_strategy(
+    name: str, spec: OptionSpec, extra: Mapping[str, Sequence[object]] | None
+) -> st.SearchStrategy[object] | None:
+    if extra is not None and name in extra:
+        return st.sampled_from(tuple(extra[name]))
+    if not _is_standard(name, spec):
+        return None
+    if name in _CHOICES:
+        return st.sampled_from(tuple(member.value for member in _CHOICES[name]))
+    if name in _FLAGS:
+        return st.booleans()
+    if name in _NUMBERS:
+        special, low, high = _NUMBERS[name]
+        return st.one_of(st.sampled_from(special), st.integers(low, high))
+    return None
+
+
+def pick_option_value(
+    name: str,
+    spec: OptionSpec,
+    rnd: random.Random,
+    extra: Mapping[str, Sequence[object]] | None = None,
+) -> tuple[bool, object]:
+    """``(True, value)`` with a value for option ``name`` chosen with ``rnd``
+    (the same values :func:`option_sets` draws from), or ``(False, None)`` for
+    an option whose values cannot be guessed. Used by :func:`check_variant`,
+    whose scenarios are reproducible from one seed."""
+    if extra is not None and name in extra:
+        return True, rnd.choice(tuple(extra[name]))
+    if not _is_standard(name, spec):
+        return False, None
+    if name in _CHOICES:
+        return True, rnd.choice(tuple(member.value for member in _CHOICES[name]))
+    if name in _FLAGS:
+        return True, rnd.random() < 0.5
+    if name in _NUMBERS:
+        special, low, high = _NUMBERS[name]
+        return True, rnd.choice(special) if rnd.random() < 0.6 else rnd.randint(low, high)
+    return False, None
+
+
+def seeds() -> st.SearchStrategy[int]:
+    """Game seeds: whole numbers from 0 to 2**64-1."""
+    return st.integers(0, MAX_SEED)
+
+
+def cards() -> st.SearchStrategy[Card]:
+    """Any of the 52 cards."""
+    return st.sampled_from(ALL_CARDS)
+
+
+def card_sets(*, min_size: int = 0, max_size: int = 52) -> st.SearchStrategy[CardSet]:
+    """Sets of ``min_size`` to ``max_size`` distinct cards."""
+    if not 0 <= min_size <= max_size <= 52:
+        raise InvalidArgument(f"need 0 <= min_size <= max_size <= 52; got {min_size}, {max_size}")
+    return st.lists(cards(), min_size=min_size, max_size=max_size, unique=True).map(CardSet.of)
+
+
+def deals() -> st.SearchStrategy[SeatMap[CardSet]]:
+    """Complete deals: four disjoint hands of 13 cards covering the deck, by
+    seat (pass one to :meth:`Game.deal <spades_core.Game.deal>`)."""
+    return st.permutations(ALL_CARDS).map(
+        lambda deck: SeatMap(tuple(CardSet.of(deck[13 * i : 13 * i + 13]) for i in range(4)))
+    )
+
+
+def option_sets(
+    variant: Variant | str, *, extra: Mapping[str, Sequence[object]] | None = None
+) -> st.SearchStrategy[dict[str, object]]:
+    """Keyword options valid for ``variant``: each option it supports is left
+    at its default or set to a value drawn for it, shrinking towards the defaults.
+
+    Values are derived from the variant's option specs: the standard options
+    (RULES.md section 5) get their edges, common values and ranges; options a
+    plugin defines for itself keep their defaults unless ``extra`` lists values
+    to try for them.
+    """
+    chosen = _as_variant(variant)
+    optional: dict[str, st.SearchStrategy[object]] = {}
+    for name, spec in chosen.option_specs.items():
+        strategy = _value_strategy(name, spec, extra)
+        if strategy is not None:
+            optional[name] = strategy
+    return st.fixed_dictionaries({}, optional=optional)
+
+
+def _random_deal(rnd: random.Random) -> Deal:
+    deck = list(range(52))
+    rnd.shuffle(deck)
+    return Deal(
+        (
+            CardSet.of(ALL_CARDS[c] for c in deck[0:13]),
+            CardSet.of(ALL_CARDS[c] for c in deck[13:26]),
+            CardSet.of(ALL_CARDS[c] for c in deck[26:39]),
+            CardSet.of(ALL_CARDS[c] for c in deck[39:52]),
+        )
+    )
+
+
+def play_randomly(
+    game: Game, rnd: random.Random, *, steps: int | None = None, explicit_deals: bool = False
+) -> Game:
+    """``game`` after ``steps`` legal actions chosen with ``rnd`` (default: to
+    the end of the current hand, or of the game). Deals come from the seed, or
+    are random explicit deals when ``explicit_deals``."""
+    hand = game.hand_number
+    taken = 0
+    while not game.is_over and (steps is None or taken < steps):
+        if steps is None and game.hand_number != hand:
+            break
+        if game.phase is Phase.DEAL and explicit_deals:
+            game = game.apply(_random_deal(rnd))
+        else:
+            legal = game.legal_actions()
+            game = game.apply(legal[rnd.randrange(len(legal))])
+        taken += 1
+    return game
+
+
+_HAND_STEPS: Final = {Phase.DEAL: (0, 0), Phase.BID: (1, 4), Phase.PLAY: (5, 56)}
+
+
+@st.composite
+def _games(
+    draw: st.DrawFn,
+    variant: Variant,
+    options: st.SearchStrategy[Mapping[str, object]] | None,
+    phase: Phase | None,
+    max_hands: int,
+) -> Game:
+    chosen = dict(draw(options if options is not None else option_sets(variant), label="options"))
+    if phase is Phase.GAME_OVER and options is None and "target_score" in variant.option_specs:
+        # Random play wanders; a low target ends the game within a few hands.
+        chosen["target_score"] = draw(st.integers(1, 120), label="target_score")
+    seed = draw(seeds(), label="seed")
+    dealer = draw(st.sampled_from(SEATS), label="dealer")
+    game = new_game(variant, seed=seed, dealer=dealer, **chosen)
+    rnd = random.Random(draw(st.integers(0, 2**32 - 1), label="play seed"))
+    explicit = draw(st.booleans(), label="explicit deals")
+    if phase is Phase.GAME_OVER:
+        for _ in range(max(max_hands, 60)):
+            game = play_randomly(game, rnd, explicit_deals=explicit)
+            if game.is_over:
+                return game
+        from hypothesis import reject
+
+        reject()
+    for _ in range(draw(st.integers(0, max_hands - 1), label="hands played")):
+        after = play_randomly(game, rnd, explicit_deals=explicit)
+        if after.is_over and phase is not None:
+            break
+        game = after
+        if game.is_over:
+            return game
+    low, high = _HAND_STEPS[phase] if phase is not None else (0, 56)
+    steps = draw(st.integers(low, high), label="steps into the hand")
+    if steps and explicit:
+        game = game.deal(draw(deals(), label="deal"))
+        steps -= 1
+    return play_randomly(game, rnd, steps=steps)
+
+
+def games(
+    variant: Variant | str,
+    *,
+    options: st.SearchStrategy[Mapping[str, object]] | None = None,
+    phase: Phase | None = None,
+    max_hands: int = 2,
+) -> st.SearchStrategy[Game]:
+    """Games of ``variant`` reached by legal play from random deals.
+
+    Each game starts from a drawn seed, dealer and option set (``options``,
+    default :func:`option_sets`), plays up to ``max_hands - 1`` whole hands and
+    then a drawn number of actions into the next one. With ``phase`` the game
+    returned is in that phase: ``DEAL``, ``BID``, ``PLAY``, or ``GAME_OVER``
+    (played to the end; without ``options`` a low target score is drawn so
+    that random play finishes).
+    """
+    if max_hands < 1:
+        raise InvalidArgument(f"max_hands must be at least 1; got {max_hands}")
+    return _games(_as_variant(variant), options, phase, max_hands)
+
+
+@st.composite
+def _action_sequences(
+    draw: st.DrawFn, start: Game, min_size: int, max_size: int
+) -> tuple[Action, ...]:
+    wanted = draw(st.integers(min_size, max_size), label="length")
+    game = start
+    taken: list[Action] = []
+    while len(taken) < wanted:
+        legal = game.legal_actions()
+        if not legal:
+            break
+        action = draw(st.sampled_from(legal))
+        taken.append(action)
+        game = game.apply(action)
+    return tuple(taken)
+
+
+def action_sequences(
+    start: Game, *, min_size: int = 0, max_size: int = 60
+) -> st.SearchStrategy[tuple[Action, ...]]:
+    """Sequences of actions that are legal one after another from ``start``
+    (shorter than ``min_size`` only when the game ends first).
+
+    >>> from hypothesis import given
+    >>> start = new_game("classic", seed=1)
+    >>> @given(action_sequences(start, max_size=10))
+    ... def test_applies(actions):
+    ...     game = start
+    ...     for action in actions:
+    ...         game = game.apply(action)
+    >>> test_applies()
+    """
+    if not 0 <= min_size <= max_size:
+        raise InvalidArgument(f"need 0 <= min_size <= max_size; got {min_size}, {max_size}")
+    return _action_sequences(start, min_size, max_size)
