@@ -1,0 +1,163 @@
+"""``spades variants`` (issue 8): every discovered variant with id, version,
+distribution and status — ``ok`` or its error in one line — as a table or JSON,
+against real temporary distributions."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import spades_core as sc
+from spades_core.cli import main
+from spades_core.registry import BUILTIN_ONLY_ENV
+
+_counter = itertools.count()
+
+
+class Site:
+    """A directory on ``sys.path`` with fake installed plugin distributions."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.prefix = f"spades_cli_test_{next(_counter)}_"
+        sys.path.insert(0, str(root))
+
+    def install(self, dist: str, variant_id: str, module_source: str) -> None:
+        module = self.prefix + variant_id
+        (self.root / f"{module}.py").write_text(textwrap.dedent(module_source))
+        info = self.root / f"{dist.replace('-', '_')}-2.5.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 2.5\n")
+        (info / "entry_points.txt").write_text(
+            f"[spades_core.variants]\n{variant_id} = {module}:VARIANT\n"
+        )
+        sc.refresh_variants()
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Iterator[Site]:
+    saved_path = list(sys.path)
+    saved_modules = set(sys.modules)
+    saved_switch = os.environ.get(BUILTIN_ONLY_ENV)
+    plugin_site = Site(tmp_path)
+    try:
+        yield plugin_site
+    finally:
+        sys.path[:] = saved_path
+        for name in set(sys.modules) - saved_modules:
+            if name.startswith(plugin_site.prefix):
+                del sys.modules[name]
+        if saved_switch is None:
+            os.environ.pop(BUILTIN_ONLY_ENV, None)
+        else:
+            os.environ[BUILTIN_ONLY_ENV] = saved_switch
+        sc.refresh_variants()
+
+
+GOOD = """
+from spades_core import load_variant
+
+VARIANT = load_variant("mirror").derive(
+    id="quick", title="Quick Mirror", version=3, target_score=200
+)
+"""
+BROKEN = """
+raise RuntimeError("this plugin is broken\\non two lines")
+"""
+IMPOSTOR = """
+from spades_core import load_variant
+
+VARIANT = load_variant("classic").derive(target_score=1)
+"""
+
+
+def test_variants_lists_the_builtins_as_ok(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["variants"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["ID", "VERSION", "DISTRIBUTION", "STATUS"]
+    rows = {line.split()[0]: line.split() for line in lines[1:]}
+    for variant_id in ("classic", "mirror", "whiz"):
+        assert rows[variant_id] == [variant_id, "1", "spades-core", sc.__version__, "ok"]
+
+
+def test_variants_shows_each_plugin_with_its_status(
+    site: Site, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site.install("spades-variant-quick", "quick", GOOD)
+    site.install("spades-variant-broken", "broken", BROKEN)
+    site.install("spades-impostor", "classic", IMPOSTOR)
+    assert main(["variants"]) == 1, "a variant that cannot be loaded makes the exit status 1"
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    by_id: dict[str, list[str]] = {}
+    for line in lines[1:]:
+        by_id.setdefault(line.split()[0], []).append(line)
+    assert by_id["quick"][0].split() == ["quick", "3", "spades-variant-quick", "2.5", "ok"]
+    (broken,) = by_id["broken"]
+    assert broken.split()[:4] == ["broken", "-", "spades-variant-broken", "2.5"]
+    assert "error: VariantImportError: variant 'broken' from spades-variant-broken" in broken
+    assert "RuntimeError: this plugin is broken on two lines" in broken
+    builtin, impostor = by_id["classic"]
+    assert builtin.split() == ["classic", "1", "spades-core", sc.__version__, "ok"]
+    assert impostor.split()[:5] == ["classic", "-", "spades-impostor", "2.5", "ignored:"]
+    assert by_id["mirror"][0].endswith("ok")
+    assert "ReservedVariantWarning" not in captured.err
+
+
+def test_variants_json_has_the_same_rows(site: Site, capsys: pytest.CaptureFixture[str]) -> None:
+    site.install("spades-variant-quick", "quick", GOOD)
+    site.install("spades-variant-broken", "broken", BROKEN)
+    assert main(["variants", "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["builtin_only"] is False
+    rows = {row["id"]: row for row in report["variants"]}
+    assert set(rows) == {"broken", "classic", "mirror", "quick", "whiz"}
+    assert rows["quick"] == {
+        "id": "quick",
+        "version": 3,
+        "title": "Quick Mirror",
+        "distribution": "spades-variant-quick",
+        "distribution_version": "2.5",
+        "target": f"{site.prefix}quick:VARIANT",
+        "builtin": False,
+        "status": "ok",
+        "error": None,
+    }
+    assert rows["broken"]["status"] == "error"
+    assert rows["broken"]["version"] is None
+    assert "\n" not in rows["broken"]["error"]
+    assert rows["broken"]["error"].startswith("VariantImportError: ")
+    assert rows["classic"]["builtin"] is True
+
+
+def test_variants_with_the_builtin_only_switch(
+    site: Site, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site.install("spades-variant-quick", "quick", GOOD)
+    os.environ[BUILTIN_ONLY_ENV] = "1"
+    assert main(["variants"]) == 0
+    out = capsys.readouterr().out
+    assert [line.split()[0] for line in out.splitlines()[1:4]] == ["classic", "mirror", "whiz"]
+    assert "quick" not in out
+    assert f"third-party variants are ignored: {BUILTIN_ONLY_ENV} is set" in out
+
+
+def test_python_m_spades_core_variants_runs() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "spades_core", "variants", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    ids = [row["id"] for row in json.loads(result.stdout)["variants"]]
+    assert {"classic", "mirror", "whiz"} <= set(ids)
