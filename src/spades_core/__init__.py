@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+from spades_core import encoding
 from spades_core.actions import NIL, Action, Bid, Deal, Play
 from spades_core.cards import Card, CardSet, Rank, Suit
 from spades_core.errors import (
@@ -32,6 +33,7 @@ from spades_core.options import (
     OptionSpec,
     Rules,
 )
+from spades_core.records import dumps, loads
 from spades_core.registry import available_variants, load_variant, refresh_variants
 from spades_core.seats import Seat, SeatMap, Team, TeamMap
 from spades_core.state import Game, HandResult, Phase, Trick
@@ -77,7 +79,10 @@ __all__ = [
     "VariantNotFoundError",
     "__version__",
     "available_variants",
+    "dumps",
+    "encoding",
     "load_variant",
+    "loads",
     "new_game",
     "refresh_variants",
 ]

@@ -282,6 +282,12 @@ class Game:
             return CardSet(0)
         return CardSet(_transitions.legal_play_mask(self))
 
+    def legal_mask(self) -> tuple[bool, ...]:
+        """66 booleans, ``True`` at each legal action id (see :mod:`spades_core.encoding`)."""
+        from spades_core.encoding import legal_mask
+
+        return legal_mask(self)
+
     def why_illegal(self, action: object, *, seat: Seat | None = None) -> IllegalActionError | None:
         """The error :meth:`apply` would raise for ``action``, or ``None`` if it is legal."""
         try:

@@ -1,0 +1,136 @@
+"""Fixed integer action ids, for reinforcement-learning and search code.
+
+Every bid and play has an id in ``range(NUM_ACTIONS)`` (66), the numbering
+OpenSpiel's ``spades`` uses:
+
+* ids 0-51 play a card: id = ``suit * 13 + rank`` (suits clubs, diamonds,
+  hearts, spades; rank 0 = deuce … 12 = ace), the card's own id;
+* ids 52-65 bid: id = ``52 + bid``, so 52 is Nil and 65 is a bid of 13.
+
+Dealing has no id: it is a chance event, not a player's decision (in
+``DEAL`` phase every id is illegal and :func:`legal_mask` is all ``False``;
+call :meth:`Game.deal`). :func:`legal_mask` marks the ids the seat to act
+may take; :func:`action_from_id` turns a chosen id back into the engine's
+pre-built action, checking that it is legal.
+
+>>> import spades_core as sc
+>>> from spades_core.encoding import NUM_ACTIONS, action_from_id, action_id, legal_mask
+>>> action_id(sc.Play.of("2C")), action_id(sc.Play.of("AS")), action_id(sc.Bid.of(0))
+(0, 51, 52)
+>>> game = sc.new_game("mirror", seed=3).deal()
+>>> mask = game.legal_mask()
+>>> len(mask) == NUM_ACTIONS, sum(mask)
+(True, 1)
+>>> chosen = mask.index(True)
+>>> action_from_id(game, chosen) == game.legal_actions()[0]
+True
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from spades_core.actions import BIDS, PLAYS, Bid, Deal, Play
+from spades_core.errors import IllegalActionError, IllegalReason
+from spades_core.state import Phase
+
+if TYPE_CHECKING:
+    from spades_core.state import Game
+
+__all__ = [
+    "ACTIONS",
+    "BID_ID_BASE",
+    "NUM_ACTIONS",
+    "NUM_CARD_IDS",
+    "action_from_id",
+    "action_id",
+    "legal_ids",
+    "legal_mask",
+]
+
+NUM_CARD_IDS: Final = 52
+"""Ids 0-51 are card plays."""
+BID_ID_BASE: Final = 52
+"""The id of a Nil bid; a bid of ``n`` is ``BID_ID_BASE + n``."""
+NUM_ACTIONS: Final = 66
+"""The size of the action space: 52 cards and 14 bids."""
+
+ACTIONS: Final[tuple[Play | Bid, ...]] = (*PLAYS, *BIDS)
+"""The pre-built action of every id, indexed by id (no legality check)."""
+
+_ALL_FALSE: Final = (False,) * NUM_ACTIONS
+
+
+def action_id(action: object) -> int:
+    """The id of a :class:`Bid` or :class:`Play`.
+
+    A :class:`Deal` (a chance event) or anything that is not an action raises
+    :class:`IllegalActionError` with reason ``NOT_AN_ACTION``.
+    """
+    if isinstance(action, Play):
+        return action.card.id
+    if isinstance(action, Bid):
+        return BID_ID_BASE + action.value
+    what = (
+        "a Deal has no action id: dealing is a chance event, not a player's choice"
+        if isinstance(action, Deal)
+        else f"not a bid or a play: {action!r}"
+    )
+    raise IllegalActionError(IllegalReason.NOT_AN_ACTION, what)
+
+
+def _mask_bits(game: Game) -> int:
+    phase = game.phase
+    if phase is Phase.PLAY:
+        # Card ids are mask bits already.
+        return _transitions.legal_play_mask(game)
+    if phase is Phase.BID:
+        bits = 0
+        for value in game.legal_bids():
+            bits |= 1 << (BID_ID_BASE + value)
+        return bits
+    return 0
+
+
+def legal_mask(game: Game) -> tuple[bool, ...]:
+    """A tuple of :data:`NUM_ACTIONS` booleans, ``True`` at each legal id.
+
+    All ``False`` while dealing and after the game (no player acts then).
+    """
+    bits = _mask_bits(game)
+    if not bits:
+        return _ALL_FALSE
+    return tuple(bits >> index & 1 == 1 for index in range(NUM_ACTIONS))
+
+
+def legal_ids(game: Game) -> tuple[int, ...]:
+    """The legal ids, ascending (the ``True`` positions of :func:`legal_mask`)."""
+    bits = _mask_bits(game)
+    return tuple(index for index in range(NUM_ACTIONS) if bits >> index & 1)
+
+
+def action_from_id(game: Game, action_id: int) -> Play | Bid:
+    """The pre-built action with id ``action_id``, which must be legal in ``game``.
+
+    An id that is not a whole number in ``range(NUM_ACTIONS)`` raises
+    :class:`IllegalActionError` (``NOT_AN_ACTION``); an id that is not legal
+    now raises the error :meth:`Game.apply` would (``WRONG_PHASE`` while
+    dealing or bidding for a card id, ``CARD_NOT_IN_HAND``, ``MUST_FOLLOW_SUIT``,
+    ``BID_NOT_ALLOWED`` …).
+    """
+    if type(action_id) is not int or not 0 <= action_id < NUM_ACTIONS:
+        raise IllegalActionError(
+            IllegalReason.NOT_AN_ACTION,
+            f"not an action id: {action_id!r}; ids are whole numbers 0-{NUM_ACTIONS - 1}",
+        )
+    action = ACTIONS[action_id]
+    if action in game.legal_actions():
+        return action
+    error = game.why_illegal(action)
+    if error is None:  # pragma: no cover - legal_actions and why_illegal agree
+        raise AssertionError(f"{action!r} is legal but not among the legal actions")
+    raise error
+
+
+# Imported last so that state (which imports transitions at its end) is loaded first.
+from spades_core import transitions as _transitions  # noqa: E402

@@ -1,0 +1,518 @@
+"""Game records: saving a game as JSON and loading it back by replaying it.
+
+A record is one JSON object (``docs/records.md`` describes every field)::
+
+    {"format": "spades-game", "version": 1,
+     "variant": "classic", "variant_version": 1,
+     "options": {"target_score": 300},
+     "seed": 7, "first_dealer": "W",
+     "hands": [{"bids": [3, 0, 4, 2], "plays": ["2C", "5C", ...]}]}
+
+:func:`dumps` writes one; :func:`loads` reads one by **replaying it through the
+engine's checked API** (:func:`~spades_core.new_game`, :meth:`Game.deal`,
+:meth:`Game.apply`), so a record that breaks a rule is rejected. Anything
+wrong with a record raises :class:`~spades_core.RecordFormatError` whose
+``hand`` and ``action`` locate the problem and whose ``reason`` is one of
+:data:`REASONS`. :func:`dump_lines` and :func:`load_lines` stream JSON Lines
+files, one record per line.
+
+Decisions:
+
+* :func:`dumps` always writes ``seed`` (a game always has one, and a resumed
+  game must deal the same future hands) and writes a hand's ``deal`` only when
+  it differs from the deal the seed gives.
+* The action index of a hand counts its bids, then its plays, from 0 (bids
+  are actions 0-3, plays 4-55). Problems with a hand's deal or with the hand
+  as a whole have ``action = None``.
+* A record made under another version of its variant's rules is rejected
+  (``reason="variant_version"``): replaying it under changed rules could
+  silently give other scores.
+* Unknown fields are rejected, so a misspelt field is never ignored.
+
+>>> import spades_core as sc
+>>> game = sc.new_game("classic", seed=7, dealer=sc.Seat.WEST, target_score=300)
+>>> game = game.deal().bid(3).bid(0).bid(4).bid(2)
+>>> text = sc.dumps(game)
+>>> text[:80]
+'{"format":"spades-game","version":1,"variant":"classic","variant_version":1,"opt'
+>>> text[80:]
+'ions":{"target_score":300},"seed":7,"first_dealer":"W","hands":[{"bids":[3,0,4,2],"plays":[]}]}'
+>>> sc.loads(text) == game
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, Final, NoReturn
+
+from spades_core import rng
+from spades_core.actions import BIDS, PLAYS, Action, Play
+from spades_core.cards import ALL_CARDS, Card, CardSet
+from spades_core.errors import (
+    IllegalActionError,
+    InvalidNotationError,
+    RecordFormatError,
+    RulesError,
+    VariantError,
+    VariantNotFoundError,
+)
+from spades_core.game import new_game
+from spades_core.registry import load_variant
+from spades_core.seats import Seat
+from spades_core.state import SEATS, Game, Phase
+from spades_core.variant import Variant
+
+__all__ = [
+    "FORMAT",
+    "REASONS",
+    "VERSION",
+    "dump_lines",
+    "dumps",
+    "from_record",
+    "load_lines",
+    "loads",
+    "to_record",
+]
+
+FORMAT: Final = "spades-game"
+"""The value of a record's ``format`` field."""
+VERSION: Final = 1
+"""The record format version this library writes and reads."""
+
+REASONS: Final = frozenset(
+    {
+        # reading the JSON and the record's fields
+        "not_json",
+        "not_an_object",
+        "wrong_format",
+        "unsupported_version",
+        "missing_field",
+        "unknown_field",
+        "wrong_type",
+        "bad_value",
+        "unknown_variant",
+        "variant_unavailable",
+        "variant_version",
+        "bad_option",
+        # a hand's structure
+        "missing_deal",
+        "invalid_deal",
+        "bad_card",
+        "too_many_bids",
+        "too_many_plays",
+        "incomplete_hand",
+        "after_game_over",
+        # an action the rules reject: the IllegalReason values
+        "wrong_phase",
+        "bid_not_allowed",
+        "card_not_in_hand",
+        "must_follow_suit",
+        "spades_not_broken",
+        "must_lead_two_of_clubs",
+    }
+)
+"""Every ``reason`` a :class:`RecordFormatError` from this module can carry."""
+
+_MAX_SEED: Final = (1 << 64) - 1
+_RECORD_FIELDS: Final = frozenset(
+    {"format", "version", "variant", "variant_version", "options", "seed", "first_dealer", "hands"}
+)
+_HAND_FIELDS: Final = frozenset({"deal", "bids", "plays"})
+_CARD_TEXT: Final = tuple(str(card) for card in ALL_CARDS)
+# Records written by dumps() use exactly these texts; others go through Card.parse.
+_PLAY_BY_TEXT: Final = {text: PLAYS[card_id] for card_id, text in enumerate(_CARD_TEXT)}
+
+
+# -- writing -------------------------------------------------------------------
+
+
+def _cards(mask: int) -> list[str]:
+    return [_CARD_TEXT[card.id] for card in CardSet(mask)]
+
+
+def _hand_entry(
+    seed: int, number: int, dealer: int, dealt: tuple[int, ...], bids: list[int], plays: list[str]
+) -> dict[str, Any]:
+    entry: dict[str, Any] = {}
+    if tuple(dealt) != rng.deal_masks(seed, number, dealer):
+        entry["deal"] = {SEATS[seat].letter: _cards(dealt[seat]) for seat in range(4)}
+    entry["bids"] = bids
+    entry["plays"] = plays
+    return entry
+
+
+def to_record(game: Game) -> dict[str, Any]:
+    """The record of ``game`` as plain JSON-ready data (what :func:`dumps` writes)."""
+    setup = game._setup
+    hands: list[dict[str, Any]] = []
+    for result in game._results:
+        hands.append(
+            _hand_entry(
+                setup.seed,
+                result.number,
+                result.dealer,
+                tuple(cards.mask for cards in result.deal.values()),
+                [result.bids[seat] for seat in result.bidding_order],
+                [_CARD_TEXT[card.id] for trick in result.played for card in trick.cards],
+            )
+        )
+    if game._phase in (Phase.BID, Phase.PLAY):
+        dealer = game._dealer
+        order = [(dealer + 1 + i) % 4 for i in range(4)]
+        bids = [game._bids[seat] for seat in order]
+        plays = [_CARD_TEXT[card.id] for trick in game._tricks for card in trick.cards]
+        plays += [_CARD_TEXT[card] for card in game._trick]
+        hands.append(
+            _hand_entry(
+                setup.seed,
+                len(game._results),
+                dealer,
+                game._dealt,
+                [bid for bid in bids if bid is not None],
+                plays,
+            )
+        )
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "variant": setup.variant.id,
+        "variant_version": setup.variant.version,
+        "options": setup.rules.overrides_json(),
+        "seed": setup.seed,
+        "first_dealer": setup.first_dealer.letter,
+        "hands": hands,
+    }
+
+
+def dumps(game: Game, *, indent: int | None = None) -> str:
+    """The record of ``game`` as JSON text: one line (ready for JSON Lines)
+    unless ``indent`` is given.
+
+    Works in every phase, mid-hand included; ``loads(dumps(game)) == game``.
+    """
+    if not isinstance(game, Game):
+        raise RecordFormatError(
+            f"dumps() takes a Game; got {type(game).__name__}", reason="wrong_type"
+        )
+    separators = (",", ":") if indent is None else (",", ": ")
+    return json.dumps(
+        to_record(game), indent=indent, separators=separators, ensure_ascii=False, allow_nan=False
+    )
+
+
+def dump_lines(games: Iterable[Game]) -> Iterator[str]:
+    """One JSON Lines line (ending in ``"\\n"``) per game, produced lazily."""
+    for game in games:
+        yield dumps(game) + "\n"
+
+
+# -- reading -------------------------------------------------------------------
+
+
+def _fail(
+    message: str, reason: str, hand: int | None = None, action: int | None = None
+) -> NoReturn:
+    where = ""
+    if hand is not None:
+        where = f"hand {hand}" + ("" if action is None else f", action {action}") + ": "
+    raise RecordFormatError(where + message, reason=reason, hand=hand, action=action)
+
+
+def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            _fail(f"the key {key!r} appears twice in one object", "not_json")
+        found[key] = value
+    return found
+
+
+def _reject_constant(name: str) -> NoReturn:
+    _fail(f"{name} is not a JSON number", "not_json")
+
+
+def _parse_json(text: object) -> object:
+    if isinstance(text, bytes | bytearray):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as error:
+            _fail(f"a record is UTF-8 JSON text; these bytes are not UTF-8 ({error})", "not_json")
+    if not isinstance(text, str):
+        _fail(f"a record is JSON text (str or bytes); got {type(text).__name__}", "wrong_type")
+    try:
+        return json.loads(
+            text, object_pairs_hook=_reject_duplicates, parse_constant=_reject_constant
+        )
+    except json.JSONDecodeError as error:
+        _fail(f"not JSON: {error}", "not_json")
+    except RecursionError:
+        _fail("not JSON this library reads: nested too deeply", "not_json")
+
+
+def _type_name(value: object) -> str:
+    names = {bool: "a boolean", int: "a number", float: "a number", str: "a string"}
+    if value is None:
+        return "null"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return names.get(type(value), type(value).__name__)
+
+
+def _is_int(value: object) -> bool:
+    # JSON true/false are Python bools, which are ints; a record never means them as numbers.
+    return type(value) is int
+
+
+def _check_fields(
+    obj: Mapping[str, Any], allowed: frozenset[str], what: str, hand: int | None = None
+) -> None:
+    unknown = sorted(set(obj) - allowed)
+    if unknown:
+        _fail(
+            f"{what} has unknown field(s) {', '.join(map(repr, unknown))}; "
+            f"its fields are {', '.join(sorted(allowed))}",
+            "unknown_field",
+            hand,
+        )
+
+
+def _required(obj: Mapping[str, Any], name: str) -> Any:
+    if name not in obj:
+        _fail(f"the record has no {name!r} field", "missing_field")
+    return obj[name]
+
+
+def _read_variant(record: Mapping[str, Any], given: Variant | None) -> Variant:
+    variant_id = _required(record, "variant")
+    if not isinstance(variant_id, str):
+        _fail(f"'variant' must be a variant id string; got {_type_name(variant_id)}", "wrong_type")
+    version = _required(record, "variant_version")
+    if not _is_int(version):
+        _fail(f"'variant_version' must be a whole number; got {_type_name(version)}", "wrong_type")
+    if given is not None:
+        if given.id != variant_id:
+            _fail(
+                f"the record is a game of {variant_id!r}, not of the given variant {given.id!r}",
+                "unknown_variant",
+            )
+        variant = given
+    else:
+        try:
+            variant = load_variant(variant_id)
+        except VariantNotFoundError as error:
+            raise RecordFormatError(
+                f"unknown variant {variant_id!r}: {error}", reason="unknown_variant"
+            ) from None
+        except VariantError as error:
+            raise RecordFormatError(
+                f"variant {variant_id!r} cannot be used: {error}", reason="variant_unavailable"
+            ) from error
+    if version != variant.version:
+        _fail(
+            f"the record was made under version {version} of the {variant_id!r} rules; the "
+            f"installed variant is version {variant.version}, whose rules may differ, so the "
+            "record is not replayed",
+            "variant_version",
+        )
+    return variant
+
+
+def _read_header(record: Mapping[str, Any]) -> None:
+    form = _required(record, "format")
+    if form != FORMAT:
+        _fail(f"'format' must be {FORMAT!r}; got {form!r}", "wrong_format")
+    version = _required(record, "version")
+    if not _is_int(version):
+        _fail(f"'version' must be a whole number; got {_type_name(version)}", "wrong_type")
+    if version != VERSION:
+        _fail(
+            f"record format version {version} is not supported; this library reads "
+            f"version {VERSION}",
+            "unsupported_version",
+        )
+
+
+def _start(record: Mapping[str, Any], variant: Variant) -> Game:
+    options = record.get("options", {})
+    if not isinstance(options, dict):
+        _fail(f"'options' must be an object; got {_type_name(options)}", "wrong_type")
+    # These would collide with new_game()'s own keywords instead of being
+    # reported as unknown options.
+    reserved = sorted(set(options) & {"variant", "seed", "dealer"})
+    if reserved:
+        _fail(f"options: {reserved[0]!r} is not an option", "bad_option")
+    seed = record.get("seed")
+    if seed is not None and (not _is_int(seed) or not 0 <= seed <= _MAX_SEED):
+        _fail(f"'seed' must be a whole number from 0 to 2**64-1; got {seed!r}", "bad_value")
+    dealer_text = record.get("first_dealer")
+    if dealer_text is None and seed is None:
+        _fail("a record without a 'seed' must give 'first_dealer'", "missing_field")
+    dealer: Seat | None = None
+    if dealer_text is not None:
+        if not isinstance(dealer_text, str) or dealer_text not in ("N", "E", "S", "W"):
+            _fail(f"'first_dealer' must be one of N, E, S, W; got {dealer_text!r}", "bad_value")
+        dealer = Seat.parse(dealer_text)
+    try:
+        return new_game(variant, seed=seed, dealer=dealer, **options)
+    except RulesError as error:
+        raise RecordFormatError(f"options: {error}", reason="bad_option") from None
+
+
+def _read_deal(entry: Mapping[str, Any], number: int, seeded: bool) -> dict[str, list[str]] | None:
+    if "deal" not in entry:
+        if not seeded:
+            _fail("the hand has no 'deal' and the record has no 'seed'", "missing_deal", number)
+        return None
+    deal = entry["deal"]
+    if not isinstance(deal, dict):
+        _fail(f"'deal' must be an object; got {_type_name(deal)}", "wrong_type", number)
+    for key, cards in deal.items():
+        if key not in ("N", "E", "S", "W"):
+            _fail(f"'deal' keys are N, E, S, W; got {key!r}", "invalid_deal", number)
+        if not isinstance(cards, list) or not all(isinstance(card, str) for card in cards):
+            _fail(
+                f"the deal of {key} must be a list of card strings; got {_type_name(cards)}",
+                "wrong_type",
+                number,
+            )
+    return deal
+
+
+def _read_actions(entry: Mapping[str, Any], number: int) -> list[Action]:
+    bids = entry.get("bids")
+    plays = entry.get("plays")
+    for name, value in (("bids", bids), ("plays", plays)):
+        if name not in entry:
+            _fail(f"the hand has no {name!r} field", "missing_field", number)
+        if not isinstance(value, list):
+            _fail(f"{name!r} must be a list; got {_type_name(value)}", "wrong_type", number)
+    assert isinstance(bids, list)
+    assert isinstance(plays, list)
+    if len(bids) > 4:
+        _fail(f"the hand has {len(bids)} bids; a hand has 4", "too_many_bids", number, 4)
+    if len(plays) > 52:
+        _fail(f"the hand has {len(plays)} plays; a hand has 52", "too_many_plays", number, 4 + 52)
+    actions: list[Action] = []
+    for index, bid in enumerate(bids):
+        if not _is_int(bid):
+            _fail(
+                f"a bid is a whole number (0 = Nil); got {_type_name(bid)}",
+                "wrong_type",
+                number,
+                index,
+            )
+        if not 0 <= bid <= 13:
+            _fail(f"a bid is 0-13 (0 = Nil); got {bid}", "bid_not_allowed", number, index)
+        actions.append(BIDS[bid])
+    for index, card in enumerate(plays, start=len(bids)):
+        if not isinstance(card, str):
+            _fail(
+                f"a play is a card string like 'QH'; got {_type_name(card)}",
+                "wrong_type",
+                number,
+                index,
+            )
+        play = _PLAY_BY_TEXT.get(card)
+        if play is None:
+            try:
+                play = PLAYS[Card.parse(card).id]
+            except InvalidNotationError as error:
+                _fail(str(error), "bad_card", number, index)
+        actions.append(play)
+    return actions
+
+
+def _describe(game: Game, action: Action) -> str:
+    seat = game.to_act
+    who = f" by {seat.name}" if seat is not None else ""
+    if game.phase is Phase.PLAY and isinstance(action, Play):
+        return f"{action}{who} (trick {len(game._tricks) + 1})"
+    return f"{type(action).__name__.lower()} {action}{who}"
+
+
+def _replay_hand(game: Game, entry: object, number: int, last: bool, seeded: bool) -> Game:
+    if game.is_over:
+        _fail(
+            "the game was over after the previous hand; the record has more hands",
+            "after_game_over",
+            number,
+        )
+    if not isinstance(entry, dict):
+        _fail(f"a hand is an object; got {_type_name(entry)}", "wrong_type", number)
+    _check_fields(entry, _HAND_FIELDS, "the hand", number)
+    deal = _read_deal(entry, number, seeded)
+    actions = _read_actions(entry, number)
+    try:
+        game = game.deal(deal)
+    except IllegalActionError as error:
+        _fail(f"deal: {error}", "invalid_deal", number)
+    for index, action in enumerate(actions):
+        try:
+            game = game.apply(action)
+        except IllegalActionError as error:
+            _fail(f"{_describe(game, action)}: {error}", error.reason.value, number, index)
+    if not last and game.phase in (Phase.BID, Phase.PLAY):
+        _fail(
+            f"the hand stops after {len(actions)} actions but another hand follows; "
+            "only the last hand may be unfinished",
+            "incomplete_hand",
+            number,
+            len(actions),
+        )
+    return game
+
+
+def from_record(record: object, *, variant: Variant | None = None) -> Game:
+    """The game a record (parsed JSON data) describes, replayed through the engine.
+
+    ``variant`` supplies the variant object for a record of a variant that is
+    not installed (e.g. one made with :meth:`Variant.derive`); its id must
+    match the record's. Raises :class:`RecordFormatError` for any bad record.
+    """
+    if not isinstance(record, dict):
+        _fail(f"a record is a JSON object; got {_type_name(record)}", "not_an_object")
+    _check_fields(record, _RECORD_FIELDS, "the record")
+    _read_header(record)
+    chosen = _read_variant(record, variant)
+    game = _start(record, chosen)
+    hands = _required(record, "hands")
+    if not isinstance(hands, list):
+        _fail(f"'hands' must be a list; got {_type_name(hands)}", "wrong_type")
+    seeded = record.get("seed") is not None
+    for number, entry in enumerate(hands):
+        game = _replay_hand(game, entry, number, number == len(hands) - 1, seeded)
+    return game
+
+
+def loads(text: str | bytes, *, variant: Variant | None = None) -> Game:
+    """The game a JSON record describes, replayed through the engine.
+
+    Raises :class:`RecordFormatError` (with ``reason``, ``hand`` and
+    ``action``) for anything wrong; nothing else escapes. See
+    :func:`from_record` for ``variant``.
+    """
+    return from_record(_parse_json(text), variant=variant)
+
+
+def load_lines(lines: Iterable[str | bytes], *, variant: Variant | None = None) -> Iterator[Game]:
+    """The games of a JSON Lines stream, one per non-blank line, loaded lazily.
+
+    A bad record raises :class:`RecordFormatError` whose message starts with
+    its line number (from 1); the games before it have been yielded.
+    """
+    for line_number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            yield loads(line, variant=variant)
+        except RecordFormatError as error:
+            raise RecordFormatError(
+                f"line {line_number}: {error}",
+                reason=error.reason,
+                hand=error.hand,
+                action=error.action,
+            ) from None
