@@ -7,7 +7,8 @@ the engine owns every state change. Override only what the variant changes:
 * :meth:`Variant.legal_bids` — the bids open to a seat (the only hook with no
   default: every variant says how it bids);
 * :meth:`Variant.score_hand` — points and bags for a finished hand;
-* :meth:`Variant.game_outcome` — whether the game is over after a hand.
+* :meth:`Variant.game_outcome` — whether the game is over after a hand;
+* :meth:`Variant.check_rules` — rejecting option combinations it cannot play.
 
 Trick play (following suit, spades as trump, breaking spades, the first lead)
 is the engine's, configured by the ``break_rule`` and ``first_lead`` options.
@@ -145,7 +146,9 @@ class Variant:
                 standard[name] = value
             else:
                 extra.append((name, value))
-        return Rules(**standard, extra=tuple(extra), overrides=tuple(given))
+        rules = Rules(**standard, extra=tuple(extra), overrides=tuple(given))
+        self.check_rules(rules)
+        return rules
 
     def _unknown_option(self, name: str) -> RulesError:
         supported = ", ".join(sorted(self.option_specs))
@@ -196,6 +199,12 @@ class Variant:
         ]
 
     # -- hooks ---------------------------------------------------------------
+
+    def check_rules(self, rules: Rules) -> None:
+        """Raise :class:`~spades_core.RulesError` if this combination of option
+        values cannot be played. Called for the defaults when the variant is
+        created and for every game's options; the default accepts everything
+        the option specs accept."""
 
     def legal_bids(
         self, rules: Rules, seat: Seat, hand: CardSet, bids: Mapping[Seat, int]

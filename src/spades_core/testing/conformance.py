@@ -57,7 +57,7 @@ from hypothesis import strategies as st
 
 from spades_core.actions import BIDS, DEAL_FROM_SEED, PLAYS, Action, Bid, Deal, Play
 from spades_core.cards import ALL_CARDS, FULL_DECK_MASK, Card, CardSet, Suit
-from spades_core.errors import IllegalActionError, IllegalReason, SpadesError
+from spades_core.errors import IllegalActionError, IllegalReason, RulesError, SpadesError
 from spades_core.game import new_game
 from spades_core.options import FirstLead
 from spades_core.records import dumps, loads
@@ -708,6 +708,8 @@ class _Scenario:
     game_seed: int
     dealer: Seat | None
     explicit_deals: bool
+    playable: bool
+    """False when the variant rejects the scenario's option combination."""
 
 
 def _grid(
@@ -721,26 +723,45 @@ def _grid(
     ]
 
 
+def _accepts(variant: Variant, options: Mapping[str, object]) -> bool:
+    try:
+        variant.rules(**options)
+    except RulesError:
+        return False
+    return True
+
+
 def _scenario(
     variant: Variant,
     seed: int,
     grid: Sequence[Mapping[str, object]],
     extra: Mapping[str, Sequence[object]] | None,
 ) -> _Scenario:
+    """The scenario of ``seed``: the option combination ``seed`` indexes in
+    ``grid``, other options picked at random (again if the variant rejects
+    them, see :meth:`~spades_core.Variant.check_rules`), game seed, dealer."""
     rnd = random.Random(seed)
-    options: dict[str, object] = dict(grid[seed % len(grid)]) if grid else {}
-    for name, spec in variant.option_specs.items():
-        if name in options or rnd.random() < 0.5:
-            continue
-        known, value = pick_option_value(name, spec, rnd, extra)
-        if known:
-            options[name] = value
+    combination = dict(grid[seed % len(grid)]) if grid else {}
+    options = combination
+    for _ in range(10):
+        options = dict(combination)
+        for name, spec in variant.option_specs.items():
+            if name in options or rnd.random() < 0.5:
+                continue
+            known, value = pick_option_value(name, spec, rnd, extra)
+            if known:
+                options[name] = value
+        if _accepts(variant, options):
+            break
+    else:
+        options = combination
     return _Scenario(
         seed=seed,
         options=options,
         game_seed=rnd.getrandbits(64),
         dealer=rnd.choice((None, *SEATS)),
         explicit_deals=rnd.random() < 0.3,
+        playable=_accepts(variant, options),
     )
 
 
@@ -765,6 +786,8 @@ def _describe(game: Game, steps: int, options: Mapping[str, object]) -> str:
 
 
 def _play_scenario(variant: Variant, scenario: _Scenario, *, hands: int, thorough: bool) -> None:
+    if not scenario.playable:
+        return
     options = scenario.options
     game = _guard(
         "definition",
@@ -904,9 +927,16 @@ def check_variant(
         )
         return
     if combinations:
+        played = 0
         for index in range(max(len(grid), 1)):
-            _play_scenario(
-                chosen, _scenario(chosen, index, grid, extra_option_values), hands=1, thorough=False
+            scenario = _scenario(chosen, index, grid, extra_option_values)
+            played += scenario.playable
+            _play_scenario(chosen, scenario, hands=1, thorough=False)
+        if not played:
+            raise ConformanceError(
+                "definition",
+                "the variant rejects every combination of its listable options",
+                variant_id=chosen.id,
             )
 
     if max_examples < 1:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import enum
 import random
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Final
 
 from hypothesis import strategies as st
@@ -27,6 +28,7 @@ from hypothesis.errors import InvalidArgument
 
 from spades_core.actions import Action, Deal
 from spades_core.cards import ALL_CARDS, Card, CardSet
+from spades_core.errors import RulesError
 from spades_core.game import new_game
 from spades_core.options import (
     STANDARD_OPTIONS,
@@ -177,7 +179,8 @@ def option_sets(
     Values are derived from the variant's option specs: the standard options
     (RULES.md section 5) get their edges, common values and ranges; options a
     plugin defines for itself keep their defaults unless ``extra`` lists values
-    to try for them.
+    to try for them. Combinations the variant rejects (see
+    :meth:`~spades_core.Variant.check_rules`) are never drawn.
     """
     chosen = _as_variant(variant)
     optional: dict[str, st.SearchStrategy[object]] = {}
@@ -185,7 +188,16 @@ def option_sets(
         strategy = _value_strategy(name, spec, extra)
         if strategy is not None:
             optional[name] = strategy
-    return st.fixed_dictionaries({}, optional=optional)
+    return st.fixed_dictionaries({}, optional=optional).filter(partial(_accepts, chosen))
+
+
+def _accepts(variant: Variant, options: Mapping[str, object]) -> bool:
+    """Whether the variant plays this combination (see :meth:`Variant.check_rules`)."""
+    try:
+        variant.rules(**options)
+    except RulesError:
+        return False
+    return True
 
 
 def _random_deal(rnd: random.Random) -> Deal:
