@@ -334,6 +334,37 @@ def test_option_combination_sweep_catches_a_failure_under_one_option_only() -> N
     assert "'first_lead': 'two_of_clubs'" in str(caught.value)
 
 
+class NoTwoOfClubsLead(ClassicVariant):
+    def check_rules(self, rules: sc.Rules) -> None:
+        if rules.first_lead is sc.FirstLead.TWO_OF_CLUBS:
+            raise sc.RulesError("this variant always starts left of the dealer")
+
+
+class NoOverrides(ClassicVariant):
+    def check_rules(self, rules: sc.Rules) -> None:
+        if rules.overrides:
+            raise sc.RulesError("this variant takes no options")
+
+
+def test_the_kit_only_uses_option_combinations_the_variant_accepts() -> None:
+    variant = broken(NoTwoOfClubsLead)
+
+    @SMALL
+    @given(option_sets(variant))
+    def check(options: dict[str, object]) -> None:
+        assert options.get("first_lead") != "two_of_clubs"
+
+    check()
+    check_variant(variant, max_examples=3, hands=1)
+
+
+def test_a_variant_rejecting_every_option_combination_fails_the_definition_check() -> None:
+    with pytest.raises(ConformanceError) as caught:
+        check_variant(broken(NoOverrides), max_examples=1)
+    assert caught.value.check == "definition"
+    assert "rejects every combination" in str(caught.value)
+
+
 def test_check_views_catches_a_view_showing_another_seats_card(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

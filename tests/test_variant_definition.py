@@ -89,3 +89,24 @@ def test_variants_are_immutable_and_derive_keeps_the_class() -> None:
         9,
     )
     assert sc.new_game(short, seed=1).deal().legal_bids() == (3,)
+
+
+class AtLeastHundred(ClassicVariant):
+    def check_rules(self, rules: sc.Rules) -> None:
+        if rules.target_score < 100:
+            raise sc.RulesError("option 'target_score' must be at least 100 here")
+
+
+def test_check_rules_refuses_option_combinations_the_variant_cannot_play() -> None:
+    variant = AtLeastHundred(
+        id="hundred", title="Hundred", options=["target_score"], defaults={"target_score": 200}
+    )
+    assert sc.new_game(variant, seed=1, target_score=150).rules.target_score == 150
+    with pytest.raises(sc.RulesError, match="at least 100"):
+        sc.new_game(variant, seed=1, target_score=50)
+    with pytest.raises(sc.RulesError, match="at least 100"):
+        variant.derive(target_score=50)
+    with pytest.raises(sc.RulesError, match="at least 100"):
+        AtLeastHundred(
+            id="low", title="Low", options=["target_score"], defaults={"target_score": 10}
+        )
