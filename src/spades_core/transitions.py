@@ -14,6 +14,7 @@ step), using the variant's :meth:`~spades_core.Variant.score_hand` and
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import MappingProxyType
 from typing import Final
 
@@ -22,7 +23,7 @@ from spades_core.actions import BIDS, DEAL_FROM_SEED, PLAYS, Action, Bid, Deal, 
 from spades_core.cards import ALL_CARDS, SUIT_MASKS, CardSet
 from spades_core.errors import IllegalActionError, IllegalReason, SpadesError, VariantLoadError
 from spades_core.options import BreakRule, FirstLead
-from spades_core.seats import SeatMap, TeamMap
+from spades_core.seats import Seat, SeatMap, Team, TeamMap
 from spades_core.state import NO_SEAT, SEATS, TEAMS, Game, GameSetup, HandResult, Phase, Trick
 
 __all__ = [
@@ -281,6 +282,75 @@ def _check_play(game: Game, card: int) -> None:
 
 # -- transitions ---------------------------------------------------------------
 
+# Game's attrs-made __init__ stores each field through object.__setattr__. The
+# transitions build one game per action, so they store the slots directly: the
+# same frozen, equal and hashable value with nothing cached, about a fifth sooner.
+_new_object = object.__new__
+
+
+def _slot_setter(name: str) -> Callable[[Game, object], None]:
+    setter: Callable[[Game, object], None] = vars(Game)[name].__set__
+    return setter
+
+
+_set_setup = _slot_setter("_setup")
+_set_phase = _slot_setter("_phase")
+_set_dealer = _slot_setter("_dealer")
+_set_scores = _slot_setter("_scores")
+_set_bags = _slot_setter("_bags")
+_set_results = _slot_setter("_results")
+_set_winner = _slot_setter("_winner")
+_set_dealt = _slot_setter("_dealt")
+_set_held = _slot_setter("_held")
+_set_bids = _slot_setter("_bids")
+_set_to_act = _slot_setter("_to_act")
+_set_leader = _slot_setter("_leader")
+_set_trick = _slot_setter("_trick")
+_set_won = _slot_setter("_won")
+_set_tricks = _slot_setter("_tricks")
+_set_broken = _slot_setter("_broken")
+_set_legal = _slot_setter("_legal")
+
+
+def _game(
+    setup: GameSetup,
+    phase: Phase,
+    dealer: Seat,
+    scores: tuple[int, int],
+    bags: tuple[int, int],
+    results: tuple[HandResult, ...],
+    winner: Team | None,
+    dealt: tuple[int, ...],
+    held: tuple[int, ...],
+    bids: tuple[int | None, ...],
+    to_act: int,
+    leader: int,
+    trick: tuple[int, ...],
+    won: tuple[int, ...],
+    tricks: tuple[Trick, ...],
+    broken: bool,
+) -> Game:
+    """``Game(...)`` with these fields, built without the attrs ``__init__``."""
+    game: Game = _new_object(Game)
+    _set_setup(game, setup)
+    _set_phase(game, phase)
+    _set_dealer(game, dealer)
+    _set_scores(game, scores)
+    _set_bags(game, bags)
+    _set_results(game, results)
+    _set_winner(game, winner)
+    _set_dealt(game, dealt)
+    _set_held(game, held)
+    _set_bids(game, bids)
+    _set_to_act(game, to_act)
+    _set_leader(game, leader)
+    _set_trick(game, trick)
+    _set_won(game, won)
+    _set_tricks(game, tricks)
+    _set_broken(game, broken)
+    _set_legal(game, None)
+    return game
+
 
 def apply(game: Game, action: object, seat: object = None) -> Game:
     """The game after ``action``; raises :class:`IllegalActionError` if it is not legal."""
@@ -311,7 +381,7 @@ def deal(game: Game, hands: object = None) -> Game:
     else:
         masks = tuple(cardset.mask for cardset in deal_of(hands).hands or ())  # type: ignore[assignment]
     first = (game._dealer + 1) % 4
-    return Game(
+    return _game(
         game._setup,
         Phase.BID,
         game._dealer,
@@ -351,7 +421,7 @@ def bid_unchecked(game: Game, value: int) -> Game:
         phase = Phase.PLAY
         if game._setup.rules.first_lead is FirstLead.TWO_OF_CLUBS:
             to_act = next(i for i in range(4) if game._held[i] & 1)
-    return Game(
+    return _game(
         game._setup,
         phase,
         game._dealer,
@@ -385,7 +455,7 @@ def play_unchecked(game: Game, card: int) -> Game:
         )
     trick += (card,)
     if len(trick) < 4:
-        return Game(
+        return _game(
             game._setup,
             Phase.PLAY,
             game._dealer,
@@ -411,7 +481,7 @@ def play_unchecked(game: Game, card: int) -> Game:
     tricks = (*game._tricks, make_trick(leader, trick, winner))
     if len(tricks) == 13:
         return score_hand(game, won, tricks)
-    return Game(
+    return _game(
         game._setup,
         Phase.PLAY,
         game._dealer,
@@ -437,7 +507,8 @@ def score_hand(game: Game, won: tuple[int, ...], tricks: tuple[Trick, ...]) -> G
     setup = game._setup
     variant = setup.variant
     rules = setup.rules
-    bids = SeatMap(tuple(0 if b is None else b for b in game._bids))
+    # Every seat has bid by the time the hand is scored.
+    bids: SeatMap[int] = SeatMap(game._bids)  # type: ignore[arg-type]
     tricks_won = SeatMap(won)
     try:
         points, bags = variant.score_hand(rules, bids, tricks_won, game._bags)
@@ -466,7 +537,7 @@ def score_hand(game: Game, won: tuple[int, ...], tricks: tuple[Trick, ...]) -> G
         played=tricks,
     )
     over = outcome is not None
-    return Game(
+    return _game(
         setup,
         Phase.GAME_OVER if over else Phase.DEAL,
         game._dealer if over else SEATS[(game._dealer + 1) % 4],
@@ -487,4 +558,9 @@ def score_hand(game: Game, won: tuple[int, ...], tricks: tuple[Trick, ...]) -> G
 
 
 def _is_int_pair(value: object) -> bool:
-    return isinstance(value, tuple) and len(value) == 2 and all(type(v) is int for v in value)
+    return (
+        isinstance(value, tuple)
+        and len(value) == 2
+        and type(value[0]) is int
+        and type(value[1]) is int
+    )
