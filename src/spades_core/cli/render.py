@@ -35,9 +35,11 @@ __all__ = [
     "action_text",
     "bid_text",
     "card_text",
+    "hand_line",
     "hand_lines",
     "result_lines",
     "score_breakdown",
+    "seat_name",
     "sorted_hand",
     "table_lines",
     "trick_text",
@@ -96,7 +98,7 @@ class Style:
 
     def points(self, value: int) -> str:
         """A signed score change, green when positive and red when negative."""
-        text = f"{value:+d}".replace("-", "−")
+        text = f"{value:+d}" if value else "0"
         if value > 0:
             return self.green(text)
         if value < 0:
@@ -122,14 +124,16 @@ def bid_text(bid: int | None) -> str:
     return "Nil" if bid == 0 else str(bid)
 
 
-def action_text(action: Action, style: Style) -> str:
-    """An action for people: ``bids 3``, ``bids Nil``, ``plays Q♥``."""
+def action_text(action: Action, style: Style, *, imperative: bool = False) -> str:
+    """An action for people: ``bids 3``, ``plays Q♥``; with ``imperative``,
+    ``bid 3``, ``play Q♥`` (for advice)."""
+    ending = "" if imperative else "s"
     if isinstance(action, Bid):
-        return f"bids {bid_text(action.value)}"
+        return f"bid{ending} {bid_text(action.value)}"
     if isinstance(action, Play):
-        return f"plays {card_text(action.card, style)}"
+        return f"play{ending} {card_text(action.card, style)}"
     assert isinstance(action, Deal)
-    return "deals"
+    return f"deal{ending}"
 
 
 def sorted_hand(hand: CardSet) -> list[Card]:
@@ -163,6 +167,20 @@ def hand_lines(
         symbol = style.red(suit.symbol) if suit in _RED_SUITS else suit.symbol
         lines.append(f"  {symbol}  " + ("  ".join(entries) if entries else "—"))
     return lines
+
+
+def hand_line(hand: CardSet, style: Style) -> str:
+    """A whole hand on one line, by suit, high to low: ``♠ A Q 6  ♥ 10 9 …``.
+
+    >>> hand_line(CardSet.parse("AS QS 6S TH 2C"), Style(colour=False))
+    '♠ A Q 6  ♥ 10  ♣ 2  ♦ —'
+    """
+    groups = []
+    for suit in DISPLAY_SUIT_ORDER:
+        ranks = [_RANK_TEXT[card.rank] for card in reversed(list(hand.suit(suit)))]
+        text = f"{suit.symbol} {' '.join(ranks) if ranks else '—'}"
+        groups.append(style.red(text) if suit in _RED_SUITS else text)
+    return "  ".join(groups)
 
 
 def trick_text(plays: Sequence[tuple[Seat, Card]], style: Style) -> str:

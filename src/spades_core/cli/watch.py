@@ -1,0 +1,146 @@
+"""``spades watch``: four bots play a whole game, shown trick by trick.
+
+Each hand starts with the four dealt hands and the bids; each trick is one
+line; each hand ends with its score breakdown, and the game with the winner.
+``--delay`` sets the pause after each trick (0 for none).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from typing import TextIO
+
+from spades_core import bots
+from spades_core.cli import render
+from spades_core.cli.play import add_option_argument, bot_seed, parse_options
+from spades_core.cli.render import Style, seat_name
+from spades_core.errors import SpadesError
+from spades_core.game import new_game
+from spades_core.seats import Seat, Team
+from spades_core.state import Game, Phase
+
+__all__ = ["register", "watch"]
+
+DEFAULT_LEVEL = "normal"
+DEFAULT_DELAY = 1.0
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``watch`` subcommand."""
+    parser = subparsers.add_parser(
+        "watch",
+        help="watch four bots play a game",
+        description="Watch four bots play a whole game of Spades, trick by trick.",
+    )
+    parser.add_argument("--variant", default="classic", help="variant id (default: classic)")
+    add_option_argument(parser)
+    parser.add_argument("--seed", type=int, help="seed for the deals and the bots")
+    parser.add_argument(
+        "--level",
+        default=DEFAULT_LEVEL,
+        metavar="LEVEL",
+        help=f"level of all four bots (default: {DEFAULT_LEVEL})",
+    )
+    parser.add_argument("--ns", metavar="LEVEL", help="level of North and South (default: --level)")
+    parser.add_argument("--ew", metavar="LEVEL", help="level of East and West (default: --level)")
+    parser.add_argument(
+        "--delay",
+        type=float,
+        default=DEFAULT_DELAY,
+        metavar="SECONDS",
+        help=f"pause after each trick (default: {DEFAULT_DELAY}; 0 for none)",
+    )
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Watch a game; exit status 2 for a bad variant, option or level."""
+    levels = {Team.NS: args.ns or args.level, Team.EW: args.ew or args.level}
+    try:
+        game = new_game(args.variant, seed=args.seed, **parse_options(args.options))
+        for level in set(levels.values()):
+            bots.make(level)
+    except (SpadesError, ValueError) as error:
+        print(f"spades watch: {error}", file=sys.stderr)
+        return 2
+    try:
+        watch(game, levels, out=sys.stdout, delay=max(0.0, args.delay))
+    except KeyboardInterrupt:
+        print("\nStopped.", file=sys.stdout)
+    except BrokenPipeError:
+        # The reader went away (`spades watch | head`): stop quietly.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    return 0
+
+
+def watch(game: Game, levels: dict[Team, str], *, out: TextIO, delay: float = 0.0) -> Game:
+    """Play ``game`` to the end with bots of ``levels``, writing each trick to
+    ``out``; the finished game."""
+    style = Style(colour=render.use_colour(out))
+    players = {seat: bots.make(levels[seat.team], seed=bot_seed(game.seed, seat)) for seat in Seat}
+
+    def say(*lines: str) -> None:
+        for line in lines:
+            print(line, file=out)
+        out.flush()
+
+    say(
+        style.heading(
+            f"{game.variant.title}: NS ({levels[Team.NS]}) against EW ({levels[Team.EW]})"
+        )
+        + f" · seed {game.seed}"
+    )
+    while not game.is_over:
+        if game.phase is Phase.DEAL:
+            game = game.apply(game.legal_actions()[0])
+            say(
+                "", style.heading(f"Hand {game.hand_number + 1}, dealt by {seat_name(game.dealer)}")
+            )
+            for holder in Seat:
+                say(f"  {seat_name(holder):<5}  {render.hand_line(game.hand(holder), style)}")
+            continue
+        seat = game.to_act
+        assert seat is not None
+        before = game
+        game = game.apply(players[seat].choose(game.view(seat)))
+        if before.phase is Phase.BID and game.phase is Phase.PLAY:
+            say(
+                "Bids: "
+                + ", ".join(f"{seat_name(s)} {render.bid_text(game.bids[s])}" for s in Seat)
+            )
+        if before.phase is Phase.PLAY and len(before.current_trick) == 3:
+            finished_hand = len(game.hand_results) > len(before.hand_results)
+            trick = game.hand_results[-1].played[-1] if finished_hand else game.tricks[-1]
+            say(
+                f"Trick {len(before.tricks) + 1:>2}: {render.trick_text(trick.plays, style)}"
+                f"  → {seat_name(trick.winner)}"
+            )
+            if finished_hand:
+                bags_before = (
+                    before.hand_results[-1].bags.values_ if before.hand_results else (0, 0)
+                )
+                say(
+                    "",
+                    *render.result_lines(
+                        game.rules,
+                        game.hand_results[-1],
+                        (bags_before[0], bags_before[1]),
+                        style,
+                    ),
+                )
+            if delay:
+                time.sleep(delay)
+    winner = game.winner
+    assert winner is not None
+    say(
+        "",
+        style.heading(
+            f"{winner.name} wins {game.scores[winner]} to {game.scores[winner.opponent]} "
+            f"after {len(game.hand_results)} hands."
+        ),
+    )
+    return game
