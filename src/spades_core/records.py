@@ -245,8 +245,11 @@ def _parse_json(text: object) -> object:
         return json.loads(
             text, object_pairs_hook=_reject_duplicates, parse_constant=_reject_constant
         )
-    except json.JSONDecodeError as error:
-        _fail(f"not JSON: {error}", "not_json")
+    except RecordFormatError:
+        raise
+    except ValueError as error:
+        # JSONDecodeError, and integers too long for Python to convert.
+        _fail(f"not JSON this library reads: {error}", "not_json")
     except RecursionError:
         _fail("not JSON this library reads: nested too deeply", "not_json")
 
@@ -270,7 +273,7 @@ def _is_int(value: object) -> bool:
 def _check_fields(
     obj: Mapping[str, Any], allowed: frozenset[str], what: str, hand: int | None = None
 ) -> None:
-    unknown = sorted(set(obj) - allowed)
+    unknown = sorted(set(obj) - allowed, key=repr)
     if unknown:
         _fail(
             f"{what} has unknown field(s) {', '.join(map(repr, unknown))}; "
@@ -342,6 +345,9 @@ def _start(record: Mapping[str, Any], variant: Variant) -> Game:
         _fail(f"'options' must be an object; got {_type_name(options)}", "wrong_type")
     # These would collide with new_game()'s own keywords instead of being
     # reported as unknown options.
+    for name in options:
+        if not isinstance(name, str):
+            _fail(f"option names are strings; got {name!r}", "bad_option")
     reserved = sorted(set(options) & {"variant", "seed", "dealer"})
     if reserved:
         _fail(f"options: {reserved[0]!r} is not an option", "bad_option")
@@ -455,6 +461,15 @@ def _replay_hand(game: Game, entry: object, number: int, last: bool, seeded: boo
             game = game.apply(action)
         except IllegalActionError as error:
             _fail(f"{_describe(game, action)}: {error}", error.reason.value, number, index)
+        except VariantError as error:
+            # A plugin that fails while judging or scoring: not the record's
+            # fault, but loads() still reports it in its one error type.
+            raise RecordFormatError(
+                f"hand {number}, action {index}: {error}",
+                reason="variant_unavailable",
+                hand=number,
+                action=index,
+            ) from error
     if not last and game.phase in (Phase.BID, Phase.PLAY):
         _fail(
             f"the hand stops after {len(actions)} actions but another hand follows; "
