@@ -1,0 +1,196 @@
+"""``spades watch``, ``spades rules`` and ``spades --version`` (issue 6)."""
+
+from __future__ import annotations
+
+import random
+import re
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+import spades_core as sc
+from spades_core.cli import main
+from spades_core.cli.render import Style, score_breakdown
+from spades_core.cli.rules import format_value, markdown_option_table
+
+
+def test_watch_plays_a_whole_game_trick_by_trick(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["watch", "--variant", "mirror", "--delay", "0", "--seed", "8"]
+    status = main([*args, "--option", "target_score=150", "--level", "easy"])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert out.startswith("Mirror Spades: NS (easy) against EW (easy) · seed 8")
+    assert "Hand 1, dealt by " in out
+    assert re.search(r"^Bids: North \w+, East \w+, South \w+, West \w+$", out, re.MULTILINE)
+    tricks = re.findall(r"^Trick +(\d+): ", out, re.MULTILINE)
+    assert tricks[:13] == [str(n) for n in range(1, 14)]
+    assert len(tricks) % 13 == 0
+    hands = len(tricks) // 13
+    assert out.count(" scored\n") == hands
+    assert re.search(rf"^(NS|EW) wins -?\d+ to -?\d+ after {hands} hands\.$", out, re.MULTILINE)
+
+
+def test_watch_is_reproducible_and_levels_apply_per_team(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ["watch", "--variant", "whiz", "--delay", "0", "--seed", "3", "-o", "target_score=120"]
+    outputs = []
+    for _ in range(2):
+        assert main([*args, "--ns", "normal", "--ew", "random"]) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1]
+    assert outputs[0].startswith("Whiz Spades: NS (normal) against EW (random)")
+
+
+def test_watch_rejects_a_bad_variant_option_or_level(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["watch", "--variant", "nope", "--delay", "0"]) == 2
+    assert "no variant named 'nope'" in capsys.readouterr().err
+    assert main(["watch", "--option", "loss_floor=5", "--delay", "0"]) == 2
+    assert "loss_floor" in capsys.readouterr().err
+    assert main(["watch", "--level", "genius", "--delay", "0"]) == 2
+    assert "genius" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("variant_id", ["classic", "mirror", "whiz"])
+def test_rules_shows_summary_and_every_option_with_its_default(
+    variant_id: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    variant = sc.load_variant(variant_id)
+    assert main(["rules", variant_id]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{variant.title} ({variant_id}, rules version {variant.version})")
+    assert " ".join(out.split()).count(" ".join(variant.summary.split())) == 1
+    for name, _, default, _ in variant.option_table():
+        assert f"\n  {name} = {format_value(default)}\n" in out
+
+
+def test_rules_markdown_table_and_unknown_variant(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "classic", "--markdown"]) == 0
+    out = capsys.readouterr().out
+    assert out.strip() == markdown_option_table(sc.load_variant("classic"))
+    assert "| `loss_floor` | `-200` |" in out
+    assert main(["rules", "euchre"]) == 2
+    assert "no variant named 'euchre'" in capsys.readouterr().err
+
+
+def test_version_flag_prints_the_package_version() -> None:
+    completed = subprocess.run(
+        [sys.executable, "-m", "spades_core", "--version"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert completed.returncode == 0
+    assert completed.stdout.strip() == f"spades-core {sc.__version__}"
+
+
+@pytest.mark.parametrize(
+    ("fixture", "variant_id", "bids", "tricks", "bags_before", "labels_ns"),
+    [
+        # F2: bid 7, won 9 → 70 + 2 overtricks.
+        ("F2", "classic", (3, 2, 4, 4), (5, 2, 4, 2), (0, 0), ["contract 7 made", "2 overtricks"]),
+        # F4: the tenth bag costs 100.
+        (
+            "F4",
+            "classic",
+            (5, 2, 3, 3),
+            (6, 1, 4, 2),
+            (8, 0),
+            ["contract 8 made", "2 overtricks", "bag penalty"],
+        ),
+        # F8: in Mirror a Nil's tricks are bags and do not rescue the partner.
+        (
+            "F8",
+            "mirror",
+            (0, 4, 5, 4),
+            (2, 4, 4, 3),
+            (0, 0),
+            ["North's 2 Nil tricks", "contract 5 set", "North's Nil failed"],
+        ),
+        # F16: Mirror, set, and the Nil's bag reaches ten.
+        (
+            "F16",
+            "mirror",
+            (0, 5, 4, 4),
+            (1, 4, 3, 5),
+            (9, 0),
+            ["North's 1 Nil trick", "contract 4 set", "North's Nil failed", "bag penalty"],
+        ),
+    ],
+)
+def test_score_breakdown_adds_up_to_the_fixture(
+    fixture: str,
+    variant_id: str,
+    bids: tuple[int, int, int, int],
+    tricks: tuple[int, int, int, int],
+    bags_before: tuple[int, int],
+    labels_ns: list[str],
+) -> None:
+    rules = sc.load_variant(variant_id).rules()
+    points, bags = sc.load_variant(variant_id).score_hand(
+        rules, sc.SeatMap(bids), sc.SeatMap(tricks), bags_before
+    )
+    result = sc.HandResult(
+        number=0,
+        dealer=sc.Seat.WEST,
+        deal=sc.SeatMap((sc.CardSet(0),) * 4),
+        bids=sc.SeatMap(bids),
+        tricks=sc.SeatMap(tricks),
+        points=sc.TeamMap(points),
+        bags=sc.TeamMap(bags),
+        scores=sc.TeamMap(points),
+        played=(),
+    )
+    breakdown = score_breakdown(rules, result, bags_before)
+    for team in sc.Team:
+        assert sum(line.points for line in breakdown[team]) == points[team], fixture
+    labels = [line.label for line in breakdown[sc.Team.NS]]
+    assert len(labels) == len(labels_ns)
+    for label, expected in zip(labels, labels_ns, strict=True):
+        assert label.startswith(expected), (fixture, labels)
+
+
+def test_colour_only_on_a_terminal_without_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
+    from spades_core.cli.render import use_colour
+
+    class Terminal:
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert use_colour(Terminal())  # type: ignore[arg-type]
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not use_colour(Terminal())  # type: ignore[arg-type]
+    assert Style(colour=True).red("x") == "\x1b[31mx\x1b[0m"
+    assert Style(colour=False).red("x") == "x"
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"double_nil": "all_or_nothing", "nil_tricks": "bags_with_points", "bag_overflow": "reset"},
+        {"double_nil": "no_loss", "bag_limit": 3},
+    ],
+)
+@pytest.mark.parametrize("variant_id", ["classic", "mirror", "whiz"])
+def test_score_breakdown_explains_every_hand_of_random_games(
+    variant_id: str, options: dict[str, Any]
+) -> None:
+    """RULES.md section 3 under house rules: the items always add up to the
+    engine's points, so the breakdown never falls back to a bare total."""
+    for seed in range(4):
+        game = sc.new_game(variant_id, seed=seed, target_score=150, **options)
+        chooser = random.Random(seed)
+        while not game.is_over and game.hand_number < 4:
+            game = game.apply(chooser.choice(game.legal_actions()))
+        bags_before = (0, 0)
+        for result in game.hand_results:
+            breakdown = score_breakdown(game.rules, result, bags_before)
+            for team in sc.Team:
+                assert breakdown[team][0].label != "scored by the variant's own rules"
+                assert sum(line.points for line in breakdown[team]) == result.points[team]
+            bags_before = (result.bags[sc.Team.NS], result.bags[sc.Team.EW])
