@@ -49,6 +49,11 @@ _NO_CARDS: Final = (0, 0, 0, 0)
 _NO_BIDS: Final[tuple[int | None, ...]] = (None, None, None, None)
 _NO_TRICKS: Final = (0, 0, 0, 0)
 _BITS: Final = tuple(1 << card for card in range(52))
+# Looking a member up on an enum class costs more than a global in CPython 3.11.
+_DEAL: Final = Phase.DEAL
+_BID: Final = Phase.BID
+_PLAY: Final = Phase.PLAY
+_GAME_OVER: Final = Phase.GAME_OVER
 
 # Plays for each 13-bit slice of a suit, filled on first use: turning a
 # legal-card mask into action objects is then one lookup per suit.
@@ -152,7 +157,7 @@ def _bid_actions(values: tuple[int, ...]) -> tuple[Bid, ...]:
 def legal_actions(game: Game) -> tuple[Action, ...]:
     """The legal actions of the seat to act (``Game.legal_actions`` caches this)."""
     phase = game._phase
-    if phase is Phase.PLAY:
+    if phase is _PLAY:
         trick = game._trick
         if trick:
             led = trick[0] // 13
@@ -160,9 +165,9 @@ def legal_actions(game: Game) -> tuple[Action, ...]:
             if follow:
                 return _plays_of_slice(led, follow >> (13 * led))
         return plays_of_mask(legal_play_mask(game))
-    if phase is Phase.BID:
+    if phase is _BID:
         return _bid_actions(legal_bid_values(game))
-    if phase is Phase.DEAL:
+    if phase is _DEAL:
         return (DEAL_FROM_SEED,)
     return ()
 
@@ -358,12 +363,12 @@ def apply(game: Game, action: object, seat: object = None) -> Game:
         kind = type(action)
         if kind is Play:
             card = action.card.id  # type: ignore[attr-defined]
-            if game._phase is Phase.PLAY and legal_play_mask(game) >> card & 1:
+            if game._phase is _PLAY and legal_play_mask(game) >> card & 1:
                 return play_unchecked(game, card)
         elif kind is Bid:
-            if game._phase is Phase.BID and action in game.legal_actions():
+            if game._phase is _BID and action in game.legal_actions():
                 return bid_unchecked(game, action.value)  # type: ignore[union-attr]
-        elif kind is Deal and game._phase is Phase.DEAL:
+        elif kind is Deal and game._phase is _DEAL:
             return deal(game, action)
     check(game, action, seat)
     raise AssertionError(f"check() accepted an action apply() rejected: {action!r}")
@@ -372,7 +377,7 @@ def apply(game: Game, action: object, seat: object = None) -> Game:
 def deal(game: Game, hands: object = None) -> Game:
     """The game with its next hand dealt, from the seed (``hands=None``), a
     :class:`Deal`, or a mapping from each seat to its 13 cards."""
-    if game._phase is not Phase.DEAL:
+    if game._phase is not _DEAL:
         raise _wrong_phase(game, "deal")
     if isinstance(hands, Deal):
         hands = _explicit_hands(hands)
@@ -383,7 +388,7 @@ def deal(game: Game, hands: object = None) -> Game:
     first = (game._dealer + 1) % 4
     return _game(
         game._setup,
-        Phase.BID,
+        _BID,
         game._dealer,
         game._scores,
         game._bags,
@@ -416,9 +421,9 @@ def bid_unchecked(game: Game, value: int) -> Game:
     bids = list(game._bids)
     bids[seat] = value
     to_act = (seat + 1) % 4
-    phase = Phase.BID
+    phase = _BID
     if to_act == (game._dealer + 1) % 4:
-        phase = Phase.PLAY
+        phase = _PLAY
         if game._setup.rules.first_lead is FirstLead.TWO_OF_CLUBS:
             to_act = next(i for i in range(4) if game._held[i] & 1)
     return _game(
@@ -457,7 +462,7 @@ def play_unchecked(game: Game, card: int) -> Game:
     if len(trick) < 4:
         return _game(
             game._setup,
-            Phase.PLAY,
+            _PLAY,
             game._dealer,
             game._scores,
             game._bags,
@@ -483,7 +488,7 @@ def play_unchecked(game: Game, card: int) -> Game:
         return score_hand(game, won, tricks)
     return _game(
         game._setup,
-        Phase.PLAY,
+        _PLAY,
         game._dealer,
         game._scores,
         game._bags,
@@ -539,7 +544,7 @@ def score_hand(game: Game, won: tuple[int, ...], tricks: tuple[Trick, ...]) -> G
     over = outcome is not None
     return _game(
         setup,
-        Phase.GAME_OVER if over else Phase.DEAL,
+        _GAME_OVER if over else _DEAL,
         game._dealer if over else SEATS[(game._dealer + 1) % 4],
         scores,
         bags,
