@@ -64,7 +64,7 @@ from spades_core.records import dumps, loads
 from spades_core.registry import load_variant
 from spades_core.seats import Seat, SeatMap, Team
 from spades_core.state import SEATS, Game, HandResult, Phase, Trick
-from spades_core.testing.strategies import option_values, pick_option_value
+from spades_core.testing.strategies import _pick_option_value, option_values
 from spades_core.variant import Variant
 from spades_core.views import View
 
@@ -748,7 +748,7 @@ def _scenario(
         for name, spec in variant.option_specs.items():
             if name in options or rnd.random() < 0.5:
                 continue
-            known, value = pick_option_value(name, spec, rnd, extra)
+            known, value = _pick_option_value(name, spec, rnd, extra)
             if known:
                 options[name] = value
         if _accepts(variant, options):

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Final
 
+from hypothesis import reject
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
@@ -121,7 +122,7 @@ def _value_strategy(
     return None
 
 
-def pick_option_value(
+def _pick_option_value(
     name: str,
     spec: OptionSpec,
     rnd: random.Random,
@@ -213,7 +214,7 @@ def _random_deal(rnd: random.Random) -> Deal:
     )
 
 
-def play_randomly(
+def _play_randomly(
     game: Game, rnd: random.Random, *, steps: int | None = None, explicit_deals: bool = False
 ) -> Game:
     """``game`` after ``steps`` legal actions chosen with ``rnd`` (default: to
@@ -255,14 +256,12 @@ def _games(
     explicit = draw(st.booleans(), label="explicit deals")
     if phase is Phase.GAME_OVER:
         for _ in range(max(max_hands, 60)):
-            game = play_randomly(game, rnd, explicit_deals=explicit)
+            game = _play_randomly(game, rnd, explicit_deals=explicit)
             if game.is_over:
                 return game
-        from hypothesis import reject
-
         reject()
     for _ in range(draw(st.integers(0, max_hands - 1), label="hands played")):
-        after = play_randomly(game, rnd, explicit_deals=explicit)
+        after = _play_randomly(game, rnd, explicit_deals=explicit)
         if after.is_over and phase is not None:
             break
         game = after
@@ -273,7 +272,7 @@ def _games(
     if steps and explicit:
         game = game.deal(draw(deals(), label="deal"))
         steps -= 1
-    return play_randomly(game, rnd, steps=steps)
+    return _play_randomly(game, rnd, steps=steps)
 
 
 def games(
