@@ -85,8 +85,10 @@ def replay_lines(lines: Iterable[bytes | str]) -> Iterator[tuple[str, bool]]:
     for line in lines:
         if not line.strip():
             continue
+        # Without its line ending, JSON error positions read "line 1 column N".
+        text = line.rstrip(b"\r\n") if isinstance(line, bytes) else line.rstrip("\r\n")
         try:
-            result = summary(loads(line))
+            result = summary(loads(text))
         except SpadesError as error:
             result = _error_summary(error)
         yield json.dumps(result), bool(result["ok"])

@@ -1,0 +1,277 @@
+"""``spades replay FILE`` (issue 4): one JSON line per record, exit status 0/1/2, streaming.
+
+``tests/data/golden_records.jsonl`` holds records written by ``sc.dumps`` —
+a finished classic game with house rules, Mirror in the middle of a hand, a
+finished Whiz game, classic bidding after an explicit deal, a new game — a
+blank line, and invalid records (a revoke, a changed variant version, five
+bids in a hand, an unknown option, broken JSON). Its replay output
+``golden_replay.jsonl`` was checked by hand against RULES.md (points, bags,
+dealer rotation, game end) before being pinned here.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import spades_core as sc
+from spades_core.cli import main
+from spades_core.cli.replay import replay_lines
+
+DATA = Path(__file__).parent / "data"
+GOLDEN_RECORDS = DATA / "golden_records.jsonl"
+GOLDEN_REPLAY = DATA / "golden_replay.jsonl"
+
+
+def play_randomly(game: sc.Game, rnd: random.Random, *, steps: int | None = None) -> sc.Game:
+    """``game`` after ``steps`` random legal actions (dealing from the seed is
+    one); by default to the end of the current hand, or of the game."""
+    hand = game.hand_number
+    taken = 0
+    while not game.is_over and (steps is None or taken < steps):
+        if steps is None and game.hand_number != hand:
+            break
+        legal = game.legal_actions()
+        game = game.apply(legal[rnd.randrange(len(legal))])
+        taken += 1
+    return game
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str], str]:
+    status = main(argv)
+    captured = capsys.readouterr()
+    return status, captured.out.splitlines(), captured.err
+
+
+def test_golden_records_replay_to_the_pinned_output(capsys: pytest.CaptureFixture[str]) -> None:
+    status, lines, err = run(["replay", str(GOLDEN_RECORDS)], capsys)
+    assert lines == GOLDEN_REPLAY.read_text().splitlines()
+    assert status == 1  # the file holds invalid records
+    assert err == ""
+
+
+def test_golden_valid_records_are_exactly_what_dumps_writes() -> None:
+    records = [line for line in GOLDEN_RECORDS.read_text().splitlines() if line.strip()]
+    outputs = [json.loads(line) for line in GOLDEN_REPLAY.read_text().splitlines()]
+    assert len(records) == len(outputs)
+    valid = [record for record, out in zip(records, outputs, strict=True) if out["ok"]]
+    assert len(valid) == 5
+    for record in valid:
+        assert sc.dumps(sc.loads(record)) == record
+
+
+def test_golden_output_covers_every_phase_and_both_winners() -> None:
+    outputs = [json.loads(line) for line in GOLDEN_REPLAY.read_text().splitlines()]
+    valid = [out for out in outputs if out["ok"]]
+    assert {out["phase"] for out in valid} == {"DEAL", "BID", "PLAY", "GAME_OVER"}
+    assert {out["winner"] for out in valid} == {None, "NS", "EW"}
+    reasons = [out["error"]["reason"] for out in outputs if not out["ok"]]
+    assert reasons == [
+        "must_follow_suit",
+        "variant_version",
+        "too_many_bids",
+        "bad_option",
+        "not_json",
+    ]
+
+
+def test_output_line_shape_for_a_valid_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = sc.new_game("classic", seed=4, dealer=sc.Seat.WEST)
+    game = play_randomly(game, random.Random(4))
+    result = game.hand_results[0]
+    path = tmp_path / "one.jsonl"
+    path.write_text(sc.dumps(game) + "\n")
+    status, lines, _ = run(["replay", str(path)], capsys)
+    assert status == 0
+    assert lines == [
+        json.dumps(
+            {
+                "ok": True,
+                "hands": [
+                    {
+                        "dealer": "W",
+                        "bids": {s.letter: result.bids[s] for s in sc.Seat},
+                        "tricks": {s.letter: result.tricks[s] for s in sc.Seat},
+                        "points": {
+                            "NS": result.points[sc.Team.NS],
+                            "EW": result.points[sc.Team.EW],
+                        },
+                        "scores": {
+                            "NS": result.scores[sc.Team.NS],
+                            "EW": result.scores[sc.Team.EW],
+                        },
+                        "bags": {"NS": result.bags[sc.Team.NS], "EW": result.bags[sc.Team.EW]},
+                    }
+                ],
+                "phase": game.phase.name,
+                "winner": None if game.winner is None else game.winner.name,
+            }
+        )
+    ]
+
+
+def test_output_line_shape_for_an_invalid_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = json.loads(sc.dumps(sc.new_game("mirror", seed=1).deal()))
+    record["hands"][0]["bids"] = [14]
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps(record) + "\n")
+    status, lines, _ = run(["replay", str(path)], capsys)
+    assert status == 1
+    (line,) = lines
+    out = json.loads(line)
+    assert list(out) == ["ok", "error"]
+    assert out["ok"] is False
+    error = out["error"]
+    assert list(error) == ["type", "reason", "hand", "action", "message"]
+    assert error["type"] == "RecordFormatError"
+    assert (error["reason"], error["hand"], error["action"]) == ("bid_not_allowed", 0, 0)
+    assert error["message"].startswith("hand 0, action 0: ")
+
+
+def test_all_valid_exits_0_and_blank_lines_are_skipped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    games = [sc.new_game(variant, seed=3) for variant in ("classic", "mirror", "whiz")]
+    path = tmp_path / "ok.jsonl"
+    path.write_text("\n" + "\n\n".join(sc.dumps(game) for game in games) + "\n   \n")
+    status, lines, err = run(["replay", str(path)], capsys)
+    assert status == 0
+    assert len(lines) == 3
+    assert all(json.loads(line)["ok"] for line in lines)
+    assert err == ""
+
+
+def test_empty_file_is_valid_and_prints_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "empty.jsonl"
+    path.write_text("")
+    assert run(["replay", str(path)], capsys) == (0, [], "")
+
+
+def test_crlf_line_endings_are_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "crlf.jsonl"
+    path.write_bytes((sc.dumps(sc.new_game("whiz", seed=2)) + "\r\n{\r\n").encode())
+    status, lines, _ = run(["replay", str(path)], capsys)
+    assert status == 1
+    assert json.loads(lines[0])["ok"] is True
+    assert "line 1 column 2" in json.loads(lines[1])["error"]["message"]
+
+
+def test_invalid_utf8_line_is_an_invalid_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "latin1.jsonl"
+    path.write_bytes(
+        b'{"format": "sp\xe4des"}\n' + sc.dumps(sc.new_game("classic", seed=1)).encode()
+    )
+    status, lines, _ = run(["replay", str(path)], capsys)
+    assert status == 1
+    assert json.loads(lines[0])["error"]["reason"] == "not_json"
+    assert json.loads(lines[1])["ok"] is True
+
+
+def test_missing_file_exits_2_with_a_message(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, lines, err = run(["replay", str(tmp_path / "nope.jsonl")], capsys)
+    assert (status, lines) == (2, [])
+    assert "nope.jsonl" in err
+    assert "No such file" in err
+
+
+def test_directory_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, lines, err = run(["replay", str(tmp_path)], capsys)
+    assert (status, lines) == (2, [])
+    assert "cannot read" in err
+
+
+@pytest.mark.parametrize("argv", [["replay"], ["replay", "a", "b"], ["replay", "--bogus", "x"]])
+def test_usage_errors_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    status, lines, err = run(argv, capsys)
+    assert (status, lines) == (2, [])
+    assert "usage" in err
+
+
+def test_dash_reads_stdin(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = GOLDEN_RECORDS.read_bytes()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    status, lines, _ = run(["replay", "-"], capsys)
+    assert status == 1
+    assert lines == GOLDEN_REPLAY.read_text().splitlines()
+
+
+def test_replay_lines_is_lazy_one_record_at_a_time() -> None:
+    consumed: list[int] = []
+    record = sc.dumps(sc.new_game("classic", seed=1))
+
+    def endless() -> Iterator[str]:
+        count = 0
+        while True:
+            count += 1
+            consumed.append(count)
+            yield record
+
+    outputs = replay_lines(endless())
+    for expected in range(1, 4):
+        text, ok = next(outputs)
+        assert ok
+        assert json.loads(text)["phase"] == "DEAL"
+        assert consumed[-1] == expected  # nothing read ahead of the output
+
+
+def test_two_thousand_records_stream_through(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rnd = random.Random(2000)
+    samples = []
+    for seed in range(20):
+        game = sc.new_game(("classic", "mirror", "whiz")[seed % 3], seed=seed)
+        samples.append(sc.dumps(play_randomly(game, rnd, steps=seed * 3)))
+    bad = '{"format": "spades-game", "version": 9}'
+    path = tmp_path / "many.jsonl"
+    with path.open("w") as out:
+        for index in range(2000):
+            out.write((bad if index == 1234 else samples[index % 20]) + "\n")
+    status, lines, _ = run(["replay", str(path)], capsys)
+    assert status == 1
+    assert len(lines) == 2000
+    oks = [json.loads(line)["ok"] for line in lines]
+    assert oks.count(False) == 1
+    assert oks.index(False) == 1234
+    assert json.loads(lines[1234])["error"]["reason"] == "unsupported_version"
+
+
+def test_python_m_spades_core_replay_runs_the_same(tmp_path: Path) -> None:
+    completed = subprocess.run(
+        [sys.executable, "-m", "spades_core", "replay", str(GOLDEN_RECORDS)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert completed.returncode == 1
+    assert completed.stdout.splitlines() == GOLDEN_REPLAY.read_text().splitlines()
+    assert completed.stderr == ""
+    missing = subprocess.run(
+        [sys.executable, "-m", "spades_core", "replay", str(tmp_path / "missing.jsonl")],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert missing.returncode == 2
+    assert "cannot read" in missing.stderr
