@@ -29,7 +29,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Final, Protocol, TextIO, final
+from typing import Any, Final, TextIO, final
 
 import attrs
 
@@ -82,10 +82,6 @@ Commands:
   save FILE       save the game as a record to FILE (resume with --resume FILE)
   help            this list
   quit            save and leave (resume with spades play --continue)"""
-
-
-class _Chooser(Protocol):
-    def choose(self, view: View) -> Action: ...
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -302,7 +298,7 @@ class PlaySession:
         self.echo_input = echo_input
         self.delay = delay
         self.style = Style(colour=render.use_colour(out))
-        self.bots: dict[Seat, _Chooser] = {
+        self.bots: dict[Seat, bots.Player] = {
             seat: bots.make(config.level(seat), seed=bot_seed(game.seed, seat))
             for seat in Seat
             if seat != config.seat
