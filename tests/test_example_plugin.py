@@ -56,6 +56,7 @@ def run(command: list[str], *, cwd: Path | None = None) -> str:
     """Run ``command``; its stdout, or a failure showing everything it printed."""
     environment = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
     environment["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    environment["PYTHONDONTWRITEBYTECODE"] = "1"  # nothing written into the source tree
     result = subprocess.run(
         command,
         cwd=cwd,
