@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from spades_core import encoding
+from spades_core import encoding, playout
 from spades_core.actions import NIL, Action, Bid, Deal, Play
 from spades_core.cards import Card, CardSet, Rank, Suit
 from spades_core.errors import (
@@ -84,5 +84,6 @@ __all__ = [
     "load_variant",
     "loads",
     "new_game",
+    "playout",
     "refresh_variants",
 ]

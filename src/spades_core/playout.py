@@ -1,0 +1,279 @@
+"""Fast simulation: play a game forward on ints, without a :class:`Game` per step.
+
+:func:`playout` continues a game from any point (waiting for a deal, in the
+bidding, in the middle of a trick) to the end of the hand, or of several
+hands, and returns the resulting :class:`~spades_core.Game`. In between it
+keeps the hands as 52-bit masks in local variables and builds no game, action
+or view objects; the game it returns is made by the engine's own scoring step,
+so it is *exactly* the game the checked path (``legal_actions()`` and
+``apply()``) produces for the same choices.
+
+Choices come from a *chooser*: a function called once per decision with the
+number ``n`` of legal actions (the length of ``game.legal_actions()`` at that
+point, forced decisions with ``n == 1`` included, the deal too) that returns
+the index of its choice in that tuple. A :class:`random.Random` may be passed
+instead; it chooses uniformly and draws exactly what
+``rng.choice(game.legal_actions())`` draws on the checked path:
+
+>>> import random
+>>> import spades_core as sc
+>>> from spades_core.playout import playout
+>>> start = sc.new_game("mirror", seed=7)
+>>> fast = playout(start, random.Random(1))
+>>> fast.phase, fast.hand_number
+(<Phase.DEAL: 'deal'>, 1)
+>>> game, rng = start, random.Random(1)
+>>> game = game.apply(rng.choice(game.legal_actions()))
+>>> while game.phase in (sc.Phase.BID, sc.Phase.PLAY):
+...     game = game.apply(rng.choice(game.legal_actions()))
+>>> game == fast
+True
+
+A chooser can be any function of ``n``; always taking the lowest legal card
+(and the lowest bid) is ``lambda n: 0``:
+
+>>> lowest = playout(start, lambda n: 0, hands=3)
+>>> [result.number for result in lowest.hand_results]
+[0, 1, 2]
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Final, TypeAlias
+
+from spades_core import rng as _seeded
+from spades_core.errors import IllegalActionError, IllegalReason, RulesError
+from spades_core.options import BreakRule, FirstLead
+from spades_core.state import NO_SEAT, Game, Phase, Trick
+from spades_core.transitions import bid_values, make_trick, score_hand
+
+__all__ = ["Chooser", "playout"]
+
+Chooser: TypeAlias = Callable[[int], int]
+"""Called with the number ``n >= 1`` of legal actions; returns an index in ``range(n)``
+into ``legal_actions()``."""
+
+# Enum members as globals: looking one up on its class is slow in CPython 3.11.
+_DEAL: Final = Phase.DEAL
+_PLAY: Final = Phase.PLAY
+_GAME_OVER: Final = Phase.GAME_OVER
+_TWO_OF_CLUBS: Final = FirstLead.TWO_OF_CLUBS
+_ANY_SPADE: Final = BreakRule.ANY_SPADE
+
+
+def playout(game: Game, choose: Chooser | random.Random, *, hands: int | None = 1) -> Game:
+    """The game after ``hands`` more hands are finished and scored (the one in
+    progress counts as the first), or earlier if the game ends; ``hands=None``
+    plays until the game is over.
+
+    Every decision is taken by ``choose`` (see the module documentation). The
+    result equals the game reached by applying, at each step,
+    ``game.legal_actions()[choose(len(game.legal_actions()))]``. ``game`` is
+    not changed. Mirror and Whiz have no loss floor, so random play may never
+    end a game: give such games a number of ``hands``.
+
+    Raises :class:`~spades_core.RulesError` for a bad ``hands`` or ``choose``,
+    and :class:`~spades_core.IllegalActionError` (``NOT_AN_ACTION``) when a
+    chooser returns something other than an index into the legal actions.
+    """
+    if hands is not None and (type(hands) is not int or hands < 0):
+        raise RulesError(f"hands must be a whole number of at least 0, or None; got {hands!r}")
+    if isinstance(choose, random.Random):
+        pick: Chooser = _uniform(choose)
+    elif callable(choose):
+        pick = _checked(choose)
+    else:
+        raise RulesError(
+            f"choose must be a random.Random or a function from a number of legal "
+            f"actions to an index; got {choose!r}"
+        )
+    played = 0
+    while game._phase is not _GAME_OVER and (hands is None or played < hands):
+        game = _finish_hand(game, pick)
+        played += 1
+    return game
+
+
+# rng.choice(seq) draws rng._randbelow(len(seq)), and so does rng.randrange(n).
+# For random.Random and subclasses that keep its getrandbits-based draw, that
+# is the loop in _uniform, written out to save two calls per decision; any
+# other generator is asked through randrange.
+_STANDARD_BELOW: Final = getattr(random.Random, "_randbelow_with_getrandbits", None)
+
+
+def _uniform(rng: random.Random) -> Chooser:
+    if _STANDARD_BELOW is None or getattr(type(rng), "_randbelow", None) is not _STANDARD_BELOW:
+        return rng.randrange
+    getrandbits = rng.getrandbits
+
+    def below(n: int) -> int:
+        bits = n.bit_length()
+        drawn = getrandbits(bits)
+        while drawn >= n:
+            drawn = getrandbits(bits)
+        return drawn
+
+    return below
+
+
+def _checked(choose: Chooser) -> Chooser:
+    def pick(n: int) -> int:
+        index = choose(n)
+        if type(index) is not int or not 0 <= index < n:
+            raise IllegalActionError(
+                IllegalReason.NOT_AN_ACTION,
+                f"the chooser returned {index!r} for {n} legal actions; "
+                f"it must return an index from 0 to {n - 1}",
+            )
+        return index
+
+    return pick
+
+
+# The ranks in a 7-bit piece of a suit slice, lowest first: a slice's ranks are
+# those of its low 7 bits followed by those of its high 6 bits (offset by 7).
+_LOW_RANKS: Final = tuple(tuple(r for r in range(7) if bits >> r & 1) for bits in range(128))
+_HIGH_RANKS: Final = tuple(tuple(r + 7 for r in range(6) if bits >> r & 1) for bits in range(64))
+_SPADES: Final = 3
+
+
+def _finish_hand(game: Game, pick: Chooser) -> Game:
+    """The game after the hand in progress (or the next one, in ``DEAL``) is
+    played out and scored."""
+    setup = game._setup
+    rules = setup.rules
+    dealer = game._dealer
+    phase = game._phase
+    if phase is _DEAL:
+        pick(1)
+        dealt: tuple[int, ...] = _seeded.deal_masks(setup.seed, len(game._results), dealer)
+        held: tuple[int, ...] = dealt
+        bids: list[int | None] = [None, None, None, None]
+        seat = (dealer + 1) % 4
+    else:
+        dealt = game._dealt
+        held = game._held
+        bids = list(game._bids)
+        seat = game._to_act
+
+    if phase is _PLAY:
+        leader = game._leader
+        trick = list(game._trick)
+        won = list(game._won)
+        tricks: list[Trick] = list(game._tricks)
+        broken = game._broken
+    else:
+        for _ in range(bids.count(None)):
+            values = bid_values(setup, seat, held[seat], tuple(bids))
+            bids[seat] = values[pick(len(values))]
+            seat = (seat + 1) % 4
+        if rules.first_lead is _TWO_OF_CLUBS:
+            seat = next(i for i in range(4) if held[i] & 1)
+        leader = seat
+        trick = []
+        won = [0, 0, 0, 0]
+        tricks = []
+        broken = False
+    any_spade = rules.break_rule is _ANY_SPADE
+    two_of_clubs_lead = rules.first_lead is _TWO_OF_CLUBS and not tricks and not trick
+
+    # Each hand as four ascending lists of ranks, suits[4 * seat + suit]. The
+    # legal cards of a suit are then a whole list, in legal_actions() order, and
+    # playing the i-th is suits[...].pop(i).
+    suits = [
+        [*_LOW_RANKS[(mask >> shift) & 0x7F], *_HIGH_RANKS[(mask >> (shift + 7)) & 0x3F]]
+        for mask in held
+        for shift in (0, 13, 26, 39)
+    ]
+    # The trick in progress: its led suit, and the best card so far and its seat.
+    led = best_suit = best_rank = winner = 0
+    if trick:
+        led = trick[0] // 13
+        best_suit, best_rank, winner = led, trick[0] % 13, leader
+        for position, card in enumerate(trick):
+            suit, rank = divmod(card, 13)
+            if (suit == best_suit and rank > best_rank) or (suit == _SPADES != best_suit):
+                best_suit, best_rank, winner = suit, rank, (leader + position) % 4
+
+    for _ in range(13 - len(tricks)):
+        if not trick:
+            base = 4 * seat
+            if two_of_clubs_lead:
+                pick(1)
+                suits[base].pop(0)
+                suit = rank = 0
+                two_of_clubs_lead = False
+            else:
+                count = len(suits[base]) + len(suits[base + 1]) + len(suits[base + 2])
+                if broken or not count:
+                    count += len(suits[base + 3])
+                # An index counts legal cards from the lowest id, as legal_actions() lists them.
+                index = pick(count)
+                suit = 0
+                while index >= len(suits[base + suit]):
+                    index -= len(suits[base + suit])
+                    suit += 1
+                rank = suits[base + suit].pop(index)
+                if suit == _SPADES and not broken:
+                    broken = any_spade
+            led = best_suit = suit
+            best_rank = rank
+            winner = seat
+            trick = [13 * suit + rank]
+            seat = (seat + 1) % 4
+        for _ in range(4 - len(trick)):
+            base = 4 * seat
+            following = suits[base + led]
+            if following:
+                rank = following.pop(pick(len(following)))
+                if best_suit == led and rank > best_rank:
+                    best_rank = rank
+                    winner = seat
+                trick.append(13 * led + rank)
+            else:
+                index = pick(
+                    len(suits[base])
+                    + len(suits[base + 1])
+                    + len(suits[base + 2])
+                    + len(suits[base + 3])
+                )
+                suit = 0
+                while index >= len(suits[base + suit]):
+                    index -= len(suits[base + suit])
+                    suit += 1
+                rank = suits[base + suit].pop(index)
+                if suit == _SPADES:
+                    # A spade on a trick led in another suit breaks spades under any rule.
+                    broken = True
+                    if best_suit != _SPADES or rank > best_rank:
+                        best_suit, best_rank, winner = suit, rank, seat
+                trick.append(13 * suit + rank)
+            seat = (seat + 1) % 4
+        won[winner] += 1
+        tricks.append(make_trick(leader, tuple(trick), winner))
+        leader = seat = winner
+        trick = []
+
+    # score_hand reads only what is fixed for the hand (setup, dealer, deal,
+    # bids) and the running totals; the other fields are the finished hand's.
+    finished = Game(
+        setup,
+        _PLAY,
+        dealer,
+        game._scores,
+        game._bags,
+        game._results,
+        None,
+        dealt,
+        (0, 0, 0, 0),
+        tuple(bids),
+        NO_SEAT,
+        leader,
+        (),
+        tuple(won),
+        tuple(tricks),
+        broken,
+    )
+    return score_hand(finished, finished._won, finished._tricks)
