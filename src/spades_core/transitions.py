@@ -72,6 +72,22 @@ def _plays_of_slice(suit: int, bits: int) -> tuple[Play, ...]:
 
 def plays_of_mask(mask: int) -> tuple[Play, ...]:
     """The pre-built plays of the cards in ``mask``, lowest card id first."""
+    clubs, diamonds, hearts, spades = _PLAYS_BY_SLICE
+    found_clubs = clubs[mask & 0x1FFF]
+    found_diamonds = diamonds[(mask >> 13) & 0x1FFF]
+    found_hearts = hearts[(mask >> 26) & 0x1FFF]
+    found_spades = spades[mask >> 39]
+    if (
+        found_clubs is None
+        or found_diamonds is None
+        or found_hearts is None
+        or found_spades is None
+    ):
+        return _filling_plays_of_mask(mask)
+    return found_clubs + found_diamonds + found_hearts + found_spades
+
+
+def _filling_plays_of_mask(mask: int) -> tuple[Play, ...]:
     return (
         _plays_of_slice(0, mask & 0x1FFF)
         + _plays_of_slice(1, (mask >> 13) & 0x1FFF)
@@ -163,7 +179,8 @@ def legal_actions(game: Game) -> tuple[Action, ...]:
             led = trick[0] // 13
             follow = game._held[game._to_act] & SUIT_MASKS[led]
             if follow:
-                return _plays_of_slice(led, follow >> (13 * led))
+                found = _PLAYS_BY_SLICE[led][follow >> (13 * led)]
+                return _plays_of_slice(led, follow >> (13 * led)) if found is None else found
         return plays_of_mask(legal_play_mask(game))
     if phase is _BID:
         return _bid_actions(legal_bid_values(game))
