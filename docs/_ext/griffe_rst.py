@@ -53,5 +53,15 @@ class RstToMarkdown(griffe.Extension):
     """Rewrite every loaded docstring with :func:`rst_to_markdown`."""
 
     def on_object(self, *, obj: griffe.Object, **kwargs: Any) -> None:
-        if obj.docstring is not None:
-            obj.docstring.value = rst_to_markdown(obj.docstring.value)
+        _convert(obj)
+
+    def on_package(self, *, pkg: griffe.Module, **kwargs: Any) -> None:
+        # The top-level package is reported here, not to on_object.
+        _convert(pkg)
+
+
+def _convert(obj: griffe.Object) -> None:
+    docstring = obj.docstring
+    if docstring is not None and not getattr(docstring, "_markdown", False):
+        docstring.value = rst_to_markdown(docstring.value)
+        docstring._markdown = True  # type: ignore[attr-defined]
