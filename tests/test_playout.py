@@ -230,6 +230,7 @@ def test_bulk_seeded_deal_falls_back_to_the_sequential_stream_on_a_rejected_draw
 ) -> None:
     # A rejection is too rare to meet by chance; limits of 0 reject every bulk draw.
     monkeypatch.setattr(rng, "_DRAW_LIMITS", (0,) * 51)
+    monkeypatch.setattr(rng, "_SMALLEST_LIMIT", 0)
     assert rng.deal_masks(1234, 5, 2) == reference_deal(1234, 5, 2)
 
 

@@ -252,7 +252,7 @@ def _finish_hand(game: Game, pick: Chooser) -> Game:
                 trick.append(13 * suit + rank)
             seat = (seat + 1) % 4
         won[winner] += 1
-        tricks.append(make_trick(leader, tuple(trick), winner))
+        tricks.append(make_trick(leader, trick, winner))
         leader = seat = winner
         trick = []
 

@@ -91,6 +91,7 @@ _LANE_STEPS: Final = sum((((k + 1) * _GAMMA) & _MASK64) << (128 * k) for k in ra
 _DRAW_BOUNDS: Final = tuple(range(52, 1, -1))
 """The bound of each draw: Fisher-Yates swaps position i with ``below(i + 1)``, i = 51..1."""
 _DRAW_LIMITS: Final = tuple((1 << 64) - (1 << 64) % bound for bound in _DRAW_BOUNDS)
+_SMALLEST_LIMIT: Final = min(_DRAW_LIMITS)
 _UNPACK_LANES: Final = struct.Struct(f"<{2 * _DRAWS}Q").unpack
 _BITS: Final = tuple(1 << card for card in range(52))
 
@@ -104,7 +105,7 @@ def _shuffle_draws(seed: int, hand_index: int) -> list[int]:
     z = ((z ^ (z >> 27)) & _LANES) * 0x94D049BB133111EB & _LANES
     z = (z ^ (z >> 31)) & _LANES
     outputs = _UNPACK_LANES(z.to_bytes(16 * _DRAWS, "little"))[0::2]
-    if any(map(operator.ge, outputs, _DRAW_LIMITS)):
+    if max(outputs) >= _SMALLEST_LIMIT and any(map(operator.ge, outputs, _DRAW_LIMITS)):
         stream = SeedStream(seed, _PURPOSE_DECK, hand_index)
         return [stream.below(bound) for bound in _DRAW_BOUNDS]
     return list(map(operator.mod, outputs, _DRAW_BOUNDS))

@@ -14,7 +14,7 @@ step), using the variant's :meth:`~spades_core.Variant.score_hand` and
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from types import MappingProxyType
 from typing import Final
 
@@ -189,7 +189,7 @@ def legal_actions(game: Game) -> tuple[Action, ...]:
     return ()
 
 
-def make_trick(leader: int, cards: tuple[int, ...], winner: int) -> Trick:
+def make_trick(leader: int, cards: Sequence[int], winner: int) -> Trick:
     """The :class:`Trick` record of four card ids led by seat number ``leader``."""
     return Trick(
         SEATS[leader],
