@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import spades_core as sc
-from spades_core.cli import main
+from spades_core.cli import main, render
 from spades_core.cli.render import Style, score_breakdown
 from spades_core.cli.rules import format_value, markdown_option_table
 
@@ -194,3 +194,33 @@ def test_score_breakdown_explains_every_hand_of_random_games(
                 assert breakdown[team][0].label != "scored by the variant's own rules"
                 assert sum(line.points for line in breakdown[team]) == result.points[team]
             bags_before = (result.bags[sc.Team.NS], result.bags[sc.Team.EW])
+
+
+def test_colour_adds_escapes_and_nothing_else() -> None:
+    """On a terminal the same text is shown, aligned the same way, only coloured."""
+    game = sc.new_game("mirror", seed=6)
+    game = sc.bots.play_game(game, [sc.bots.make("easy", seed=n) for n in range(4)], max_hands=2)
+    game = game.deal()
+    while game.phase is not sc.Phase.PLAY or len(game.current_trick) < 2:
+        game = game.apply(game.legal_actions()[-1])
+    seat = game.to_act
+    assert seat is not None
+    view = game.view(seat)
+    legal = sc.CardSet.of(a.card for a in view.legal_actions if isinstance(a, sc.Play))
+    first, second = game.hand_results
+
+    def table(style: Style) -> list[str]:
+        return render.table_lines(view, style, labels={sc.Seat.SOUTH: "you"})
+
+    def hand(style: Style) -> list[str]:
+        return render.hand_lines(view.hand, style, legal=legal, numbered=True)
+
+    def result(style: Style) -> list[str]:
+        bags = (first.bags[sc.Team.NS], first.bags[sc.Team.EW])
+        return render.result_lines(game.rules, second, bags, style)
+
+    ansi = re.compile(r"\x1b\[[0-9;]*m")
+    for make in (table, hand, result):
+        coloured, plain = make(Style(colour=True)), make(Style(colour=False))
+        assert any(ansi.search(line) for line in coloured)
+        assert [ansi.sub("", line) for line in coloured] == plain

@@ -96,9 +96,10 @@ class Style:
         """``text`` as a section heading."""
         return self._wrap(text, "1;36")
 
-    def points(self, value: int) -> str:
-        """A signed score change, green when positive and red when negative."""
-        text = f"{value:+d}" if value else "0"
+    def points(self, value: int, width: int = 0) -> str:
+        """A signed score change, right-aligned in ``width`` columns, green
+        when positive and red when negative."""
+        text = (f"{value:+d}" if value else "0").rjust(width)
         if value > 0:
             return self.green(text)
         if value < 0:
@@ -361,7 +362,7 @@ def result_lines(
     for team, items in score_breakdown(rules, result, bags_before).items():
         lines.append(f"  {team.name}:")
         for item in items:
-            lines.append(f"    {item.label:<52} {style.points(item.points):>6}")
+            lines.append(f"    {item.label:<52} {style.points(item.points, 6)}")
         lines.append(
             f"    {style.bold('hand')} {style.points(result.points[team])} → "
             + style.bold(f"score {result.scores[team]}, bags {result.bags[team]}")
