@@ -1,0 +1,675 @@
+"""spades-core benchmarks: speed and memory of the engine (``make bench``).
+
+    python bench/run.py            # a table
+    python bench/run.py --json     # machine-readable results
+    python bench/run.py --quick    # a fast smoke run (fewer hands and runs)
+    python bench/run.py --only a,b # some sections only
+
+Sections (docs/performance.md explains the method and the targets):
+
+a. complete random hands per second through the checked API
+   (``legal_actions()`` + ``apply()``, dealing and scoring included), per variant;
+b. the same hands through the fast simulation path, :func:`spades_core.playout.playout`;
+c. microseconds per ``legal_actions()`` on random mid-hand games, first call
+   (a fresh game, nothing cached) and cached;
+d. seeded deals per second;
+e. the cost of ``view()``;
+f. ``dumps`` / ``loads`` per record;
+g. decision latency per bot level (median and 99th percentile);
+h. memory: bytes a mid-hand game retains beyond what it shares with its
+   predecessor, and a finished 500-point game with its history (tracemalloc).
+
+A hand starts from a fresh game waiting for its deal (``new_game``, then the
+deal from the seed) and ends when it is scored; Mirror and Whiz games played
+at random may never end, so speed is counted per hand, not per game. Each
+figure is the median of several timed runs after a warm-up run. Sections
+whose API is not present report "not available". When ``pyspiel`` (OpenSpiel)
+is importable, its random hands per second from a Python loop are measured
+too, for comparison.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import attrs
+
+import spades_core as sc
+from spades_core import rng as seeded
+from spades_core.playout import playout
+
+VARIANTS = ("classic", "mirror", "whiz")
+
+clock: Callable[[], float] = time.perf_counter
+"""The timer: wall-clock time, or this process's CPU time with ``--cpu-time``."""
+MID_HAND = (sc.Phase.BID, sc.Phase.PLAY)
+
+
+@dataclass
+class Result:
+    """One measured figure: the median of ``runs``."""
+
+    section: str
+    name: str
+    value: float | None
+    unit: str
+    target: str = ""
+    met: bool | None = None
+    runs: list[float] = field(default_factory=list)
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How much work each section does."""
+
+    hands: int
+    runs: int
+    sample_hands: int
+    decisions: int
+    bot_seconds: float
+
+
+FULL = Plan(hands=1000, runs=5, sample_hands=200, decisions=400, bot_seconds=20.0)
+QUICK = Plan(hands=100, runs=3, sample_hands=20, decisions=40, bot_seconds=3.0)
+
+
+def timed_runs(plan: Plan, run: Callable[[int], float]) -> list[float]:
+    """A warm-up run, then ``plan.runs`` timed runs; ``run(i)`` returns one figure."""
+    run(-1)
+    return [run(i) for i in range(plan.runs)]
+
+
+def median_result(section: str, name: str, unit: str, runs: list[float], **extra: Any) -> Result:
+    """A result holding the median of ``runs``."""
+    return Result(section, name, statistics.median(runs), unit, runs=runs, **extra)
+
+
+def with_target(result: Result, target: float, *, at_least: bool) -> Result:
+    """``result`` marked against a target (at least / at most ``target``)."""
+    assert result.value is not None
+    result.target = f"{'>=' if at_least else '<='} {target:g}"
+    result.met = result.value >= target if at_least else result.value <= target
+    return result
+
+
+def unavailable(section: str, name: str, why: str) -> Result:
+    """A section whose API is missing."""
+    return Result(section, name, None, "", note=f"not available: {why}")
+
+
+# -- random play ----------------------------------------------------------------
+
+
+def in_hand(game: sc.Game) -> bool:
+    """Whether ``game`` is in the middle of a hand (bidding or playing)."""
+    return game.phase in MID_HAND
+
+
+def checked_hand(game: sc.Game, rng: random.Random) -> sc.Game:
+    """``game`` (waiting for a deal) after one random hand through the checked API."""
+    choice = rng.choice
+    game = game.apply(choice(game.legal_actions()))
+    while game.phase in MID_HAND:
+        game = game.apply(choice(game.legal_actions()))
+    return game
+
+
+def random_states(variant: str, hands: int, seed: int) -> list[sc.Game]:
+    """Every mid-hand game (bidding and play) of ``hands`` random hands."""
+    rng = random.Random(seed)
+    states = []
+    for i in range(hands):
+        game = sc.new_game(variant, seed=seed + i)
+        game = game.apply(rng.choice(game.legal_actions()))
+        while in_hand(game):
+            states.append(game)
+            game = game.apply(rng.choice(game.legal_actions()))
+    return states
+
+
+def to_act(game: sc.Game) -> sc.Seat:
+    """The seat to act in a mid-hand game."""
+    seat = game.to_act
+    assert seat is not None
+    return seat
+
+
+def fresh(game: sc.Game) -> sc.Game:
+    """An equal game with nothing cached."""
+    copy: sc.Game = attrs.evolve(game, legal=None)
+    return copy
+
+
+# -- a, b: hands per second -------------------------------------------------------
+
+
+def hands_per_second(
+    plan: Plan, variant: str, play_hand: Callable[[sc.Game, random.Random], sc.Game]
+) -> list[float]:
+    """Hands per second of ``play_hand(new_game(...), rng)``: each hand from a
+    new game waiting for its first deal."""
+
+    def run(i: int) -> float:
+        rng = random.Random(i)
+        first_seed = (i + 1) * 1_000_003
+        new_game = sc.new_game
+        start = clock()
+        for seed in range(first_seed, first_seed + plan.hands):
+            play_hand(new_game(variant, seed=seed), rng)
+        return plan.hands / (clock() - start)
+
+    return timed_runs(plan, run)
+
+
+def fast_hand(game: sc.Game, rng: random.Random) -> sc.Game:
+    """One random hand through :func:`playout`."""
+    return playout(game, rng)
+
+
+def hand_rates(
+    plan: Plan,
+    section: str,
+    path: str,
+    play_hand: Callable[[sc.Game, random.Random], sc.Game],
+    target: float,
+) -> list[Result]:
+    """Hands per second of ``play_hand`` for each variant."""
+    results = []
+    for variant in VARIANTS:
+        results.append(
+            with_target(
+                median_result(
+                    section,
+                    f"random hands, {path}, {variant}",
+                    "hands/s",
+                    hands_per_second(plan, variant, play_hand),
+                    note="each hand in a new game",
+                ),
+                target,
+                at_least=True,
+            )
+        )
+    return results
+
+
+def section_a(plan: Plan) -> list[Result]:
+    """Random hands per second through the checked API."""
+    return hand_rates(plan, "a", "checked API", checked_hand, 5000)
+
+
+def section_b(plan: Plan) -> list[Result]:
+    """Random hands per second through playout()."""
+    return hand_rates(plan, "b", "playout()", fast_hand, 16000)
+
+
+# -- c: legal_actions ------------------------------------------------------------
+
+
+def per_call_us(plan: Plan, states: Sequence[sc.Game], *, cached: bool) -> list[float]:
+    """Microseconds per ``legal_actions()`` call over ``states``."""
+    legal_actions = sc.Game.legal_actions
+
+    def run(i: int) -> float:
+        games = [fresh(game) for game in states]
+        if cached:
+            list(map(legal_actions, games))
+        start = clock()
+        list(map(legal_actions, games))
+        return (clock() - start) / len(games) * 1e6
+
+    return timed_runs(plan, run)
+
+
+def section_c(plan: Plan) -> list[Result]:
+    """legal_actions() on random mid-hand games, first call and cached."""
+    results = []
+    for variant in VARIANTS:
+        states = random_states(variant, plan.sample_hands, seed=11)
+        bidding = [game for game in states if game.phase is sc.Phase.BID]
+        playing = [game for game in states if game.phase is sc.Phase.PLAY]
+        first = median_result(
+            "c",
+            f"legal_actions() first call, {variant}",
+            "µs",
+            per_call_us(plan, states, cached=False),
+            note=f"{len(states)} mid-hand games",
+        )
+        results.append(with_target(first, 2.0, at_least=False))
+        for label, sample in (("bidding", bidding), ("playing", playing)):
+            results.append(
+                median_result(
+                    "c",
+                    f"  first call, {label} only, {variant}",
+                    "µs",
+                    per_call_us(plan, sample, cached=False),
+                    note=f"{len(sample)} games",
+                )
+            )
+        results.append(
+            median_result(
+                "c",
+                f"legal_actions() cached, {variant}",
+                "µs",
+                per_call_us(plan, states, cached=True),
+            )
+        )
+    return results
+
+
+# -- d: deals ----------------------------------------------------------------------
+
+
+def section_d(plan: Plan) -> list[Result]:
+    """Seeded deals per second: Game.deal() and the shuffle alone."""
+    count = plan.hands * 5
+
+    def game_deals(i: int) -> float:
+        games = [sc.new_game("classic", seed=(i + 1) * count + k) for k in range(count)]
+        start = clock()
+        for game in games:
+            game.deal()
+        return count / (clock() - start)
+
+    def raw_deals(i: int) -> float:
+        deal_masks = seeded.deal_masks
+        first = (i + 2) * count
+        start = clock()
+        for seed in range(first, first + count):
+            deal_masks(seed, 0, 0)
+        return count / (clock() - start)
+
+    return [
+        median_result("d", "Game.deal() from the seed", "deals/s", timed_runs(plan, game_deals)),
+        median_result(
+            "d", "rng.deal_masks() (shuffle only)", "deals/s", timed_runs(plan, raw_deals)
+        ),
+    ]
+
+
+# -- e: views ------------------------------------------------------------------------
+
+
+def section_e(plan: Plan) -> list[Result]:
+    """The cost of view(seat) and public_view() on mid-hand games."""
+    try:
+        importlib.import_module("spades_core.views")
+    except ImportError as error:
+        return [unavailable("e", "view()", str(error))]
+    states = random_states("mirror", plan.sample_hands, seed=23)
+    results = []
+    for label, call in (
+        ("view(seat to act)", lambda game: game.view(to_act(game))),
+        ("public_view()", lambda game: game.public_view()),
+    ):
+
+        def run(i: int, call: Callable[[sc.Game], object] = call) -> float:
+            games = [fresh(game) for game in states]
+            start = clock()
+            for game in games:
+                call(game)
+            return (clock() - start) / len(games) * 1e6
+
+        results.append(
+            median_result(
+                "e", label, "µs", timed_runs(plan, run), note=f"{len(states)} Mirror games"
+            )
+        )
+    return results
+
+
+# -- f: records -------------------------------------------------------------------------
+
+
+def finished_game(variant: str = "mirror") -> sc.Game:
+    """The first random game of ``variant`` (seeds 0, 1, ...) that ends within 300 hands."""
+    for seed in range(1000):
+        game = playout(sc.new_game(variant, seed=seed), random.Random(seed), hands=300)
+        if game.is_over:
+            return game
+    raise RuntimeError(f"no random {variant} game ended")
+
+
+def section_f(plan: Plan) -> list[Result]:
+    """dumps() and loads() per record: one hand, and a finished game."""
+    dumps = getattr(sc, "dumps", None)
+    loads = getattr(sc, "loads", None)
+    if dumps is None or loads is None:
+        return [unavailable("f", "dumps/loads", "spades_core.dumps/loads not found")]
+    one_hand = playout(sc.new_game("classic", seed=5), random.Random(5))
+    whole = finished_game()
+    results = []
+    for label, game in (
+        ("one hand", one_hand),
+        (f"finished game, {len(whole.hand_results)} hands", whole),
+    ):
+        text = dumps(game)
+        repeat = max(1, plan.hands // (10 * len(game.hand_results)))
+
+        def dump_run(i: int, game: sc.Game = game, repeat: int = repeat) -> float:
+            start = clock()
+            for _ in range(repeat):
+                dumps(game)
+            return (clock() - start) / repeat * 1e6
+
+        def load_run(i: int, text: str = text, repeat: int = repeat) -> float:
+            start = clock()
+            for _ in range(repeat):
+                loads(text)
+            return (clock() - start) / repeat * 1e6
+
+        results.append(
+            median_result(
+                "f",
+                f"dumps, {label}",
+                "µs/record",
+                timed_runs(plan, dump_run),
+                note=f"{len(text)} bytes",
+            )
+        )
+        results.append(
+            median_result("f", f"loads, {label}", "µs/record", timed_runs(plan, load_run))
+        )
+    return results
+
+
+# -- g: bots ------------------------------------------------------------------------------
+
+
+def section_g(plan: Plan) -> list[Result]:
+    """Decision latency of each bot level: median and 99th percentile."""
+    try:
+        bots: Any = importlib.import_module("spades_core.bots")
+    except ImportError as error:
+        return [unavailable("g", "bot decisions", str(error))]
+    make = getattr(bots, "make", None)
+    if make is None:
+        return [unavailable("g", "bot decisions", "spades_core.bots.make not found")]
+    levels = tuple(getattr(bots, "LEVELS", ("random", "easy", "normal", "hard")))
+    results = []
+    for level in levels:
+        for variant in VARIANTS:
+            try:
+                bot = make(level, seed=1)
+            except sc.SpadesError as error:
+                results.append(unavailable("g", f"bot {level!r}", str(error)))
+                break
+            latencies = bot_latencies(plan, bot, variant)
+            latencies.sort()
+            p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))]
+            results.append(
+                median_result(
+                    "g",
+                    f"bot {level!r} decision, {variant}",
+                    "µs",
+                    latencies,
+                    note=f"p99 {p99:,.0f} µs over {len(latencies)} decisions",
+                )
+            )
+            results[-1].runs = [statistics.median(latencies), p99]
+    return results
+
+
+def bot_latencies(plan: Plan, bot: Any, variant: str) -> list[float]:
+    """Microseconds per ``bot.choose(view)`` over random mid-hand decisions."""
+    states = random_states(variant, max(1, plan.decisions // 50), seed=31)
+    sample = random.Random(3).sample(states, min(plan.decisions, len(states)))
+    bot.choose(sample[0].view(to_act(sample[0])))
+    latencies = []
+    deadline = clock() + plan.bot_seconds
+    for game in sample:
+        view = game.view(to_act(game))
+        start = clock()
+        bot.choose(view)
+        latencies.append((clock() - start) * 1e6)
+        if clock() > deadline:
+            break
+    return latencies
+
+
+# -- h: memory -------------------------------------------------------------------------------
+
+
+def traced(build: Callable[[], object]) -> tuple[int, object]:
+    """Bytes still allocated after ``build()`` returns, and what it returned."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        kept = build()
+        gc.collect()
+        after = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    return after - before, kept
+
+
+def section_h(plan: Plan) -> list[Result]:
+    """Memory per step of a hand, and of a finished game with its history."""
+    results = []
+    hands = max(5, plan.sample_hands // 4)
+    for variant in VARIANTS:
+
+        def chain(variant: str = variant) -> list[sc.Game]:
+            # Every game of each hand is kept, as an undo history or a search tree would.
+            rng = random.Random(7)
+            games = []
+            for seed in range(hands):
+                game = sc.new_game(variant, seed=seed)
+                game = game.apply(rng.choice(game.legal_actions()))
+                while in_hand(game):
+                    games.append(game)
+                    game = game.apply(rng.choice(game.legal_actions()))
+            return games
+
+        chain()
+        size, games = traced(chain)
+        assert isinstance(games, list)
+        results.append(
+            with_target(
+                Result(
+                    "h",
+                    f"retained per mid-hand step, {variant}",
+                    size / len(games),
+                    "bytes",
+                    note=f"{len(games)} games kept, legal_actions() cached on each",
+                ),
+                1024,
+                at_least=False,
+            )
+        )
+    whole = finished_game()
+    actions = replayable(whole)
+
+    def replay() -> sc.Game:
+        game = sc.new_game(whole.variant, seed=whole.seed, dealer=whole.first_dealer)
+        for index in actions:
+            game = game.apply(game.legal_actions()[index])
+        return game
+
+    assert replay() == whole
+    size, kept = traced(replay)
+    assert kept == whole
+    results.append(
+        Result(
+            "h",
+            "finished 500-point game with its history",
+            size,
+            "bytes",
+            note=f"Mirror, {len(whole.hand_results)} hands, {size / len(whole.hand_results):,.0f}"
+            " bytes per hand",
+        )
+    )
+    return results
+
+
+def replayable(game: sc.Game) -> list[int]:
+    """The index into ``legal_actions()`` of every action of ``game``, from its start."""
+    indices: list[int] = []
+    current = sc.new_game(game.variant, seed=game.seed, dealer=game.first_dealer)
+    for result in game.hand_results:
+        wanted: list[sc.Action] = [sc.Deal()]
+        order = result.bidding_order
+        wanted += [sc.Bid.of(result.bids[seat]) for seat in order]
+        wanted += [sc.Play.of(card) for trick in result.played for card in trick.cards]
+        for action in wanted:
+            legal = current.legal_actions()
+            index = legal.index(action)
+            indices.append(index)
+            current = current.apply(legal[index])
+    return indices
+
+
+# -- OpenSpiel (optional) ----------------------------------------------------------------------
+
+
+def section_openspiel(plan: Plan) -> list[Result]:
+    """OpenSpiel's ``spades`` random hands per second from a Python loop, if installed."""
+    try:
+        pyspiel: Any = importlib.import_module("pyspiel")
+    except ImportError:
+        return [unavailable("os", "OpenSpiel spades, Python loop", "pyspiel not importable")]
+    game = pyspiel.load_game("spades")
+
+    def run(i: int) -> float:
+        rng = random.Random(i)
+        choice = rng.choice
+        start = clock()
+        for _ in range(plan.hands):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                state.apply_action(choice(state.legal_actions()))
+        return plan.hands / (clock() - start)
+
+    return [
+        median_result(
+            "os",
+            "OpenSpiel spades, Python loop",
+            "hands/s",
+            timed_runs(plan, run),
+            note="legal_actions + apply_action, 52 chance deals included",
+        )
+    ]
+
+
+# -- running -------------------------------------------------------------------------------------
+
+SECTIONS: dict[str, Callable[[Plan], list[Result]]] = {
+    "a": section_a,
+    "b": section_b,
+    "c": section_c,
+    "d": section_d,
+    "e": section_e,
+    "f": section_f,
+    "g": section_g,
+    "h": section_h,
+    "os": section_openspiel,
+}
+
+
+def machine() -> dict[str, Any]:
+    """Where the figures were measured."""
+    cpu = platform.processor() or "unknown"
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return {
+        "cpus": os.cpu_count(),
+        "cpu": cpu,
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "platform": platform.platform(),
+        "spades_core": sc.__version__,
+    }
+
+
+def show(value: float | None) -> str:
+    """A figure for the table."""
+    if value is None:
+        return "-"
+    if value >= 100:
+        return f"{value:,.0f}"
+    return f"{value:.2f}"
+
+
+def print_table(results: list[Result], info: dict[str, Any]) -> None:
+    """The results as a plain-text table."""
+    print(
+        f"spades-core {info['spades_core']} on {info['cpus']} x {info['cpu']}, "
+        f"{info['implementation']} {info['python']}"
+    )
+    width = max(len(result.name) for result in results)
+    print(f"{'':2} {'measure':<{width}}  {'median':>10}  {'unit':<9} {'target':<9} note")
+    for result in results:
+        mark = {True: "ok", False: "MISSED", None: ""}[result.met]
+        target = f"{result.target} {mark}".strip()
+        print(
+            f"{result.section:2} {result.name:<{width}}  {show(result.value):>10}  "
+            f"{result.unit:<9} {target:<9} {result.note}"
+        )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the benchmarks and print a table or JSON."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--json", action="store_true", help="print machine-readable results")
+    parser.add_argument("--quick", action="store_true", help="a fast smoke run")
+    parser.add_argument(
+        "--cpu-time",
+        action="store_true",
+        help="time with this process's CPU time instead of the wall clock "
+        "(steadier on a busy machine)",
+    )
+    parser.add_argument(
+        "--only", default=",".join(SECTIONS), help="comma-separated sections (default: all)"
+    )
+    args = parser.parse_args(argv)
+    plan = QUICK if args.quick else FULL
+    global clock
+    clock = time.process_time if args.cpu_time else time.perf_counter
+    chosen = [name.strip() for name in args.only.split(",") if name.strip()]
+    unknown = [name for name in chosen if name not in SECTIONS]
+    if unknown:
+        parser.error(f"unknown sections {unknown}; choose from {', '.join(SECTIONS)}")
+    results: list[Result] = []
+    for name in chosen:
+        results += SECTIONS[name](plan)
+    info = machine()
+    if args.json:
+        json.dump(
+            {
+                "machine": info,
+                "plan": asdict(plan),
+                "clock": "cpu" if args.cpu_time else "wall",
+                "results": [asdict(r) for r in results],
+            },
+            sys.stdout,
+            indent=2,
+            ensure_ascii=False,
+        )
+        print()
+    else:
+        print_table(results, info)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
