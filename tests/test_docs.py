@@ -27,7 +27,7 @@ from spades_core.cli.rules import markdown_option_table
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-PAGES = sorted(DOCS.rglob("*.md")) + [ROOT / "README.md"]
+PAGES = [*sorted(DOCS.rglob("*.md")), ROOT / "README.md"]
 PYTHON = {"python", "py", "python3"}
 FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n`]*)$")
 VARIANT_PAGES = {"classic": "classic.md", "mirror": "mirror.md", "whiz": "whiz.md"}
@@ -92,7 +92,8 @@ def test_code_blocks_run(
                 pytest.fail(f"{where}, block at line {line}: {type(error).__name__}: {error}")
             ran += 1
         elif language == "pycon":
-            test = doctest.DocTestParser().get_doctest(code, namespace, f"{where}", str(where), line)
+            parser = doctest.DocTestParser()
+            test = parser.get_doctest(code, namespace, str(where), str(where), line)
             runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
             runner.run(test, out=sys.stdout.write)
             assert runner.failures == 0, capsys.readouterr().out
