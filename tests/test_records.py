@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 import spades_core as sc
 from spades_core import Phase, RecordFormatError, Seat, Suit
+from spades_core.options import OptionSpec, int_option
 from spades_core.records import REASONS, dump_lines, from_record, load_lines, to_record
 from spades_core.rng import deal_masks
 from spades_core.testing.strategies import games
@@ -711,3 +712,55 @@ def test_any_corrupted_record_loads_or_raises_record_format_error(data: st.DataO
 def test_any_text_loads_or_raises_record_format_error(text: str | bytes) -> None:
     with pytest.raises(RecordFormatError):
         sc.loads(text)
+
+
+# -- plugin variants ------------------------------------------------------------------
+
+
+def _classic_with(option: OptionSpec, default: object) -> sc.Variant:
+    classic = sc.load_variant("classic")
+    return type(classic)(
+        id="classic-plus",
+        title="Classic with an extra option",
+        options=(*classic.option_specs.values(), option),
+        defaults={**classic.defaults, option.name: default},
+    )
+
+
+@pytest.mark.parametrize("value", [object(), float("nan"), {1, 2}])
+def test_plugin_option_json_cannot_hold_is_reported_by_dumps(value: object) -> None:
+    anything = OptionSpec("blob", "anything", "any value at all", parse=lambda v: v)
+    variant = _classic_with(anything, None)
+    game = sc.new_game(variant, seed=1, blob=value)
+    with pytest.raises(RecordFormatError) as caught:
+        sc.dumps(game)
+    assert caught.value.reason == "bad_option"
+
+
+def test_plugin_option_round_trips_through_its_variant() -> None:
+    variant = _classic_with(int_option("jokers", "jokers in the deck", minimum=0), 0)
+    game = sc.new_game(variant, seed=1, jokers=2).deal().bid(4)
+    text = sc.dumps(game)
+    assert json.loads(text)["options"] == {"jokers": 2}
+    assert sc.loads(text, variant=variant) == game
+
+
+def test_variant_failing_during_replay_is_reported_as_a_record_error() -> None:
+    classic = sc.load_variant("classic")
+
+    class Failing(type(classic)):  # type: ignore[misc]
+        def legal_bids(self, *args: object) -> tuple[int, ...]:
+            raise RuntimeError("plugin bug")
+
+    failing = Failing(
+        id="classic",
+        title="Failing",
+        options=classic.option_specs.values(),
+        defaults=classic.defaults,
+    )
+    text = sc.dumps(sc.new_game("classic", seed=1).deal().bid(4))
+    with pytest.raises(RecordFormatError) as caught:
+        sc.loads(text, variant=failing)
+    error = caught.value
+    assert (error.reason, error.hand, error.action) == ("variant_unavailable", 0, 0)
+    assert "plugin bug" in str(error)

@@ -191,15 +191,26 @@ def dumps(game: Game, *, indent: int | None = None) -> str:
     unless ``indent`` is given.
 
     Works in every phase, mid-hand included; ``loads(dumps(game)) == game``.
+    A plugin option whose value JSON cannot hold (an object, ``NaN``) raises
+    :class:`RecordFormatError` with reason ``bad_option``.
     """
     if not isinstance(game, Game):
         raise RecordFormatError(
             f"dumps() takes a Game; got {type(game).__name__}", reason="wrong_type"
         )
     separators = (",", ":") if indent is None else (",", ": ")
-    return json.dumps(
-        to_record(game), indent=indent, separators=separators, ensure_ascii=False, allow_nan=False
-    )
+    try:
+        return json.dumps(
+            to_record(game),
+            indent=indent,
+            separators=separators,
+            ensure_ascii=False,
+            allow_nan=False,
+        )
+    except (TypeError, ValueError) as error:
+        raise RecordFormatError(
+            f"the game's options cannot be written as JSON: {error}", reason="bad_option"
+        ) from None
 
 
 def dump_lines(games: Iterable[Game]) -> Iterator[str]:
