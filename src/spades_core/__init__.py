@@ -11,10 +11,12 @@ from __future__ import annotations
 from spades_core import encoding, playout
 from spades_core.actions import NIL, Action, Bid, Deal, Play
 from spades_core.cards import Card, CardSet, Rank, Suit
+from spades_core.determinize import determinize
 from spades_core.errors import (
     DuplicateVariantError,
     IllegalActionError,
     IllegalReason,
+    InconsistentViewError,
     InvalidNotationError,
     RecordFormatError,
     RulesError,
@@ -57,6 +59,7 @@ __all__ = [
     "HandResult",
     "IllegalActionError",
     "IllegalReason",
+    "InconsistentViewError",
     "InvalidNotationError",
     "NilTricks",
     "OptionSpec",
@@ -79,6 +82,7 @@ __all__ = [
     "VariantNotFoundError",
     "__version__",
     "available_variants",
+    "determinize",
     "dumps",
     "encoding",
     "load_variant",

@@ -13,6 +13,7 @@ __all__ = [
     "DuplicateVariantError",
     "IllegalActionError",
     "IllegalReason",
+    "InconsistentViewError",
     "InvalidNotationError",
     "RecordFormatError",
     "RulesError",
@@ -84,6 +85,11 @@ class VariantLoadError(VariantError):
 
 class DuplicateVariantError(VariantError):
     """Two installed distributions claim the same variant id."""
+
+
+class InconsistentViewError(SpadesError, ValueError):
+    """A view no deal of the hidden cards can produce, given to
+    :func:`spades_core.determinize` (never the case for a view of a real game)."""
 
 
 class RecordFormatError(SpadesError, ValueError):

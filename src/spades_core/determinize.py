@@ -1,0 +1,477 @@
+"""Sampling a complete game consistent with what one seat can see.
+
+Search bots reason about hidden cards by *determinization*: deal the cards
+a seat cannot see to the other seats at random, but only in ways that agree
+with everything the seat knows, then look at the resulting full game.
+:func:`determinize` does that for a :class:`~spades_core.views.View`.
+
+The sample respects
+
+* the seat's own hand and every card played so far, with who played it;
+* the suits each seat has shown out of (``view.shown_out``);
+* spade counts the bids revealed (``view.spade_counts``, Mirror and Whiz),
+  less the spades each seat has since played;
+* how many cards each seat still holds;
+* the bids: every bid already made must be legal for the bidder's sampled
+  13 dealt cards (for example no Nil with the A♠ under Whiz's
+  ``whiz_nil_needs_no_ace``);
+* under ``first_lead="two_of_clubs"``, the seat to lead the first trick
+  holds the 2♣.
+
+The sample is built by dealing the full hands (hidden cards plus the cards
+each seat has already played) and replaying the hand's bids and plays
+through the engine, so it is a real reachable game, and
+``sample.view(view.seat) == view``. Finished hands are copied from
+``view.hand_results`` (they hide nothing). The sample's seed is drawn from
+``rng``, so it reveals nothing about the real game's seed.
+
+Hidden cards are placed suit-aware: a seat's spade quota first, then each
+remaining card to a seat that may hold its suit, chosen with probability
+proportional to the room left in that seat's hand. This is close to, but not
+exactly, uniform over the consistent deals; it never fails for a view of a
+real game.
+
+>>> import random
+>>> import spades_core as sc
+>>> game = sc.new_game("mirror", seed=11).deal()
+>>> view = game.view(sc.Seat.NORTH)
+>>> sample = sc.determinize(view, random.Random(1))
+>>> sample.view(sc.Seat.NORTH) == view
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Final
+
+from spades_core.actions import BIDS, PLAYS, Deal
+from spades_core.cards import FULL_DECK_MASK, SUIT_MASKS, CardSet
+from spades_core.errors import IllegalActionError, InconsistentViewError, SpadesError
+from spades_core.game import new_game
+from spades_core.options import FirstLead
+from spades_core.seats import Seat
+from spades_core.state import NO_SEAT, SEATS, Game, Phase
+from spades_core.views import View
+
+__all__ = ["HiddenCards", "determinize"]
+
+_SPADES: Final = 3
+_RANDOM_TRIES: Final = 24
+_MAX_BID_TRIES: Final = 400
+
+
+class HiddenCards:
+    """The hidden-card constraints of one view, prepared once and sampled many
+    times (search bots draw many samples per decision).
+
+    :meth:`sample` returns the four hands as 52-bit masks (held cards now, by
+    seat number); :meth:`dealt` adds back the cards each seat has played.
+    Raises :class:`~spades_core.InconsistentViewError` if no deal fits.
+    """
+
+    __slots__ = (
+        "_bid_checks",
+        "_exact",
+        "_fixed",
+        "_hidden",
+        "_must",
+        "_need",
+        "_order",
+        "_pool",
+        "_void",
+        "played_by",
+        "view",
+    )
+
+    def __init__(self, view: View) -> None:
+        if view.phase not in (Phase.BID, Phase.PLAY):
+            raise InconsistentViewError(
+                f"a view in the {view.phase.name} phase hides no cards; nothing to sample"
+            )
+        self.view = view
+        viewer = view.seat
+        played_by = [0, 0, 0, 0]
+        for trick in view.tricks:
+            for who, card in trick.plays:
+                played_by[who] |= 1 << card.id
+        for who, card in view.current_trick:
+            played_by[who] |= 1 << card.id
+        self.played_by: tuple[int, ...] = tuple(played_by)
+        played = played_by[0] | played_by[1] | played_by[2] | played_by[3]
+        own = view.hand.mask if viewer is not None else 0
+        if own & played:
+            raise InconsistentViewError(
+                f"the view's hand {CardSet(own & played)} also appears among the played cards"
+            )
+        fixed = [0, 0, 0, 0]
+        if viewer is not None:
+            fixed[viewer] = own
+            if view.cards_left[viewer] != own.bit_count():
+                raise InconsistentViewError(
+                    f"{viewer.name} holds {own.bit_count()} cards but the view says "
+                    f"{view.cards_left[viewer]}"
+                )
+        self._fixed = tuple(fixed)
+        pool = FULL_DECK_MASK & ~played & ~own
+        hidden = tuple(number for number in range(4) if number != viewer)
+        self._hidden = hidden
+        need = [0, 0, 0, 0]
+        for number in hidden:
+            need[number] = view.cards_left[SEATS[number]]
+        if sum(need) != pool.bit_count():
+            raise InconsistentViewError(
+                f"the other seats hold {sum(need)} cards by the view, but {pool.bit_count()} "
+                "cards are unaccounted for"
+            )
+        void = [0, 0, 0, 0]
+        exact = [-1, -1, -1, -1]
+        for number in hidden:
+            for suit in view.shown_out[SEATS[number]]:
+                void[number] |= 1 << suit
+            count = view.spade_counts[SEATS[number]]
+            if count is not None:
+                left = count - (played_by[number] & SUIT_MASKS[_SPADES]).bit_count()
+                if left < 0:
+                    raise InconsistentViewError(
+                        f"{SEATS[number].name} bid {count} spades but has played more"
+                    )
+                if void[number] >> _SPADES & 1 and left:
+                    raise InconsistentViewError(
+                        f"{SEATS[number].name} showed out of spades but should still hold {left}"
+                    )
+                exact[number] = left
+        self._void = tuple(void)
+        self._exact = tuple(exact)
+        must: list[tuple[int, int]] = []
+        rules = view.rules
+        if (
+            rules.first_lead is FirstLead.TWO_OF_CLUBS
+            and view.phase is Phase.PLAY
+            and not view.tricks
+            and not view.current_trick
+            and view.to_act is not None
+            and view.to_act != viewer
+        ):
+            # The engine hands the first lead to the 2♣ holder: the seat to
+            # act is known to hold it.
+            must.append((0, int(view.to_act)))
+        self._must = tuple(must)
+        self._pool = pool
+        # Suits with fewer seats able to take them are placed first, which
+        # makes dead ends (a card nobody left can hold) rare.
+        self._order = sorted(
+            range(4), key=lambda suit: sum(1 for s in hidden if not void[s] >> suit & 1)
+        )
+        bid_checks: list[tuple[int, int, dict[Seat, int]]] = []
+        order = [(int(view.dealer) + 1 + i) % 4 for i in range(4)]
+        made: dict[Seat, int] = {}
+        for number in order:
+            bid = view.bids[SEATS[number]]
+            if bid is None:
+                break
+            if number != viewer:
+                bid_checks.append((number, bid, dict(made)))
+            made[SEATS[number]] = bid
+        self._bid_checks = tuple(bid_checks)
+        self._need = tuple(need)
+        if not self._feasible(list(need), self._quota_pool(), void):
+            raise InconsistentViewError(
+                "no deal of the hidden cards agrees with the view: the voids, spade counts "
+                "and hand sizes contradict each other"
+            )
+
+    # -- feasibility -------------------------------------------------------------
+
+    def _quota_pool(self) -> list[int]:
+        """Cards per suit still to place after the must-hold cards and spade quotas."""
+        counts = [(self._pool & SUIT_MASKS[suit]).bit_count() for suit in range(4)]
+        for card, _seat in self._must:
+            counts[card // 13] -= 1
+        return counts
+
+    def _feasible(self, need: list[int], counts: list[int], void: Sequence[int]) -> bool:
+        need = list(need)
+        counts = list(counts)
+        for card, seat in self._must:
+            if void[seat] >> (card // 13) & 1 or not self._pool >> card & 1 or need[seat] < 1:
+                return False
+            need[seat] -= 1
+            if card // 13 == _SPADES and self._exact[seat] == 0:
+                return False
+        quota = self._spade_quota()
+        for seat in self._hidden:
+            if quota[seat] > need[seat]:
+                return False
+            need[seat] -= quota[seat]
+            counts[_SPADES] -= quota[seat]
+        if counts[_SPADES] < 0:
+            return False
+        return _hall_ok(counts, self._eligible(need), need)
+
+    def _spade_quota(self) -> list[int]:
+        quota = [0, 0, 0, 0]
+        for seat in self._hidden:
+            if self._exact[seat] >= 0:
+                quota[seat] = self._exact[seat]
+        for card, seat in self._must:
+            if card // 13 == _SPADES and self._exact[seat] >= 0:
+                quota[seat] -= 1
+        return quota
+
+    def _eligible(self, need: Sequence[int]) -> list[int]:
+        """Per suit, the bitmask of seats that may still receive a card of it."""
+        eligible = []
+        for suit in range(4):
+            seats = 0
+            for seat in self._hidden:
+                if need[seat] <= 0 or self._void[seat] >> suit & 1:
+                    continue
+                if suit == _SPADES and self._exact[seat] >= 0:
+                    continue
+                seats |= 1 << seat
+            eligible.append(seats)
+        return eligible
+
+    # -- sampling ----------------------------------------------------------------
+
+    def sample(self, rng: random.Random) -> tuple[int, int, int, int]:
+        """The four hands as held now (masks by seat number), hidden cards placed at random."""
+        for _ in range(_MAX_BID_TRIES):
+            held = self._place(rng)
+            if self._bids_fit(held):
+                return held
+        raise InconsistentViewError(
+            f"could not place the hidden cards so that every bid is legal after "
+            f"{_MAX_BID_TRIES} tries; the bids look impossible for the cards left"
+        )
+
+    def dealt(self, held: Sequence[int]) -> tuple[int, int, int, int]:
+        """The 13-card hands dealt, from the held hands and the cards played."""
+        p = self.played_by
+        return (held[0] | p[0], held[1] | p[1], held[2] | p[2], held[3] | p[3])
+
+    def _bids_fit(self, held: Sequence[int]) -> bool:
+        view = self.view
+        variant = view.variant
+        for seat, bid, made in self._bid_checks:
+            dealt = CardSet(held[seat] | self.played_by[seat])
+            try:
+                legal = variant.legal_bids(view.rules, SEATS[seat], dealt, made)
+            except SpadesError:
+                raise
+            except Exception:
+                # The engine reports a misbehaving plugin when the sample is replayed.
+                return True
+            if bid not in legal:
+                return False
+        return True
+
+    def _place(self, rng: random.Random) -> tuple[int, int, int, int]:
+        for _ in range(_RANDOM_TRIES):
+            held = self._try_place(rng, guided=False)
+            if held is not None:
+                return held
+        held = self._try_place(rng, guided=True)
+        if held is None:  # pragma: no cover - the constructor proved a deal exists
+            raise InconsistentViewError("no deal of the hidden cards agrees with the view")
+        return held
+
+    def _try_place(self, rng: random.Random, *, guided: bool) -> tuple[int, int, int, int] | None:
+        held = list(self._fixed)
+        need = list(self._need)
+        pool = self._pool
+        for card, seat in self._must:
+            held[seat] |= 1 << card
+            need[seat] -= 1
+            pool &= ~(1 << card)
+        quota = self._spade_quota()
+        spades = _cards(pool & SUIT_MASKS[_SPADES])
+        rng.shuffle(spades)
+        for seat in self._hidden:
+            for _ in range(quota[seat]):
+                card = spades.pop()
+                held[seat] |= 1 << card
+                need[seat] -= 1
+        pool &= ~SUIT_MASKS[_SPADES]
+        for card in spades:
+            pool |= 1 << card
+        eligible_base = self._eligible([13] * 4)
+        everyone = 0
+        for seat in self._hidden:
+            everyone |= 1 << seat
+        counts = [(pool & SUIT_MASKS[suit]).bit_count() for suit in range(4)]
+        free_cards: list[int] = []
+        for suit in self._order:
+            cards = _cards(pool & SUIT_MASKS[suit])
+            seats = eligible_base[suit]
+            if seats == everyone and not guided:
+                # Any seat may take these: dealt in one shuffle below.
+                free_cards += cards
+                continue
+            rng.shuffle(cards)
+            for card in cards:
+                options = [s for s in self._hidden if seats >> s & 1 and need[s] > 0]
+                if not options:
+                    return None
+                if guided:
+                    chosen = self._guided_choice(rng, options, need, counts, suit)
+                    if chosen is None:  # pragma: no cover - feasibility is kept invariant
+                        return None
+                else:
+                    chosen = _weighted(rng, options, need)
+                held[chosen] |= 1 << card
+                need[chosen] -= 1
+                counts[suit] -= 1
+        if free_cards:
+            rng.shuffle(free_cards)
+            position = 0
+            for seat in self._hidden:
+                for card in free_cards[position : position + need[seat]]:
+                    held[seat] |= 1 << card
+                position += need[seat]
+        return (held[0], held[1], held[2], held[3])
+
+    def _guided_choice(
+        self, rng: random.Random, options: list[int], need: list[int], counts: list[int], suit: int
+    ) -> int | None:
+        remaining = list(options)
+        while remaining:
+            seat = _weighted(rng, remaining, need)
+            remaining.remove(seat)
+            need[seat] -= 1
+            counts[suit] -= 1
+            ok = _hall_ok(counts, self._eligible(need), need)
+            need[seat] += 1
+            counts[suit] += 1
+            if ok:
+                return seat
+        return None
+
+
+def _cards(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _weighted(rng: random.Random, seats: list[int], need: Sequence[int]) -> int:
+    if len(seats) == 1:
+        return seats[0]
+    total = sum(need[s] for s in seats)
+    pick = rng.randrange(total)
+    for seat in seats:
+        pick -= need[seat]
+        if pick < 0:
+            return seat
+    return seats[-1]  # pragma: no cover - the weights sum to total
+
+
+def _hall_ok(counts: Sequence[int], eligible: Sequence[int], need: Sequence[int]) -> bool:
+    """Whether cards grouped by suit (``counts``) can fill every seat's ``need``
+    exactly when suit ``g`` may only go to the seats in ``eligible[g]``
+    (Hall's condition for a transportation problem)."""
+    if sum(counts) != sum(n for n in need if n > 0) or any(n < 0 for n in need):
+        return False
+    groups = [g for g in range(4) if counts[g] > 0]
+    for subset in range(1, 1 << len(groups)):
+        total = 0
+        seats = 0
+        for i, group in enumerate(groups):
+            if subset >> i & 1:
+                total += counts[group]
+                seats |= eligible[group]
+        room = sum(need[s] for s in range(4) if seats >> s & 1)
+        if total > room:
+            return False
+    return True
+
+
+def determinize(view: View, rng: random.Random) -> Game:
+    """A complete game the seat of ``view`` cannot tell apart from the real one.
+
+    Every card hidden from the seat is placed at random among the other seats,
+    consistent with the view (see the module docs); the result satisfies
+    ``sample.view(view.seat) == view``. A spectator's view (``seat`` is
+    ``None``) hides all four hands. Views outside bidding and play hide no
+    cards; their sample is the public game itself.
+
+    Raises :class:`~spades_core.InconsistentViewError` when no deal fits the
+    view (which never happens for a view of a real game).
+    """
+    if not isinstance(view, View):
+        raise InconsistentViewError(f"determinize needs a View; got {type(view).__name__}")
+    seed = rng.getrandbits(64)
+    start = _hand_start(view, seed)
+    if view.phase not in (Phase.BID, Phase.PLAY):
+        return start
+    hidden = HiddenCards(view)
+    return replay_hand(start, view, hidden.dealt(hidden.sample(rng)))
+
+
+def _hand_start(view: View, seed: int) -> Game:
+    """The game at the start of the view's hand (or over), finished hands copied."""
+    results = view.hand_results
+    first_dealer = results[0].dealer if results else view.dealer
+    options = dict(view.rules.overrides)
+    fresh = new_game(view.variant, seed=seed, dealer=first_dealer, **options)
+    if view.phase is Phase.GAME_OVER:
+        phase = Phase.GAME_OVER
+    elif not results:
+        return fresh
+    else:
+        phase = Phase.DEAL
+    # A finished hand hides nothing, so the state after it is built from the
+    # view's public results: the same fields the engine's scoring step sets.
+    return Game(
+        fresh._setup,
+        phase,
+        view.dealer,
+        (view.scores.values_[0], view.scores.values_[1]),
+        (view.bags.values_[0], view.bags.values_[1]),
+        results,
+        view.winner,
+        (0, 0, 0, 0),
+        (0, 0, 0, 0),
+        (None, None, None, None),
+        NO_SEAT,
+        NO_SEAT,
+        (),
+        (0, 0, 0, 0),
+        (),
+        False,
+    )
+
+
+def replay_hand(start: Game, view: View, dealt: Sequence[int]) -> Game:
+    """``start`` (a game in ``DEAL``) with ``dealt`` dealt and the view's hand
+    so far (bids, then plays) replayed through the engine."""
+    hands = tuple(CardSet(mask) for mask in dealt)
+    try:
+        game = start.apply(Deal((hands[0], hands[1], hands[2], hands[3])))
+        order = [SEATS[(int(view.dealer) + 1 + i) % 4] for i in range(4)]
+        for seat in order:
+            bid = view.bids[seat]
+            if bid is None:
+                break
+            game = game.apply(BIDS[bid], seat=seat)
+        for trick in view.tricks:
+            for seat, card in trick.plays:
+                game = game.apply(PLAYS[card.id], seat=seat)
+        for seat, card in view.current_trick:
+            game = game.apply(PLAYS[card.id], seat=seat)
+    except IllegalActionError as error:
+        shown = " / ".join(str(hand) for hand in hands)
+        raise InconsistentViewError(
+            f"the view's history cannot be replayed on the sampled deal ({shown}): {error}"
+        ) from None
+    if game.to_act != view.to_act:
+        raise InconsistentViewError(
+            f"replaying the view's history leaves {game.to_act} to act, but the view says "
+            f"{view.to_act}"
+        )
+    return game
