@@ -90,7 +90,8 @@ def test_sample_seed_is_drawn_from_the_rng_not_the_game() -> None:
 
 def test_sample_replays_finished_hands_scores_bags_and_dealer() -> None:
     rng = random.Random(8)
-    game = sc.new_game("classic", seed=8, target_score=5000)
+    # No loss floor, so random play cannot end the game within two hands.
+    game = sc.new_game("classic", seed=8, target_score=5000, loss_floor=None)
     while len(game.hand_results) < 2:
         game = game.apply(rng.choice(game.legal_actions()))
     game = game.deal()
