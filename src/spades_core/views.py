@@ -151,7 +151,7 @@ class View:
             "seat": seat_name(self.seat),
             "variant": self.variant.id,
             "options": self.rules.overrides_json(),
-            "phase": self.phase.value,
+            "phase": self.phase.name,
             "hand_number": self.hand_number,
             "dealer": self.dealer.letter,
             "to_act": seat_name(self.to_act),
