@@ -9,6 +9,7 @@ a temporary one (``SPADES_CORE_DATA_DIR``).
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import re
 import subprocess
@@ -279,8 +280,36 @@ def test_data_dir_follows_the_override_and_xdg(
         assert data_dir() == Path.home() / ".local" / "share" / "spades-core"
 
 
-def test_bot_seeds_differ_by_seat_and_follow_the_game_seed() -> None:
-    seeds = {bot_seed(7, seat) for seat in sc.Seat}
+def test_a_game_resumed_midway_is_the_game_played_in_one_sitting(
+    data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Random bots draw from their seeds: resuming must not change their moves."""
+    args = ["--variant", "mirror", "--seed", "17", "--partner", "random", "--opponents", "random"]
+    script = ALL_NUMBERS * 16
+    assert run_play(monkeypatch, capsys, args, script)[0] == 0
+    in_one_sitting, _ = read_save(data / AUTOSAVE_NAME)
+
+    (data / AUTOSAVE_NAME).unlink()
+    cut = [0, 9, 40, 101, len(script)]
+    for number, (start, stop) in enumerate(itertools.pairwise(cut)):
+        first_args = args if number == 0 else ["--continue"]
+        status, out, _ = run_play(monkeypatch, capsys, first_args, [*script[start:stop], "quit"])
+        assert status == 0
+        assert "Game saved." in out
+    resumed, _ = read_save(data / AUTOSAVE_NAME)
+    assert resumed == in_one_sitting
+    assert resumed.hand_results  # a whole hand was played across the interruptions
+
+
+def test_bot_seeds_differ_by_seat_and_by_move_and_follow_the_game_seed() -> None:
+    game = sc.new_game("classic", seed=7).deal()
+    seeds = {bot_seed(game, seat) for seat in sc.Seat}
     assert len(seeds) == 4
-    assert bot_seed(7, sc.Seat.NORTH) == bot_seed(7, sc.Seat.NORTH)
-    assert bot_seed(7, sc.Seat.NORTH) != bot_seed(8, sc.Seat.NORTH)
+    assert bot_seed(game, sc.Seat.NORTH) == bot_seed(
+        sc.new_game("classic", seed=7).deal(), sc.Seat.NORTH
+    )
+    assert bot_seed(game, sc.Seat.NORTH) != bot_seed(
+        sc.new_game("classic", seed=8).deal(), sc.Seat.NORTH
+    )
+    later = game.apply(game.legal_actions()[0])
+    assert bot_seed(later, sc.Seat.NORTH) != bot_seed(game, sc.Seat.NORTH)

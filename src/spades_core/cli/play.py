@@ -52,6 +52,7 @@ __all__ = [
     "DATA_DIR_ENV",
     "SESSION_FORMAT",
     "PlayerConfig",
+    "bot_move",
     "bot_seed",
     "data_dir",
     "parse_option",
@@ -192,10 +193,23 @@ def data_dir() -> Path:
     return base_dir / "spades-core"
 
 
-def bot_seed(game_seed: int, seat: Seat) -> int:
-    """The seed of the bot in ``seat``, derived from the game's seed, so the
-    same ``--seed`` gives the same game."""
-    return SeedStream(game_seed, _BOT_SEED_PURPOSE, int(seat)).next64()
+def bot_seed(game: Game, seat: Seat) -> int:
+    """The seed for the bot in ``seat`` deciding its next move in ``game``.
+
+    It is derived from the game's seed, the hand number and how many actions
+    the hand has seen, so the same ``--seed`` and the same input give the
+    same game, also when it is saved and resumed in between (a bot is made
+    afresh for every decision and keeps no state across them).
+    """
+    step = len(game.bids) + 4 * len(game.tricks) + len(game.current_trick)
+    index = ((game.hand_number * 64 + step) * 4 + int(seat)) & 0xFFFFFFFF
+    return SeedStream(game.seed, _BOT_SEED_PURPOSE, index).next64()
+
+
+def bot_move(game: Game, seat: Seat, level: str) -> Action:
+    """The move of a ``level`` bot in ``seat``, given only that seat's view."""
+    player = bots.make(level, seed=bot_seed(game, seat))
+    return player.choose(game.view(seat))
 
 
 @final
@@ -298,11 +312,6 @@ class PlaySession:
         self.echo_input = echo_input
         self.delay = delay
         self.style = Style(colour=render.use_colour(out))
-        self.bots: dict[Seat, bots.Player] = {
-            seat: bots.make(config.level(seat), seed=bot_seed(game.seed, seat))
-            for seat in Seat
-            if seat != config.seat
-        }
         self._autosave_failed = False
 
     def say(self, *lines: str) -> None:
@@ -354,7 +363,7 @@ class PlaySession:
         if seat == self.config.seat:
             action = self.ask_human()
         else:
-            action = self.bots[seat].choose(game.view(seat))
+            action = bot_move(game, seat, self.config.level(seat))
             self.say(f"{seat_name(seat)} {render.action_text(action, self.style)}")
             if self.delay:
                 time.sleep(self.delay)

@@ -15,7 +15,7 @@ from typing import TextIO
 
 from spades_core import bots
 from spades_core.cli import render
-from spades_core.cli.play import add_option_argument, bot_seed, parse_options
+from spades_core.cli.play import add_option_argument, bot_move, parse_options
 from spades_core.cli.render import Style, seat_name
 from spades_core.errors import SpadesError
 from spades_core.game import new_game
@@ -81,7 +81,6 @@ def watch(game: Game, levels: dict[Team, str], *, out: TextIO, delay: float = 0.
     """Play ``game`` to the end with bots of ``levels``, writing each trick to
     ``out``; the finished game."""
     style = Style(colour=render.use_colour(out))
-    players = {seat: bots.make(levels[seat.team], seed=bot_seed(game.seed, seat)) for seat in Seat}
 
     def say(*lines: str) -> None:
         for line in lines:
@@ -106,7 +105,7 @@ def watch(game: Game, levels: dict[Team, str], *, out: TextIO, delay: float = 0.
         seat = game.to_act
         assert seat is not None
         before = game
-        game = game.apply(players[seat].choose(game.view(seat)))
+        game = game.apply(bot_move(game, seat, levels[seat.team]))
         if before.phase is Phase.BID and game.phase is Phase.PLAY:
             say(
                 "Bids: "
