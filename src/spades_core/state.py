@@ -21,7 +21,7 @@ Internally hands are 52-bit masks and seats are ints (fields starting with
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Final, final
 
@@ -267,7 +267,7 @@ class Game:
         legal = self._legal
         if legal is None:
             legal = _transitions.legal_actions(self)
-            object.__setattr__(self, "_legal", legal)
+            _store_legal(self, legal)
         return legal
 
     def legal_bids(self) -> tuple[int, ...]:
@@ -331,6 +331,9 @@ class Game:
 
         return view_for(self, None)
 
+
+# The cache slot is written past the frozen __setattr__ (it is not part of the value).
+_store_legal: Callable[[Game, tuple[Action, ...]], None] = vars(Game)["_legal"].__set__
 
 # Imported last: transitions builds Game objects, so it imports this module.
 from spades_core import transitions as _transitions  # noqa: E402
