@@ -383,12 +383,21 @@ def apply(game: Game, action: object, seat: object = None) -> Game:
             if game._phase is _PLAY and legal_play_mask(game) >> card & 1:
                 return play_unchecked(game, card)
         elif kind is Bid:
-            if game._phase is _BID and action in game.legal_actions():
-                return bid_unchecked(game, action.value)  # type: ignore[union-attr]
+            if game._phase is _BID and _is_listed(action, game.legal_actions()):
+                return bid_unchecked(game, action.value)  # type: ignore[attr-defined]
         elif kind is Deal and game._phase is _DEAL:
             return deal(game, action)
     check(game, action, seat)
     raise AssertionError(f"check() accepted an action apply() rejected: {action!r}")
+
+
+def _is_listed(action: object, legal: tuple[Action, ...]) -> bool:
+    # A pre-built action is found by identity, without calling __eq__ on each
+    # entry before it; any other action by equality.
+    for candidate in legal:
+        if candidate is action:
+            return True
+    return action in legal
 
 
 def deal(game: Game, hands: object = None) -> Game:
