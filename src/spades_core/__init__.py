@@ -8,9 +8,10 @@
 
 from __future__ import annotations
 
-from spades_core import encoding, playout
+from spades_core import bots, encoding, playout
 from spades_core.actions import NIL, Action, Bid, Deal, Play
 from spades_core.cards import Card, CardSet, Rank, Suit
+from spades_core.coach import Tip, coach
 from spades_core.determinize import determinize
 from spades_core.errors import (
     DuplicateVariantError,
@@ -75,6 +76,7 @@ __all__ = [
     "Suit",
     "Team",
     "TeamMap",
+    "Tip",
     "Trick",
     "Variant",
     "VariantError",
@@ -82,6 +84,8 @@ __all__ = [
     "VariantNotFoundError",
     "__version__",
     "available_variants",
+    "bots",
+    "coach",
     "determinize",
     "dumps",
     "encoding",

@@ -1,0 +1,404 @@
+"""Search for the hard bot: determinized play-outs with the normal policy.
+
+For a decision the hard bot samples the hidden cards several times (see
+:class:`~spades_core.determinize.HiddenCards`), and for each sample and each
+candidate move plays the rest of the hand out with :func:`normal_play` for
+all four seats (each seat using only what it could see, on the sampled
+cards). The hand is then scored with the variant's own scoring and game-end
+hooks, and the candidate with the best average value is chosen.
+
+The value of a finished hand, for the deciding team, is its points minus the
+opponents' points, with bags priced at ``bag_penalty / bag_limit`` each, and
+a large bonus (or malus) when the hand ends the game: so a team near the
+target or the loss floor plays for the match, not the hand.
+
+Play-outs run on a mutable :class:`Sim` of ints, never on views (which are
+far too slow to build at every step).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Final
+
+import attrs
+
+from spades_core.bots._policy import Why, estimate_tricks, nil_risk, normal_bid, normal_play
+from spades_core.bots._table import NO_BID, SUIT, Table
+from spades_core.cards import CardSet
+from spades_core.determinize import HiddenCards
+from spades_core.options import BreakRule, FirstLead
+from spades_core.seats import Seat, SeatMap
+from spades_core.state import SEATS
+from spades_core.transitions import trick_winner
+from spades_core.views import View
+
+__all__ = ["GAME_VALUE", "Budget", "Sim", "hand_value", "search_bid", "search_play"]
+
+GAME_VALUE: Final = 1000
+"""What winning (or losing) the game is worth, in points, to the search."""
+_NON_SPADES: Final = SUIT[0] | SUIT[1] | SUIT[2]
+_NIL_CANDIDATE_RISK: Final = 9.0
+"""Hands riskier than this for Nil are not worth simulating a Nil bid for."""
+
+
+@attrs.frozen
+class Budget:
+    """How much searching the hard bot does per decision.
+
+    ``steps`` is the number of simulated card plays per card decision: the
+    samples are ``steps / (cards left × candidates)``, clamped to
+    ``[min_samples, max_samples]``, so late, small decisions get more samples
+    for the same time. ``bid_steps`` is the same for a bid (each play-out a
+    whole hand). ``confidence`` is how many standard errors better than the
+    normal policy's own choice another candidate must be to replace it.
+    """
+
+    steps: int = 6000
+    bid_steps: int = 4000
+    min_samples: int = 6
+    max_samples: int = 200
+    confidence: float = 1.0
+    draws: int = 6
+    """Deals drawn per sample; the one that best explains the bids is kept."""
+
+
+class Sim(Table):
+    """A table that knows every hand, for play-outs. ``hands`` are held masks."""
+
+    __slots__ = ("any_spade", "dealer", "hands", "to_act", "two_of_clubs", "variant")
+
+    def __init__(self, view: View, base: Table, hands: tuple[int, ...]) -> None:
+        rules = view.rules
+        Table.__init__(self, rules)
+        self.variant = view.variant
+        self.dealer = int(view.dealer)
+        self.any_spade = rules.break_rule is BreakRule.ANY_SPADE
+        self.two_of_clubs = rules.first_lead is FirstLead.TWO_OF_CLUBS
+        self.hands = list(hands)
+        self.to_act = base.seat
+        self.seat = base.seat
+        self.trick = list(base.trick)
+        self.leader = base.leader
+        self.bids = list(base.bids)
+        self.won = list(base.won)
+        self.played = base.played
+        self.voids = list(base.voids)
+        self.spades_left = list(base.spades_left)
+        self.broken = base.broken
+        self.tricks_done = base.tricks_done
+        self.bags = base.bags
+        self.scores = base.scores
+
+    def clone(self) -> Sim:
+        """An independent copy."""
+        other = Sim.__new__(Sim)
+        other.rules = self.rules
+        other.nil_counts = self.nil_counts
+        other.variant = self.variant
+        other.dealer = self.dealer
+        other.any_spade = self.any_spade
+        other.two_of_clubs = self.two_of_clubs
+        other.hands = list(self.hands)
+        other.to_act = self.to_act
+        other.seat = self.seat
+        other.hand = self.hand
+        other.legal = self.legal
+        other.legal_bids = self.legal_bids
+        other.trick = list(self.trick)
+        other.leader = self.leader
+        other.bids = list(self.bids)
+        other.won = list(self.won)
+        other.played = self.played
+        other.voids = list(self.voids)
+        other.spades_left = list(self.spades_left)
+        other.broken = self.broken
+        other.tricks_done = self.tricks_done
+        other.bags = self.bags
+        other.scores = self.scores
+        return other
+
+    def legal_mask(self) -> int:
+        """The legal plays of the seat to act (the engine's rules, on ints)."""
+        held = self.hands[self.to_act]
+        trick = self.trick
+        if trick:
+            return held & SUIT[trick[0] // 13] or held
+        if self.two_of_clubs and self.tricks_done == 0:
+            return 1
+        if self.broken:
+            return held
+        return held & _NON_SPADES or held
+
+    def play(self, card: int) -> None:
+        """The seat to act plays ``card`` (assumed legal)."""
+        seat = self.to_act
+        bit = 1 << card
+        self.hands[seat] ^= bit
+        self.played |= bit
+        trick = self.trick
+        if trick:
+            led = trick[0] // 13
+            if card // 13 != led:
+                self.voids[seat] |= 1 << led
+        elif card >= 39 and not self.broken:
+            self.voids[seat] |= 7
+        if card >= 39:
+            if self.spades_left[seat] > 0:
+                self.spades_left[seat] -= 1
+            if not self.broken and ((trick and trick[0] < 39) or self.any_spade):
+                self.broken = True
+        trick.append(card)
+        if len(trick) < 4:
+            self.to_act = (seat + 1) % 4
+            return
+        winner = (self.leader + trick_winner((trick[0], trick[1], trick[2], trick[3]))) % 4
+        self.won[winner] += 1
+        self.tricks_done += 1
+        self.trick = []
+        self.leader = winner
+        self.to_act = winner
+
+    def play_out(self) -> None:
+        """Play the rest of the hand with the normal policy for every seat."""
+        hands = self.hands
+        while self.tricks_done < 13:
+            seat = self.to_act
+            self.seat = seat
+            self.hand = hands[seat]
+            self.legal = self.legal_mask()
+            self.play(normal_play(self)[0])
+
+    def bid_out(self) -> None:
+        """Complete the bidding with the normal policy, then set up the first lead."""
+        variant = self.variant
+        rules = self.rules
+        first = (self.dealer + 1) % 4
+        for i in range(4):
+            seat = (first + i) % 4
+            if self.bids[seat] != NO_BID:
+                continue
+            made = {SEATS[s]: b for s, b in enumerate(self.bids) if b != NO_BID}
+            self.seat = seat
+            self.hand = self.hands[seat]
+            self.legal_bids = variant.legal_bids(rules, SEATS[seat], CardSet(self.hand), made)
+            self.bids[seat] = normal_bid(self)[0]
+        made = {SEATS[s]: b for s, b in enumerate(self.bids)}
+        revealed = variant.revealed_spade_counts(rules, made)
+        for seat, count in revealed.items():
+            self.spades_left[seat] = count
+        leader = first
+        if self.two_of_clubs:
+            leader = next(s for s in range(4) if self.hands[s] & 1)
+        self.leader = leader
+        self.to_act = leader
+
+
+class BidReader:
+    """Prefers samples in which the other seats' bids make sense.
+
+    A bid says something about the bidder's hand: a Nil a safe hand, a bid
+    of 5 about five tricks. Of ``draws`` consistent deals, :meth:`sample`
+    keeps the one whose hidden hands the normal bidder's estimate finds
+    closest to the bids actually made. Forced bids (one legal choice) say
+    nothing beyond what the view already enforces.
+    """
+
+    __slots__ = ("_bids", "_draws", "_rules", "_variant")
+
+    def __init__(self, view: View, draws: int) -> None:
+        self._variant = view.variant
+        self._rules = view.rules
+        self._draws = draws
+        viewer = view.seat
+        bids = []
+        made: dict[Seat, int] = {}
+        for i in range(4):
+            seat = SEATS[(int(view.dealer) + 1 + i) % 4]
+            bid = view.bids[seat]
+            if bid is None:
+                break
+            if seat != viewer:
+                bids.append((int(seat), bid, dict(made)))
+            made[seat] = bid
+        self._bids = tuple(bids)
+
+    def sample(self, hidden: HiddenCards, rng: random.Random) -> tuple[int, int, int, int]:
+        """The best of ``draws`` samples of the hidden cards."""
+        if not self._bids or self._draws <= 1:
+            return hidden.sample(rng)
+        best = hidden.sample(rng)
+        best_misfit = self.misfit(hidden.dealt(best))
+        for _ in range(self._draws - 1):
+            if best_misfit == 0.0:
+                break
+            held = hidden.sample(rng)
+            misfit = self.misfit(hidden.dealt(held))
+            if misfit < best_misfit:
+                best, best_misfit = held, misfit
+        return best
+
+    def misfit(self, dealt: tuple[int, int, int, int]) -> float:
+        """How badly the dealt hands explain the bids (0: perfectly)."""
+        total = 0.0
+        for seat, bid, made in self._bids:
+            hand = dealt[seat]
+            legal = self._variant.legal_bids(self._rules, SEATS[seat], CardSet(hand), made)
+            if len(legal) < 2:
+                continue
+            if bid == 0:
+                total += max(0.0, nil_risk(hand) - 3.0) / 3.0
+                total += max(0.0, estimate_tricks(hand) - 1.5)
+            elif 0 in legal and len(legal) == 2:
+                # Nil or the count (Whiz): passing up Nil hints at a hand unsafe for it.
+                total += max(0.0, 2.0 - nil_risk(hand)) / 2.0
+            else:
+                total += max(0.0, abs(estimate_tricks(hand) - bid) - 0.5)
+        return total
+
+
+def hand_value(sim: Sim, team: int) -> float:
+    """The value of ``sim``'s finished hand for ``team`` (see the module docs)."""
+    rules = sim.rules
+    variant = sim.variant
+    points, bags = variant.score_hand(
+        rules, SeatMap(tuple(sim.bids)), SeatMap(tuple(sim.won)), sim.bags
+    )
+    value = float(points[team] - points[1 - team])
+    limit = rules.bag_limit
+    if limit:
+        price = rules.bag_penalty / limit
+        gained = (bags[team] - sim.bags[team]) - (bags[1 - team] - sim.bags[1 - team])
+        value -= price * gained
+    scores = (sim.scores[0] + points[0], sim.scores[1] + points[1])
+    outcome = variant.game_outcome(rules, scores)
+    if outcome is not None:
+        value += GAME_VALUE if outcome == team else -GAME_VALUE
+    return value
+
+
+def _candidates(table: Table) -> list[int]:
+    """One card per group of equivalent legal cards (touching ranks in a suit
+    with no unseen card between them), the lowest of each group."""
+    legal = table.legal
+    unseen = table.unseen()
+    out: list[int] = []
+    previous = -2
+    mask = legal
+    while mask:
+        bit = mask & -mask
+        card = bit.bit_length() - 1
+        mask ^= bit
+        if previous >= 0 and previous // 13 == card // 13:
+            between = ((1 << card) - 1) & ~((2 << previous) - 1)
+            if not unseen & between:
+                previous = card
+                continue
+        out.append(card)
+        previous = card
+    return out
+
+
+def _group_of(card: int, candidates: list[int]) -> int:
+    """The candidate standing for ``card`` (the highest candidate not above it)."""
+    best = candidates[0]
+    for candidate in candidates:
+        if candidate <= card and candidate // 13 == card // 13:
+            best = candidate
+    return best
+
+
+def _samples(budget: int, per_sample: int, min_samples: int, max_samples: int) -> int:
+    """How many samples a budget of simulated card plays buys."""
+    return max(min_samples, min(max_samples, budget // max(1, per_sample)))
+
+
+def _pick(values: dict[int, list[float]], preferred: int, confidence: float) -> tuple[int, bool]:
+    """The candidate to play and whether it overrides ``preferred``.
+
+    Every candidate was evaluated on the same samples, so candidates are
+    compared with ``preferred`` sample by sample; another candidate wins only
+    when its mean advantage exceeds ``confidence`` standard errors.
+    """
+    base = values[preferred]
+    n = len(base)
+    best, best_gain = preferred, 0.0
+    for candidate, scores in values.items():
+        if candidate == preferred:
+            continue
+        diffs = [a - b for a, b in zip(scores, base, strict=True)]
+        mean = sum(diffs) / n
+        if mean <= best_gain:
+            continue
+        variance = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
+        if mean > confidence * math.sqrt(variance / n):
+            best, best_gain = candidate, mean
+    return best, best != preferred
+
+
+def search_play(view: View, table: Table, rng: random.Random, budget: Budget) -> tuple[int, Why]:
+    """The card with the best play-out value (``table.legal`` has at least two cards)."""
+    candidates = _candidates(table)
+    normal_card, normal_why = normal_play(table)
+    if len(candidates) == 1:
+        return normal_card, normal_why
+    cards_left = 52 - table.played.bit_count()
+    samples = _samples(
+        budget.steps, cards_left * len(candidates), budget.min_samples, budget.max_samples
+    )
+    hidden = HiddenCards(view)
+    reader = BidReader(view, budget.draws)
+    team = table.seat & 1
+    values: dict[int, list[float]] = {card: [] for card in candidates}
+    for _ in range(samples):
+        base = Sim(view, table, reader.sample(hidden, rng))
+        for card in candidates:
+            sim = base.clone()
+            sim.play(card)
+            sim.play_out()
+            values[card].append(hand_value(sim, team))
+    preferred = _group_of(normal_card, candidates)
+    best, overridden = _pick(values, preferred, budget.confidence)
+    if not overridden:
+        return normal_card, normal_why
+    return best, Why.SEARCH
+
+
+def search_bid(view: View, table: Table, rng: random.Random, budget: Budget) -> tuple[int, Why]:
+    """The bid with the best value over simulated hands."""
+    normal_choice, normal_why = normal_bid(table)
+    candidates = _bid_candidates(table, normal_choice)
+    if len(candidates) == 1:
+        return normal_choice, normal_why
+    samples = _samples(
+        budget.bid_steps, 52 * len(candidates), budget.min_samples, budget.max_samples
+    )
+    hidden = HiddenCards(view)
+    reader = BidReader(view, budget.draws)
+    team = table.seat & 1
+    values: dict[int, list[float]] = {bid: [] for bid in candidates}
+    for _ in range(samples):
+        base = Sim(view, table, reader.sample(hidden, rng))
+        for bid in candidates:
+            sim = base.clone()
+            sim.bids[table.seat] = bid
+            sim.bid_out()
+            sim.play_out()
+            values[bid].append(hand_value(sim, team))
+    best, overridden = _pick(values, normal_choice, budget.confidence)
+    if not overridden:
+        return normal_choice, normal_why
+    return best, (Why.BID_NIL_SIMULATED if best == 0 else Why.BID_SIMULATED)
+
+
+def _bid_candidates(table: Table, normal_choice: int) -> list[int]:
+    legal = table.legal_bids
+    if len(legal) <= 3:
+        return list(legal)
+    positive = [b for b in legal if b > 0]
+    anchor = normal_choice if normal_choice > 0 else (min(positive) if positive else 0)
+    wanted = {anchor - 2, anchor - 1, anchor, anchor + 1, normal_choice}
+    if 0 in legal and nil_risk(table.hand) <= _NIL_CANDIDATE_RISK:
+        wanted.add(0)
+    return sorted(b for b in legal if b in wanted)

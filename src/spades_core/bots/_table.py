@@ -1,0 +1,182 @@
+"""What a seat knows at a decision, as plain ints: the bots' working state.
+
+Bot policies read a :class:`Table` rather than a :class:`~spades_core.views.View`
+so that the same policy code runs both on real views (one decision) and
+inside the hard bot's play-outs (thousands of decisions on a mutable
+table). Cards are ids (``suit * 13 + rank``), hands 52-bit masks, seats ints
+0-3 (N, E, S, W).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from spades_core.actions import Bid, Play
+from spades_core.cards import FULL_DECK_MASK, SUIT_MASKS
+from spades_core.options import NilTricks, Rules
+from spades_core.state import Phase
+from spades_core.views import View
+
+__all__ = ["FULL", "NO_BID", "Table", "table_from_view"]
+
+FULL: Final = FULL_DECK_MASK
+NO_BID: Final = -1
+"""A seat that has not bid yet."""
+UNKNOWN: Final = -1
+"""A spade count the seat cannot know."""
+SPADES: Final = 3
+SPADE_MASK: Final = SUIT_MASKS[3]
+SUIT: Final = SUIT_MASKS
+
+
+class Table:
+    """The public state of a hand plus one seat's own cards, as ints.
+
+    ``seat``/``hand``/``legal`` describe the seat deciding; everything else is
+    public. Play-outs mutate a table in place; policies only read it.
+    """
+
+    __slots__ = (
+        "bags",
+        "bids",
+        "broken",
+        "hand",
+        "leader",
+        "legal",
+        "legal_bids",
+        "nil_counts",
+        "played",
+        "rules",
+        "scores",
+        "seat",
+        "spades_left",
+        "trick",
+        "tricks_done",
+        "voids",
+        "won",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.nil_counts = rules.nil_tricks is NilTricks.COUNT_TOWARD_CONTRACT
+        """Whether a Nil bidder's tricks count toward the partner's contract."""
+        self.seat = 0
+        self.hand = 0
+        self.legal = 0
+        """Legal plays as a mask (during play)."""
+        self.legal_bids: tuple[int, ...] = ()
+        """Legal bids (during bidding)."""
+        self.trick: list[int] = []
+        """Card ids of the trick in progress, in play order."""
+        self.leader = 0
+        self.bids: list[int] = [NO_BID] * 4
+        self.won: list[int] = [0, 0, 0, 0]
+        self.played = 0
+        """Every card played this hand, the current trick included."""
+        self.voids: list[int] = [0, 0, 0, 0]
+        """Per seat, a 4-bit mask of the suits it is known to be out of."""
+        self.spades_left: list[int] = [UNKNOWN] * 4
+        """Per seat, spades still held when public (Mirror/Whiz bids), else -1."""
+        self.broken = False
+        self.tricks_done = 0
+        self.bags: tuple[int, int] = (0, 0)
+        self.scores: tuple[int, int] = (0, 0)
+
+    # -- derived facts -------------------------------------------------------------
+
+    def unseen(self) -> int:
+        """Cards in other seats' hands (not played, not the seat's own)."""
+        return FULL & ~self.played & ~self.hand
+
+    def counted(self, seat: int) -> int:
+        """Tricks of ``seat``'s team that count toward its contract."""
+        bids = self.bids
+        won = self.won
+        partner = seat ^ 2
+        if self.nil_counts:
+            return won[seat] + won[partner]
+        return (won[seat] if bids[seat] else 0) + (won[partner] if bids[partner] else 0)
+
+    def contract(self, seat: int) -> int:
+        """The contract of ``seat``'s team (Nil counts 0)."""
+        return max(self.bids[seat], 0) + max(self.bids[seat ^ 2], 0)
+
+    def need(self, seat: int) -> int:
+        """Tricks ``seat``'s team still needs for its contract (≤ 0: made)."""
+        return self.contract(seat) - self.counted(seat)
+
+    def nil_alive(self, seat: int) -> bool:
+        """Whether ``seat`` bid Nil and has not taken a trick yet."""
+        return self.bids[seat] == 0 and self.won[seat] == 0
+
+    def remaining(self) -> int:
+        """Tricks not yet completed, the one in progress included."""
+        return 13 - self.tricks_done
+
+    def copy(self) -> Table:
+        """An independent copy (lists copied)."""
+        other = Table.__new__(Table)
+        other.rules = self.rules
+        other.nil_counts = self.nil_counts
+        other.seat = self.seat
+        other.hand = self.hand
+        other.legal = self.legal
+        other.legal_bids = self.legal_bids
+        other.trick = list(self.trick)
+        other.leader = self.leader
+        other.bids = list(self.bids)
+        other.won = list(self.won)
+        other.played = self.played
+        other.voids = list(self.voids)
+        other.spades_left = list(self.spades_left)
+        other.broken = self.broken
+        other.tricks_done = self.tricks_done
+        other.bags = self.bags
+        other.scores = self.scores
+        return other
+
+
+def table_from_view(view: View) -> Table:
+    """The :class:`Table` of the seat of ``view`` (which must be in a hand)."""
+    table = Table(view.rules)
+    seat = view.seat
+    table.seat = 0 if seat is None else int(seat)
+    table.hand = view.hand.mask
+    table.bids = [NO_BID if b is None else b for b in view.bids.values_]
+    table.won = list(view.tricks_won.values_)
+    table.bags = (view.bags.values_[0], view.bags.values_[1])
+    table.scores = (view.scores.values_[0], view.scores.values_[1])
+    table.broken = view.spades_broken
+    table.tricks_done = len(view.tricks)
+    if view.phase is Phase.BID:
+        table.legal_bids = tuple(a.value for a in view.legal_actions if type(a) is Bid)
+    legal = 0
+    if view.phase is Phase.PLAY:
+        for action in view.legal_actions:
+            if type(action) is Play:
+                legal |= 1 << action.card.id
+    table.legal = legal
+    played = 0
+    spades_played = [0, 0, 0, 0]
+    for trick in view.tricks:
+        leader = int(trick.leader)
+        for position, card in enumerate(trick.cards):
+            played |= 1 << card.id
+            if card.id >= 39:
+                spades_played[(leader + position) % 4] += 1
+    trick_cards = []
+    for who, card in view.current_trick:
+        trick_cards.append(card.id)
+        played |= 1 << card.id
+        if card.id >= 39:
+            spades_played[who] += 1
+    table.trick = trick_cards
+    table.leader = int(view.leader) if view.leader is not None else 0
+    table.played = played
+    table.voids = [sum(1 << suit for suit in suits) for suits in view.shown_out.values_]
+    counts = view.spade_counts.values_
+    table.spades_left = [
+        UNKNOWN if counts[s] is None else counts[s] - spades_played[s]  # type: ignore[operator]
+        for s in range(4)
+    ]
+    return table

@@ -1,0 +1,363 @@
+"""Coach tips: a good move for the seat to act, and one sentence saying why.
+
+:func:`coach` asks the normal bot (which decides in well under a millisecond)
+for its move and turns the idea behind it into plain English that names the
+cards, for bids and for plays, in every variant. The hard bot searches with
+the normal policy, so its moves are usually the same; the coach prefers the
+normal player's answer because it can always say *why*.
+
+>>> import spades_core as sc
+>>> game = sc.new_game("mirror", seed=2).deal()
+>>> tip = sc.coach(game.view(game.to_act))
+>>> tip.action in game.legal_actions()
+True
+>>> tip.reason.startswith("In Mirror your bid must equal your spades")
+True
+"""
+
+from __future__ import annotations
+
+from typing import Final, final
+
+import attrs
+
+from spades_core.actions import Action, Bid, Play
+from spades_core.bots import NormalBot
+from spades_core.bots._policy import (
+    Why,
+    above,
+    estimate_tricks,
+    winner_so_far,
+)
+from spades_core.bots._table import SPADE_MASK, SUIT, Table, table_from_view
+from spades_core.cards import ALL_CARDS
+from spades_core.seats import Seat
+from spades_core.views import View
+
+__all__ = ["Tip", "coach"]
+
+_SUIT_NAMES: Final = ("clubs", "diamonds", "hearts", "spades")
+_SUIT_SINGULAR: Final = ("club", "diamond", "heart", "spade")
+
+
+@final
+@attrs.frozen
+class Tip:
+    """A suggested action and the reason for it."""
+
+    action: Action
+    """One of the view's legal actions."""
+    reason: str
+    """One plain-English sentence naming the cards and the idea."""
+    idea: str
+    """A short machine-readable name of the idea (``"cash_winner"``, ``"protect_cover"``…)."""
+
+
+def coach(view: View) -> Tip:
+    """The normal player's move for the seat of ``view`` and why.
+
+    The view must be of the seat to act (its ``legal_actions`` not empty);
+    otherwise :class:`~spades_core.IllegalActionError` is raised.
+    """
+    action, why = _COACH_BOT.decide(view)
+    table = table_from_view(view)
+    if isinstance(action, Bid):
+        reason = _bid_reason(view, table, action.value, why)
+    elif isinstance(action, Play):
+        reason = _play_reason(view, table, action.card.id, why)
+    else:  # pragma: no cover - bots never deal
+        reason = "Deal the next hand."
+    return Tip(action=action, reason=reason, idea=why.name.lower())
+
+
+_COACH_BOT: Final = NormalBot(seed=0)
+
+
+# -- words -----------------------------------------------------------------------
+
+
+def name(card: int) -> str:
+    """A card for people: ``"10♥"``, ``"K♠"``."""
+    shown = ALL_CARDS[card]
+    rank = "10" if shown.rank.letter == "T" else shown.rank.letter
+    return rank + shown.suit.symbol
+
+
+def _names(cards: list[int]) -> str:
+    words = [name(c) for c in cards]
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _cards_desc(mask: int) -> list[int]:
+    out = []
+    while mask:
+        card = mask.bit_length() - 1
+        out.append(card)
+        mask ^= 1 << card
+    return out
+
+
+def _seat(seat: int) -> str:
+    return Seat(seat).name.title()
+
+
+def _bid_text(bid: int) -> str:
+    return "Nil" if bid == 0 else str(bid)
+
+
+# -- bids ------------------------------------------------------------------------
+
+
+def _bid_reason(view: View, table: Table, bid: int, why: Why) -> str:
+    hand = table.hand
+    spades = _cards_desc(hand & SPADE_MASK)
+    legal = table.legal_bids or tuple(a.value for a in view.legal_actions if isinstance(a, Bid))
+    if why is Why.ONLY_CHOICE or why is Why.BID_FORCED:
+        if not spades and legal == (0,):
+            return "You hold no spades, so Nil is your only bid."
+        if bid == len(spades) and view.variant.id == "mirror":
+            return (
+                f"In Mirror your bid must equal your spades: you hold {len(spades)} "
+                f"({_names(spades)}), so bid {bid}."
+            )
+        if bid == len(spades):
+            return (
+                f"You hold {len(spades)} spade{'s' if len(spades) != 1 else ''} "
+                f"({_names(spades)}) and the rules only allow bidding that count here: "
+                f"bid {bid}."
+            )
+        return f"{_bid_text(bid)} is the only bid the rules allow you here."
+    if why is Why.BID_NIL_WEAK:
+        top = max(_cards_desc(hand), key=lambda c: (c % 13, c))
+        spade_part = "no spades" if not spades else f"only the {_names(spades)} in spades"
+        return (
+            f"Your hand is weak (your best card is the {name(top)}, with {spade_part}), "
+            f"so bid Nil for {view.rules.nil_value} points."
+        )
+    if why is Why.BID_WHIZ_COUNT:
+        strong = _strong_cards(hand)
+        return (
+            f"Your {_names(strong) if strong else 'spades'} make Nil too risky: bid your "
+            f"{len(spades)} spade{'s' if len(spades) != 1 else ''}."
+        )
+    winners = _strong_cards(hand)
+    estimate = estimate_tricks(hand)
+    length = max(0, len(spades) - 3)
+    extra = f", and {len(spades)} spades should take more by length or trumping" if length else ""
+    if len(winners) == 1:
+        listed = f"the {name(winners[0])} looks like a winner"
+    elif winners:
+        listed = f"the {_names(winners)} look like winners"
+    else:
+        listed = "you have few high cards"
+    partner = table.bids[table.seat ^ 2]
+    partner_part = (
+        f" (with your partner's {_bid_text(partner)}, a team contract of {max(partner, 0) + bid})"
+        if partner >= 0
+        else ""
+    )
+    return (
+        f"You can expect about {estimate:.0f} trick{'s' if round(estimate) != 1 else ''}: "
+        f"{listed}{extra}, so bid {bid}{partner_part}."
+    )
+
+
+def _strong_cards(hand: int) -> list[int]:
+    """Aces, kings with company, and the top spades: the cards likely to win tricks."""
+    out = []
+    for suit in range(4):
+        bits = hand & SUIT[suit]
+        length = bits.bit_count()
+        ace = 13 * suit + 12
+        king = ace - 1
+        queen = ace - 2
+        if bits >> ace & 1:
+            out.append(ace)
+        if bits >> king & 1 and length >= 2:
+            out.append(king)
+        if suit == 3 and bits >> queen & 1 and length >= 3:
+            out.append(queen)
+    return sorted(out, key=lambda c: (-(c // 13 == 3), -(c % 13), c))
+
+
+# -- plays -----------------------------------------------------------------------
+
+
+def _play_reason(view: View, table: Table, card: int, why: Why) -> str:
+    trick = table.trick
+    seat = table.seat
+    card_name = name(card)
+    suit = card // 13
+    winning = ""
+    winner_seat = -1
+    if trick:
+        position, best = winner_so_far(trick)
+        winner_seat = (table.leader + position) % 4
+        winning = name(best)
+    led = trick[0] // 13 if trick else suit
+    unseen = table.unseen()
+    contract = table.contract(seat)
+    counted = table.counted(seat)
+    team_bags = table.bags[seat & 1]
+    opp_nil = next(
+        (o for o in (seat ^ 1, seat ^ 3) if table.nil_alive(o)),
+        winner_seat if winner_seat in (seat ^ 1, seat ^ 3) else seat ^ 1,
+    )
+
+    if why is Why.ONLY_CHOICE:
+        return f"The {card_name} is your only legal card."
+    if why is Why.LEAD_ACE:
+        return f"Lead your {card_name}: an ace wins the trick before the suit can be trumped."
+    if why is Why.LEAD_LOW:
+        return (
+            f"Lead a low card, the {card_name}, from your longest suit and keep your "
+            "high cards for later."
+        )
+    if why is Why.CASH_WINNER:
+        return (
+            f"The {card_name} is the highest {_SUIT_SINGULAR[suit]} left: cash it now, before "
+            f"the opponents run out of {_SUIT_NAMES[suit]} and can trump it."
+        )
+    if why is Why.DRAW_TRUMPS:
+        return (
+            f"Your {card_name} is the highest spade left: lead it to draw the opponents' "
+            "spades so they cannot trump your winners."
+        )
+    if why is Why.LEAD_FOR_PARTNER_RUFF:
+        return (
+            f"Your partner is out of {_SUIT_NAMES[suit]} and may still hold spades: lead the "
+            f"{card_name} so they can trump it."
+        )
+    if why is Why.LEAD_SHORT_SUIT:
+        return (
+            f"Lead your last {_SUIT_SINGULAR[suit]}, the {card_name}: once you are out of "
+            f"{_SUIT_NAMES[suit]} you can trump them."
+        )
+    if why is Why.DUCK_LEAD:
+        return (
+            f"Your team has its contract ({counted} of {contract} tricks) and {team_bags} "
+            f"bag{'s' if team_bags != 1 else ''}: lead the {card_name}, a card unlikely to "
+            "win, to avoid taking more bags."
+        )
+    if why is Why.WIN_CHEAPLY:
+        return (
+            f"Win the trick as cheaply as possible: your {card_name} beats the {winning}."
+            if len(trick) < 3
+            else f"You play last: the {card_name} is the cheapest card that beats the {winning}."
+        )
+    if why is Why.WIN_SURELY:
+        return (
+            f"Nobody still to play can beat your {card_name}: take the trick with it "
+            f"over the {winning}."
+        )
+    if why is Why.SECOND_HAND_LOW:
+        return (
+            f"Second to play, keep your high cards: play the {card_name} and let your "
+            "partner, who plays last, try to win."
+        )
+    if why is Why.THIRD_HAND_HIGH:
+        return (
+            f"Only an opponent plays after you: play high with your {card_name} to beat "
+            f"the {winning} and make them use their best card."
+        )
+    if why is Why.TRUMP:
+        return (
+            f"You are out of {_SUIT_NAMES[led]}: trump with your {card_name}, the lowest spade "
+            f"that beats the {winning}."
+        )
+    if why is Why.THROW_LOW:
+        if card // 13 == led:
+            return (
+                f"You cannot beat the {winning}: play your lowest {_SUIT_SINGULAR[led]}, "
+                f"the {card_name}."
+            )
+        return f"You cannot win this trick: throw away a card you will not miss, the {card_name}."
+    if why is Why.PARTNER_WINNING:
+        return (
+            f"Your partner is winning this trick with the {winning}: don't overtake; "
+            f"play your {card_name}."
+        )
+    if why is Why.SECURE_PARTNER_TRICK:
+        return (
+            f"Your partner's {winning} could still be beaten by the opponent after you: "
+            f"make sure of the trick with your {card_name}."
+        )
+    if why in (Why.DUCK, Why.DUCK_DISCARD, Why.DUCK_FORCED):
+        made = (
+            f"Your team has its contract ({counted} of {contract} tricks) and "
+            f"{team_bags} bag{'s' if team_bags != 1 else ''}"
+        )
+        if why is Why.DUCK:
+            return f"{made}: play the {card_name} under the {winning} to avoid another bag."
+        if why is Why.DUCK_DISCARD:
+            return (
+                f"{made}: throw away your {card_name}, a card that could win a trick later, "
+                "to avoid bags."
+            )
+        return (
+            f"{made}, but every card you may play beats the {winning}: play the "
+            f"{card_name} and hope someone overtakes."
+        )
+    if why is Why.NIL_LEAD:
+        return f"You bid Nil: lead the {card_name}, a low card the other players will have to beat."
+    if why is Why.NIL_UNDER:
+        return (
+            f"You bid Nil: play your {card_name}, the highest card that still loses to "
+            f"the {winning}."
+        )
+    if why is Why.NIL_DISCARD:
+        return (
+            f"You bid Nil and are out of {_SUIT_NAMES[led]}: throw away your dangerous {card_name}."
+        )
+    if why is Why.NIL_FORCED:
+        return (
+            f"You bid Nil, but every card you may play beats the {winning}: play the "
+            f"{card_name} and hope someone overtakes."
+        )
+    if why is Why.PROTECT_LEAD_VOID:
+        return (
+            f"Your partner bid Nil and is out of {_SUIT_NAMES[suit]}: lead the {card_name} so "
+            "they can throw away a dangerous card."
+        )
+    if why is Why.PROTECT_LEAD_HIGH:
+        return f"Your partner bid Nil: lead your high {card_name} so they can play under it."
+    if why is Why.PROTECT_COVER:
+        below = unseen & SUIT[suit] & ~above(card) & ~(1 << card)
+        if below:
+            threat = below.bit_length() - 1
+            return (
+                f"Your partner bid Nil and the {name(threat)} is still out: win this trick "
+                f"with your {card_name} so they can play under it."
+            )
+        return (
+            f"Your partner bid Nil and plays after you: win this trick with your {card_name} "
+            "so they can play under it."
+        )
+    if why is Why.PROTECT_OVERTAKE:
+        return (
+            f"Your partner bid Nil and is winning this trick with the {winning}: overtake "
+            f"with your {card_name} to save the Nil."
+        )
+    if why is Why.PROTECT_TRUMP:
+        return (
+            f"Your partner bid Nil and plays after you: trump with your {card_name} so they "
+            "can throw a card under it."
+        )
+    nil_name = _seat(opp_nil)
+    if why is Why.ATTACK_LEAD:
+        return (
+            f"{nil_name} bid Nil: lead your low {card_name} to make it hard for them to stay under."
+        )
+    if why is Why.ATTACK_UNDER:
+        return (
+            f"{nil_name} bid Nil and is winning this trick with the {winning}: play under it "
+            f"with your {card_name} so they have to take it."
+        )
+    if why is Why.ATTACK_LOW:
+        return (
+            f"{nil_name} bid Nil and plays after you: play your {card_name} and leave them "
+            "room to be forced to win the trick."
+        )
+    return f"Play the {card_name}."  # pragma: no cover - every play idea is described above

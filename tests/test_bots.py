@@ -1,0 +1,503 @@
+"""Computer players (issue 5): levels, the Player protocol, play_game, and each
+level's behaviour on constructed positions where the right move is clear."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import spades_core as sc
+from spades_core import (
+    Bid,
+    IllegalActionError,
+    IllegalReason,
+    Phase,
+    Play,
+    RulesError,
+    Seat,
+    TeamMap,
+)
+from spades_core.bots import LEVELS, Bot, HardBot, Player, make, play_game
+from spades_core.views import View
+
+# A hard bot with a small budget keeps these tests quick; its search is the
+# same as at the default budget.
+SMALL = {"steps": 600, "bid_steps": 600, "min_samples": 4}
+
+
+def deal(**hands: str) -> dict[Seat, str]:
+    return {Seat.parse(letter): cards for letter, cards in hands.items()}
+
+
+def position(
+    variant: str,
+    hands: dict[Seat, str],
+    actions: list[int | str],
+    dealer: str = "W",
+    **options: Any,
+) -> sc.Game:
+    """A game dealt ``hands`` with ``actions`` (bids as ints, plays as cards) applied."""
+    game = sc.new_game(variant, seed=1, dealer=dealer, **options).deal(hands)
+    for action in actions:
+        game = game.bid(action) if isinstance(action, int) else game.play(action)
+    return game
+
+
+def choice(level: str, game: sc.Game, **options: Any) -> object:
+    """What a fresh bot of ``level`` does for the seat to act."""
+    seat = game.to_act
+    assert seat is not None
+    action = make(level, seed=3, **options).choose(game.view(seat))
+    return action.value if isinstance(action, Bid) else str(action)
+
+
+def view_choice(level: str, view: View, seed: int = 3, **options: Any) -> object:
+    action = make(level, seed=seed, **options).choose(view)
+    return action.value if isinstance(action, Bid) else str(action)
+
+
+# -- levels, protocol, play_game ---------------------------------------------------
+
+
+@pytest.mark.parametrize("level", [*LEVELS, "medium"])
+def test_make_builds_every_level_as_a_player(level: str) -> None:
+    bot = make(level, seed=1)
+    assert isinstance(bot, Player)
+    assert isinstance(bot, Bot)
+    assert bot.level == ("normal" if level == "medium" else level)
+    assert bot.seed == 1
+
+
+def test_unknown_level_is_a_rules_error_listing_the_levels() -> None:
+    with pytest.raises(RulesError, match="random, easy, normal, hard"):
+        make("expert")
+
+
+def test_budget_options_belong_to_the_hard_bot_only() -> None:
+    with pytest.raises(RulesError, match="only the hard bot"):
+        make("normal", steps=10)
+    with pytest.raises(RulesError, match="unknown hard bot option playouts"):
+        make("hard", playouts=10)
+    with pytest.raises(RulesError, match="steps must be a whole number"):
+        make("hard", steps=0)
+    with pytest.raises(RulesError, match="max_samples"):
+        make("hard", min_samples=10, max_samples=5)
+    bot = make("hard", seed=2, steps=1234)
+    assert isinstance(bot, HardBot)
+    assert bot.budget.steps == 1234
+
+
+def test_bad_seed_is_a_rules_error() -> None:
+    with pytest.raises(RulesError, match="seed"):
+        make("easy", seed="7")  # type: ignore[arg-type]
+
+
+def test_a_bot_asked_out_of_turn_raises_not_your_turn() -> None:
+    game = sc.new_game("classic", seed=4).deal()
+    bystander = next(seat for seat in Seat if seat != game.to_act)
+    with pytest.raises(IllegalActionError) as raised:
+        make("normal").choose(game.view(bystander))
+    assert raised.value.reason is IllegalReason.NOT_YOUR_TURN
+    with pytest.raises(IllegalActionError):
+        make("easy").choose(game)  # type: ignore[arg-type]
+
+
+class FirstLegal:
+    """A stand-in for a human: always the first legal action."""
+
+    def __init__(self) -> None:
+        self.asked: list[Seat | None] = []
+
+    def choose(self, view: View) -> sc.Action:
+        self.asked.append(view.seat)
+        return view.legal_actions[0]
+
+
+def test_play_game_mixes_humans_and_bots_and_asks_each_for_its_own_seat() -> None:
+    human = FirstLegal()
+    players: dict[Seat, Player] = {
+        Seat.NORTH: human,
+        Seat.EAST: make("easy", seed=1),
+        Seat.SOUTH: make("normal", seed=2),
+        Seat.WEST: make("random", seed=3),
+    }
+    game = play_game(sc.new_game("mirror", seed=9), players, max_hands=1)
+    assert len(game.hand_results) == 1
+    assert game.phase is Phase.DEAL
+    assert human.asked
+    assert set(human.asked) == {Seat.NORTH}
+
+
+def test_play_game_plays_to_the_end_and_max_hands_bounds_it() -> None:
+    players = [make("normal", seed=i) for i in range(4)]
+    game = sc.new_game("classic", seed=3, target_score=120)
+    finished = play_game(game, players)
+    assert finished.is_over
+    assert finished.winner is not None
+    two = play_game(game, players, max_hands=2)
+    assert len(two.hand_results) == min(2, len(finished.hand_results))
+    assert play_game(two, players, max_hands=0) is two
+
+
+def test_play_game_rejects_bad_players() -> None:
+    game = sc.new_game("classic", seed=3)
+    with pytest.raises(RulesError, match="four players"):
+        play_game(game, [make("easy")])
+    with pytest.raises(RulesError, match="missing"):
+        play_game(game, {Seat.NORTH: make("easy")})
+    with pytest.raises(RulesError, match="no choose"):
+        play_game(game, [object()] * 4)  # type: ignore[list-item]
+    with pytest.raises(RulesError, match="max_hands"):
+        play_game(game, [make("easy")] * 4, max_hands=-1)
+
+
+class Cheater:
+    def choose(self, view: View) -> sc.Action:
+        return Bid.of(13) if view.phase is Phase.BID else Play.of("AS")
+
+
+def test_play_game_rejects_an_illegal_answer() -> None:
+    with pytest.raises(IllegalActionError):
+        play_game(sc.new_game("mirror", seed=1), [Cheater()] * 4)
+
+
+# -- legality, determinism, no peeking ---------------------------------------------
+
+VARIANTS: list[tuple[str, dict[str, Any]]] = [
+    ("classic", {}),
+    ("classic", {"first_lead": "two_of_clubs", "nil_tricks": "bags_only"}),
+    ("mirror", {}),
+    ("whiz", {"whiz_nil_needs_no_ace": True}),
+]
+
+
+@settings(max_examples=12)
+@given(
+    case=st.sampled_from(VARIANTS),
+    levels=st.lists(st.sampled_from(["random", "easy", "normal"]), min_size=4, max_size=4),
+    seed=st.integers(0, 2**32),
+)
+def test_bots_always_choose_legal_actions(
+    case: tuple[str, dict[str, Any]], levels: list[str], seed: int
+) -> None:
+    variant, options = case
+    players = [make(level, seed=seed + i) for i, level in enumerate(levels)]
+    # play_game applies every choice with the engine's checks: an illegal one raises.
+    game = play_game(sc.new_game(variant, seed=seed, **options), players, max_hands=3)
+    assert len(game.hand_results) >= 1
+
+
+@pytest.mark.parametrize(("variant", "options"), VARIANTS)
+def test_hard_bot_chooses_legal_actions_for_a_whole_hand(
+    variant: str, options: dict[str, Any]
+) -> None:
+    players = [make("hard", seed=i, **SMALL) for i in range(4)]
+    game = play_game(sc.new_game(variant, seed=11, **options), players, max_hands=1)
+    assert len(game.hand_results) == 1
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_same_seed_and_same_views_give_the_same_choices(level: str) -> None:
+    options = SMALL if level == "hard" else {}
+    game = sc.new_game("whiz", seed=5)
+    views: list[View] = []
+    players = [make("normal", seed=i) for i in range(4)]
+    while len(views) < 20:
+        if game.phase is Phase.DEAL:
+            game = game.deal()
+            continue
+        seat = game.to_act
+        assert seat is not None
+        views.append(game.view(seat))
+        game = game.apply(players[seat].choose(views[-1]))
+    first = make(level, seed=42, **options)
+    second = make(level, seed=42, **options)
+    assert [first.choose(v) for v in views] == [second.choose(v) for v in views]
+
+
+# North and South are the same in both deals; East and West swap two hearts
+# for two diamonds, which North cannot see.
+SEEN_BY_NORTH = deal(
+    N="AS KS 7S 3S AH 9H 4H KD 8D 3D 6C 5C 2C",
+    S="TS 9S 8S 6S JH TH 3H QD JD 7D 6D QC 4C",
+)
+HIDDEN_ONE = deal(
+    E="QS JS 2S KH QH 7H 2H AD 9D 4D AC KC 3C", W="5S 4S 8H 6H 5H TD 5D 2D JC TC 9C 8C 7C"
+)
+HIDDEN_TWO = deal(
+    E="QS JS 2S KH QH TD 5D AD 9D 4D AC KC 3C", W="5S 4S 8H 6H 5H 7H 2H 2D JC TC 9C 8C 7C"
+)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("variant", ["classic", "mirror", "whiz"])
+def test_bots_cannot_peek_equal_views_give_equal_choices(level: str, variant: str) -> None:
+    options = SMALL if level == "hard" else {}
+    for actions in ([], ["bids"], ["bids", "trick"]):
+        games = []
+        for hidden in (HIDDEN_ONE, HIDDEN_TWO):
+            game = position(variant, {**SEEN_BY_NORTH, **hidden}, [])
+            for action in actions:
+                if action == "bids":
+                    while game.phase is Phase.BID:
+                        game = game.apply(game.legal_actions()[-1])
+                else:
+                    # South wins with the Q♣ and is to lead.
+                    game = game.play("2C").play("3C").play("QC").play("7C")
+            games.append(game)
+        one, two = games
+        assert one != two
+        seat = one.to_act
+        assert seat in (Seat.NORTH, Seat.SOUTH)
+        assert one.view(seat) == two.view(seat)
+        choices = [make(level, seed=7, **options).choose(g.view(seat)) for g in games]
+        assert choices[0] == choices[1]
+
+
+# -- easy ----------------------------------------------------------------------------
+
+# Dealer West: North bids first and leads the first trick.
+DEAL_A = deal(
+    N="5C 6C 2D 3D 4D 5D 2H 3H 4H 5H 2S 3S 4S",
+    E="KC 8C 6D 7D 8D 9D 6H 7H 8H 9H 5S 6S 7S",
+    S="7C 9C TC TD JD QD TH JH QH 8S 9S TS JS",
+    W="AC 2C 3C 4C JC QC KD AD KH AH QS KS AS",
+)
+
+
+def test_easy_wins_as_cheaply_as_it_can() -> None:
+    # North leads the 5♣, East (West's partner) plays the K♣ and South the 7♣:
+    # easy West takes it with the only card that wins, the A♣.
+    game = position("classic", DEAL_A, [3, 3, 3, 3, "5C", "KC", "7C"])
+    assert choice("easy", game) == "AC"
+    # South holds T♦ J♦ Q♦ after North's 2♦ and East's 6♦: the T♦ is the cheapest winner.
+    game = position("classic", DEAL_A, [3, 3, 3, 3, "2D", "6D"])
+    assert choice("easy", game) == "TD"
+
+
+def test_easy_throws_its_lowest_card_when_it_cannot_win() -> None:
+    # West leads the A♥ after winning trick 1; North cannot beat it: the 2♥.
+    game = position("classic", DEAL_A, [3, 3, 3, 3, "5C", "KC", "7C", "AC", "AH"])
+    assert game.to_act is Seat.NORTH
+    assert choice("easy", game) == "2H"
+
+
+def test_easy_bids_its_sure_winners_in_classic() -> None:
+    # West holds A♣, A♦, A♥ and A♠ K♠ Q♠: six sure winners.
+    game = position("classic", DEAL_A, [3, 3, 3])
+    assert game.to_act is Seat.WEST
+    assert choice("easy", game) == 6
+    # North has no sure winner and bids the least it can, 1.
+    assert choice("easy", position("classic", DEAL_A, [])) == 1
+
+
+def test_easy_decides_whiz_nil_by_hand_strength() -> None:
+    # North: no card above the 5, spades 2-3-4: Nil. West: aces and top spades: count.
+    assert choice("easy", position("whiz", DEAL_A, [])) == 0
+    assert choice("easy", position("whiz", DEAL_A, [0, 3, 4])) == 3
+
+
+# -- normal --------------------------------------------------------------------------
+
+
+def test_normal_does_not_overtake_a_partner_who_is_winning() -> None:
+    # Same trick as above: partner East's K♣ is winning; normal West keeps its A♣.
+    game = position("classic", DEAL_A, [3, 3, 3, 3, "5C", "KC", "7C"])
+    assert choice("normal", game) == "2C"
+
+
+DEAL_B = deal(
+    N="AD 2D 3D 5C 6C 7C 2H 3H 4H 2S 3S 4S 5S",
+    E="4D 5D 6D 8C 9C TC 5H 6H 7H 6S 7S 8S 9S",
+    S="7D 8D 9D JC QC KC 8H 9H AH TS JS QS KS",
+    W="KD TD JD QD AC 2C 3C 4C TH JH QH KH AS",
+)
+
+
+def test_normal_counts_cards_and_cashes_a_king_once_the_ace_is_gone() -> None:
+    # North's A♦ fell in trick 1; West won trick 2 and leads: the K♦ is now the
+    # highest diamond left, a winner to cash. The K♥ (the A♥ is still out) is not.
+    game = position("classic", DEAL_B, [3, 3, 3, 3, "AD", "4D", "7D", "TD", "5C", "8C", "JC", "AC"])
+    assert game.to_act is Seat.WEST
+    assert choice("normal", game) == "KD"
+    tip = sc.coach(game.view(Seat.WEST))
+    assert tip.reason.startswith("The K♦ is the highest diamond left: cash it now")
+
+
+DEAL_C = deal(
+    N="AC KC QC AD 2D 3D 2H 3H 4H 3S 4S 5S 6S",
+    E="4D 5D 6D 7D 8D 9D TD 5H 6H 7H 8H 9H 2S",
+    S="2C 3C 4C 5C 6C JD QD TH JH QH 7S 8S 9S",
+    W="7C 8C 9C TC JC KD KH AH TS JS QS KS AS",
+)
+# Bids are the spade counts; East trumps North's Q♣ with its only spade, then
+# North wins a diamond and leads with the A♣ K♣ left and East out of clubs.
+C_ACTIONS: list[int | str] = [4, 1, 3, 5, "QC", "2S", "2C", "7C", "4D", "QD", "KD", "AD"]
+
+
+@pytest.mark.parametrize("variant", ["mirror", "whiz"])
+def test_normal_uses_public_spade_counts_to_cash_a_winner_safely(variant: str) -> None:
+    # East bid 1 spade and has played it, so East cannot trump clubs: cash the A♣.
+    game = position(variant, DEAL_C, C_ACTIONS)
+    view = game.view(Seat.NORTH)
+    assert view.spades_left(Seat.EAST) == 0
+    assert choice("normal", game) == "AC"
+
+
+def test_normal_does_not_cash_a_winner_an_opponent_may_trump() -> None:
+    # In classic the bids reveal no spade counts: East, out of clubs, may trump
+    # the A♣, so North keeps it and leads low from its longest suit instead.
+    game = position("classic", DEAL_C, C_ACTIONS)
+    assert game.view(Seat.NORTH).spades_left(Seat.EAST) is None
+    assert choice("normal", game) == "2H"
+
+
+DEAL_D = deal(
+    N="KH 4H AC KC QC JC AD KD QD AS KS QS JS",
+    E="AH 8H 9H 2C 3C 4C 2D 3D 4D 2S 3S 4S 5S",
+    S="2H 3H 5H 6H 5C 6C 7C 5D 6D 7D 6S 7S 8S",
+    W="7H TH JH QH 8C 9C TC 8D 9D TD JD 9S TS",
+)
+
+
+def test_normal_covers_its_nil_partner() -> None:
+    # Dealer South: West leads the 7♥ and North plays second, before its Nil
+    # partner South: North wins with the K♥ so South can play under it.
+    game = position("classic", DEAL_D, [2, 6, 3, 0, "7H"], dealer="S")
+    assert choice("normal", game) == "KH"
+    # Without the Nil, second hand plays low.
+    game = position("classic", DEAL_D, [2, 6, 3, 2, "7H"], dealer="S")
+    assert choice("normal", game) == "4H"
+
+
+DEAL_E = deal(
+    N="JD 2D 2C 3C 4C 5C 2H 3H 4H 5H 2S 3S 4S",
+    E="8D 9D TD 6C 7C 8C 6H 7H 8H 5S 6S 7S 8S",
+    S="QD 3D KD 9C TC JC 9H TH JH 9S TS JS QS",
+    W="5D 4D 6D 7D AD QC KC AC QH KH AH KS AS",
+)
+
+
+def test_normal_takes_a_trick_that_would_fall_to_its_nil_partner() -> None:
+    # West leads the 5♦, Nil North is winning with the J♦, East plays the 8♦:
+    # South overtakes with the Q♦ to save the Nil.
+    game = position("classic", DEAL_E, [4, 0, 3, 4, "5D", "JD", "8D"], dealer="S")
+    assert choice("normal", game) == "QD"
+    # If North had bid 2, South would let the partner's J♦ win.
+    game = position("classic", DEAL_E, [4, 2, 3, 4, "5D", "JD", "8D"], dealer="S")
+    assert choice("normal", game) == "3D"
+
+
+DEAL_F = deal(
+    N="3H 5H 6H 2C 3C 4C 2D 3D 4D 2S 3S 4S 5S",
+    E="9H 5C 6C 7C 8C 5D 6D 7D 8D 6S 7S 8S 9S",
+    S="4H KH 7H 9C TC JC 9D TD JD TS JS QS KS",
+    W="2H 8H TH JH QH AH QC KC AC QD KD AD AS",
+)
+
+
+def test_normal_plays_under_a_nil_opponent_to_force_a_trick() -> None:
+    # East bid Nil and is winning with the 9♥: South plays under it with the 7♥.
+    game = position("classic", DEAL_F, [5, 2, 0, 4, "2H", "3H", "9H"], dealer="S")
+    assert choice("normal", game) == "7H"
+    # Against a normal bid South simply wins the trick with the K♥.
+    game = position("classic", DEAL_F, [5, 2, 3, 4, "2H", "3H", "9H"], dealer="S")
+    assert choice("normal", game) == "KH"
+
+
+def test_normal_leads_low_against_a_nil_opponent() -> None:
+    # North bid Nil: West, on lead, leads its lowest card, the 2♥, instead of cashing aces.
+    game = position("classic", DEAL_F, [5, 0, 3, 4], dealer="S")
+    assert choice("normal", game) == "2H"
+    game = position("classic", DEAL_F, [5, 2, 3, 4], dealer="S")
+    assert choice("normal", game) == "AC"
+
+
+DEAL_G = deal(
+    N="AC 2C AD 2D AH 2H 3H 2S 3S 4S 5S 6S 7S",
+    E="3C 4C 5C 6C 3D 4D 5D 6D 4H 5H 6H 8S 9S",
+    S="7C 8C 9C 7D 8D 9D 7H 8H 9H TH TS JS QS",
+    W="TC JC QC KC TD JD QD KD JH QH KH KS AS",
+)
+
+
+def test_normal_ducks_bags_once_its_contract_is_safe_weighing_its_bag_count() -> None:
+    # North-South bid 1 + 1 and have taken two tricks; East-West bid 2 + 2.
+    game = position("classic", DEAL_G, [1, 2, 1, 2, "AC", "3C", "7C", "TC", "AD", "3D", "7D", "TD"])
+    view = game.view(Seat.NORTH)
+    # With no bags North goes on cashing winners to set East-West ...
+    assert view_choice("normal", attrs.evolve(view, bags=TeamMap((0, 0)))) == "AH"
+    # ... but with 8 bags another trick risks the penalty: lead the card least likely to win.
+    ducking = attrs.evolve(view, bags=TeamMap((8, 0)))
+    assert view_choice("normal", ducking) == "2H"
+    assert "avoid taking more bags" in sc.coach(ducking).reason
+
+
+def test_normal_bids_nil_with_a_safe_hand_and_counts_tricks_otherwise() -> None:
+    # North (no card above the 5) bids Nil. West's six sure winners, plus the
+    # kings beside its red aces, are worth about 7 tricks.
+    assert choice("normal", position("classic", DEAL_A, [])) == 0
+    assert choice("normal", position("classic", DEAL_A, [3, 3, 3])) == 7
+
+
+# -- hard ----------------------------------------------------------------------------
+
+ALL_SPADES = deal(
+    N="2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",
+    E="2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+    S="2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD",
+    W="2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",
+)
+
+
+def test_hard_bids_in_classic_by_simulating_the_tricks() -> None:
+    # All thirteen spades take all thirteen tricks: the play-outs show it and
+    # hard bids 13, where normal's estimate stops at 12.
+    game = position("classic", ALL_SPADES, [])
+    assert choice("normal", game) == 12
+    assert choice("hard", game, **SMALL) == 13
+
+
+RISKY_NIL = deal(
+    N="3C 4C 7C 8C 3D 7D 8D JD 4H 5H AH 3S 7S",
+    E="5C AC 5D QD 3H 8H JH KH 2S 4S 6S TS AS",
+    S="2C JC QC KC 2D 9D KD AD 2H TH QH 5S 8S",
+    W="6C 9C TC 4D 6D TD 6H 7H 9H 9S JS QS KS",
+)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_hard_weighs_the_match_score_near_the_loss_floor(seed: int) -> None:
+    # North's hand is a fair Nil at 0-0. At -150 in classic (loss floor -200) a
+    # failed Nil loses the game on the spot, so hard bids 1 instead.
+    view = position("classic", RISKY_NIL, []).view(Seat.NORTH)
+    assert view_choice("normal", view) == 0
+    level = attrs.evolve(view, scores=TeamMap((0, 0)))
+    near_floor = attrs.evolve(view, scores=TeamMap((-150, 0)))
+    # A generous bid budget makes the difference in risk plain to see.
+    assert view_choice("hard", level, seed=seed, bid_steps=8000) == 0
+    assert view_choice("hard", near_floor, seed=seed, bid_steps=8000) == 1
+
+
+def test_hard_searches_with_determinized_play_outs() -> None:
+    # A card decision: the hard bot's choice is legal and repeatable for a seed,
+    # and its budget buys more samples when fewer cards are left.
+    from spades_core.bots._search import Budget, _samples
+
+    game = position("classic", DEAL_B, [3, 3, 3, 3, "AD", "4D", "7D", "TD", "5C", "8C", "JC", "AC"])
+    view = game.view(Seat.WEST)
+    picks = {view_choice("hard", view, seed=s, **SMALL) for s in range(3)}
+    assert picks <= {str(a) for a in view.legal_actions}
+    budget = Budget()
+    assert _samples(budget.steps, 40 * 4, 6, 200) < _samples(budget.steps, 8 * 4, 6, 200)
+
+
+def test_random_bot_spreads_its_choices() -> None:
+    game = sc.new_game("classic", seed=2).deal()
+    view = game.view(game.to_act)  # type: ignore[arg-type]
+    bot = make("random", seed=1)
+    assert len({bot.choose(view) for _ in range(60)}) > 5
