@@ -179,13 +179,15 @@ def _finish_hand(game: Game, pick: Chooser) -> Game:
     any_spade = rules.break_rule is _ANY_SPADE
     two_of_clubs_lead = rules.first_lead is _TWO_OF_CLUBS and not tricks and not trick
 
-    # Each hand as four ascending lists of ranks, suits[4 * seat + suit]. The
-    # legal cards of a suit are then a whole list, in legal_actions() order, and
-    # playing the i-th is suits[...].pop(i).
-    suits = [
-        [*_LOW_RANKS[(mask >> shift) & 0x7F], *_HIGH_RANKS[(mask >> (shift + 7)) & 0x3F]]
+    # Each hand as four ascending lists of ranks, hands[seat][suit]. The legal
+    # cards of a suit are then a whole list, in legal_actions() order, and
+    # playing the i-th is hands[seat][suit].pop(i).
+    hands = [
+        [
+            [*_LOW_RANKS[(mask >> shift) & 0x7F], *_HIGH_RANKS[(mask >> (shift + 7)) & 0x3F]]
+            for shift in (0, 13, 26, 39)
+        ]
         for mask in held
-        for shift in (0, 13, 26, 39)
     ]
     # The trick in progress: its led suit, and the best card so far and its seat.
     led = best_suit = best_rank = winner = 0
@@ -199,23 +201,23 @@ def _finish_hand(game: Game, pick: Chooser) -> Game:
 
     for _ in range(13 - len(tricks)):
         if not trick:
-            base = 4 * seat
+            hand = hands[seat]
             if two_of_clubs_lead:
                 pick(1)
-                suits[base].pop(0)
+                hand[0].pop(0)
                 suit = rank = 0
                 two_of_clubs_lead = False
             else:
-                count = len(suits[base]) + len(suits[base + 1]) + len(suits[base + 2])
+                count = len(hand[0]) + len(hand[1]) + len(hand[2])
                 if broken or not count:
-                    count += len(suits[base + 3])
+                    count += len(hand[3])
                 # An index counts legal cards from the lowest id, as legal_actions() lists them.
                 index = pick(count)
                 suit = 0
-                while index >= len(suits[base + suit]):
-                    index -= len(suits[base + suit])
+                while index >= len(hand[suit]):
+                    index -= len(hand[suit])
                     suit += 1
-                rank = suits[base + suit].pop(index)
+                rank = hand[suit].pop(index)
                 if suit == _SPADES and not broken:
                     broken = any_spade
             led = best_suit = suit
@@ -224,8 +226,8 @@ def _finish_hand(game: Game, pick: Chooser) -> Game:
             trick = [13 * suit + rank]
             seat = (seat + 1) % 4
         for _ in range(4 - len(trick)):
-            base = 4 * seat
-            following = suits[base + led]
+            hand = hands[seat]
+            following = hand[led]
             if following:
                 rank = following.pop(pick(len(following)))
                 if best_suit == led and rank > best_rank:
@@ -233,17 +235,12 @@ def _finish_hand(game: Game, pick: Chooser) -> Game:
                     winner = seat
                 trick.append(13 * led + rank)
             else:
-                index = pick(
-                    len(suits[base])
-                    + len(suits[base + 1])
-                    + len(suits[base + 2])
-                    + len(suits[base + 3])
-                )
+                index = pick(len(hand[0]) + len(hand[1]) + len(hand[2]) + len(hand[3]))
                 suit = 0
-                while index >= len(suits[base + suit]):
-                    index -= len(suits[base + suit])
+                while index >= len(hand[suit]):
+                    index -= len(hand[suit])
                     suit += 1
-                rank = suits[base + suit].pop(index)
+                rank = hand[suit].pop(index)
                 if suit == _SPADES:
                     # A spade on a trick led in another suit breaks spades under any rule.
                     broken = True
