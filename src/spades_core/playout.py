@@ -64,9 +64,9 @@ _ANY_SPADE: Final = BreakRule.ANY_SPADE
 
 
 def playout(game: Game, choose: Chooser | random.Random, *, hands: int | None = 1) -> Game:
-    """The game after ``hands`` more hands are finished and scored (the one in
-    progress counts as the first), or earlier if the game ends; ``hands=None``
-    plays until the game is over.
+    """The game after ``hands`` hands are finished and scored, or earlier if
+    the game ends; ``hands=None`` plays until the game is over. The first hand
+    is the one in progress, or the next one when ``game`` waits for a deal.
 
     Every decision is taken by ``choose`` (see the module documentation). The
     result equals the game reached by applying, at each step,
