@@ -511,3 +511,16 @@ def test_bad_deal_errors_name_the_problem() -> None:
     assert "1C" in messages["a bad card string"]
     assert "NORTH twice" in messages["a seat named twice"]
     assert "'X'" in messages["an unknown seat"]
+
+
+def test_seat_given_by_name_acts_when_it_is_that_seats_turn() -> None:
+    game = sc.new_game("classic", seed=1, dealer="W").deal()
+    assert game.bid(3, seat="N").bids == {Seat.NORTH: 3}
+    assert game.bid(3, seat="north") == game.bid(3, seat=Seat.NORTH)
+    wrong = game.why_illegal(sc.Bid.of(3), seat="E")
+    assert wrong is not None
+    assert wrong.reason is sc.IllegalReason.NOT_YOUR_TURN
+    assert "NORTH's turn, not EAST's" in str(wrong)
+    with pytest.raises(sc.IllegalActionError) as caught:
+        game.bid(3, seat="x")
+    assert caught.value.reason is sc.IllegalReason.NOT_YOUR_TURN

@@ -288,7 +288,9 @@ class Game:
 
         return legal_mask(self)
 
-    def why_illegal(self, action: object, *, seat: Seat | None = None) -> IllegalActionError | None:
+    def why_illegal(
+        self, action: object, *, seat: Seat | str | None = None
+    ) -> IllegalActionError | None:
         """The error :meth:`apply` would raise for ``action``, or ``None`` if it is legal."""
         try:
             _transitions.check(self, action, seat)
@@ -298,7 +300,7 @@ class Game:
 
     # -- transitions -------------------------------------------------------------
 
-    def apply(self, action: Action, *, seat: Seat | None = None) -> Game:
+    def apply(self, action: Action, *, seat: Seat | str | None = None) -> Game:
         """The game after the seat to act takes ``action``.
 
         With ``seat``, also checks that it is that seat's turn. Raises
@@ -311,11 +313,11 @@ class Game:
         ``hands`` (a mapping from each seat to its 13 cards)."""
         return _transitions.deal(self, hands)
 
-    def bid(self, value: int, *, seat: Seat | None = None) -> Game:
+    def bid(self, value: int, *, seat: Seat | str | None = None) -> Game:
         """The game after the seat to act bids ``value`` (0 is Nil)."""
         return _transitions.apply(self, Bid.of(value) if type(value) is int else value, seat)
 
-    def play(self, card: Card | str, *, seat: Seat | None = None) -> Game:
+    def play(self, card: Card | str, *, seat: Seat | str | None = None) -> Game:
         """The game after the seat to act plays ``card`` (a Card or ``"QH"``)."""
         return _transitions.apply(self, Play.of(card), seat)
 

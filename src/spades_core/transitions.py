@@ -21,7 +21,13 @@ from typing import Final
 from spades_core import rng
 from spades_core.actions import BIDS, DEAL_FROM_SEED, PLAYS, Action, Bid, Deal, Play, deal_of
 from spades_core.cards import ALL_CARDS, SUIT_MASKS, CardSet
-from spades_core.errors import IllegalActionError, IllegalReason, SpadesError, VariantLoadError
+from spades_core.errors import (
+    IllegalActionError,
+    IllegalReason,
+    InvalidNotationError,
+    SpadesError,
+    VariantLoadError,
+)
 from spades_core.options import BreakRule, FirstLead
 from spades_core.seats import Seat, SeatMap, Team, TeamMap
 from spades_core.state import NO_SEAT, SEATS, TEAMS, Game, GameSetup, HandResult, Phase, Trick
@@ -221,7 +227,13 @@ def _illegal(reason: IllegalReason, message: str) -> IllegalActionError:
 
 def check(game: Game, action: object, seat: object = None) -> None:
     """Raise the :class:`IllegalActionError` that applying ``action`` (by
-    ``seat``, if given) would raise; return ``None`` if it is legal."""
+    ``seat``, if given: a :class:`Seat` or its name) would raise; return ``None``
+    if it is legal."""
+    if seat is not None and not isinstance(seat, int):
+        try:
+            seat = Seat.parse(seat)  # type: ignore[arg-type]
+        except InvalidNotationError as error:
+            raise _illegal(IllegalReason.NOT_YOUR_TURN, str(error)) from None
     phase = game._phase
     if seat is not None and (game._to_act == NO_SEAT or seat != game._to_act):
         if game._to_act == NO_SEAT:
@@ -388,6 +400,9 @@ def apply(game: Game, action: object, seat: object = None) -> Game:
         elif kind is Deal and game._phase is _DEAL:
             return deal(game, action)
     check(game, action, seat)
+    if seat is not None:
+        # check() accepted a seat given by name ("N"): it is the seat to act.
+        return apply(game, action, None)
     raise AssertionError(f"check() accepted an action apply() rejected: {action!r}")
 
 
