@@ -4,6 +4,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 export HYPOTHESIS_PROFILE ?= ci
+# Keeps MkDocs from printing a notice about its successor on every build.
+export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: run test lint typecheck unit docs bench install dev clean
 
