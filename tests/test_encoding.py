@@ -20,23 +20,9 @@ from spades_core.encoding import (
     legal_ids,
     legal_mask,
 )
-from spades_core.testing.strategies import games
+from spades_core.testing.strategies import games, play_randomly
 
 VARIANTS = ("classic", "mirror", "whiz")
-
-
-def play_randomly(game: sc.Game, rnd: random.Random, *, steps: int | None = None) -> sc.Game:
-    """``game`` after ``steps`` random legal actions (dealing from the seed is
-    one); by default to the end of the current hand, or of the game."""
-    hand = game.hand_number
-    taken = 0
-    while not game.is_over and (steps is None or taken < steps):
-        if steps is None and game.hand_number != hand:
-            break
-        legal = game.legal_actions()
-        game = game.apply(legal[rnd.randrange(len(legal))])
-        taken += 1
-    return game
 
 
 def test_action_space_has_52_cards_and_14_bids() -> None:

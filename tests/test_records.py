@@ -22,24 +22,10 @@ from spades_core import Phase, RecordFormatError, Seat, Suit
 from spades_core.options import OptionSpec, int_option
 from spades_core.records import REASONS, dump_lines, from_record, load_lines, to_record
 from spades_core.rng import deal_masks
-from spades_core.testing.strategies import games
+from spades_core.testing.strategies import games, play_randomly
 
 VARIANTS = ("classic", "mirror", "whiz")
 Record = dict[str, Any]
-
-
-def play_randomly(game: sc.Game, rnd: random.Random, *, steps: int | None = None) -> sc.Game:
-    """``game`` after ``steps`` random legal actions (dealing from the seed is
-    one); by default to the end of the current hand, or of the game."""
-    hand = game.hand_number
-    taken = 0
-    while not game.is_over and (steps is None or taken < steps):
-        if steps is None and game.hand_number != hand:
-            break
-        legal = game.legal_actions()
-        game = game.apply(legal[rnd.randrange(len(legal))])
-        taken += 1
-    return game
 
 
 def play_hands(game: sc.Game, rnd: random.Random, hands: int) -> sc.Game:

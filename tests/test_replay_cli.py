@@ -24,24 +24,11 @@ import pytest
 import spades_core as sc
 from spades_core.cli import main
 from spades_core.cli.replay import replay_lines
+from spades_core.testing.strategies import play_randomly
 
 DATA = Path(__file__).parent / "data"
 GOLDEN_RECORDS = DATA / "golden_records.jsonl"
 GOLDEN_REPLAY = DATA / "golden_replay.jsonl"
-
-
-def play_randomly(game: sc.Game, rnd: random.Random, *, steps: int | None = None) -> sc.Game:
-    """``game`` after ``steps`` random legal actions (dealing from the seed is
-    one); by default to the end of the current hand, or of the game."""
-    hand = game.hand_number
-    taken = 0
-    while not game.is_over and (steps is None or taken < steps):
-        if steps is None and game.hand_number != hand:
-            break
-        legal = game.legal_actions()
-        game = game.apply(legal[rnd.randrange(len(legal))])
-        taken += 1
-    return game
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str], str]:

@@ -53,6 +53,7 @@ __all__ = [
     "games",
     "option_sets",
     "option_values",
+    "play_randomly",
     "seeds",
 ]
 
@@ -214,11 +215,11 @@ def _random_deal(rnd: random.Random) -> Deal:
     )
 
 
-def _play_randomly(
+def play_randomly(
     game: Game, rnd: random.Random, *, steps: int | None = None, explicit_deals: bool = False
 ) -> Game:
-    """``game`` after ``steps`` legal actions chosen with ``rnd`` (default: to
-    the end of the current hand, or of the game). Deals come from the seed, or
+    """``game`` after ``steps`` legal actions chosen uniformly with ``rnd``
+    (default: to the end of the current hand, or of the game). Deals come from the seed, or
     are random explicit deals when ``explicit_deals``."""
     hand = game.hand_number
     taken = 0
@@ -256,12 +257,12 @@ def _games(
     explicit = draw(st.booleans(), label="explicit deals")
     if phase is Phase.GAME_OVER:
         for _ in range(max(max_hands, 60)):
-            game = _play_randomly(game, rnd, explicit_deals=explicit)
+            game = play_randomly(game, rnd, explicit_deals=explicit)
             if game.is_over:
                 return game
         reject()
     for _ in range(draw(st.integers(0, max_hands - 1), label="hands played")):
-        after = _play_randomly(game, rnd, explicit_deals=explicit)
+        after = play_randomly(game, rnd, explicit_deals=explicit)
         if after.is_over and phase is not None:
             break
         game = after
@@ -272,7 +273,7 @@ def _games(
     if steps and explicit:
         game = game.deal(draw(deals(), label="deal"))
         steps -= 1
-    return _play_randomly(game, rnd, steps=steps)
+    return play_randomly(game, rnd, steps=steps)
 
 
 def games(
