@@ -8,7 +8,8 @@ from spades_core.errors import InvalidNotationError, RulesError
 from spades_core.registry import load_variant
 from spades_core.rng import first_dealer
 from spades_core.seats import Seat
-from spades_core.state import NO_SEAT, Game, GameSetup, Phase
+from spades_core.state import Game, GameSetup
+from spades_core.transitions import between_hands
 from spades_core.variant import Variant
 
 __all__ = ["new_game"]
@@ -47,21 +48,4 @@ def new_game(
             first = dealer if isinstance(dealer, Seat) else Seat.parse(dealer)
         except InvalidNotationError as error:
             raise RulesError(f"dealer: {error}") from None
-    return Game(
-        GameSetup(chosen, rules, seed, first),
-        Phase.DEAL,
-        first,
-        (0, 0),
-        (0, 0),
-        (),
-        None,
-        (0, 0, 0, 0),
-        (0, 0, 0, 0),
-        (None, None, None, None),
-        NO_SEAT,
-        NO_SEAT,
-        (),
-        (0, 0, 0, 0),
-        (),
-        False,
-    )
+    return between_hands(GameSetup(chosen, rules, seed, first), first, (0, 0), (0, 0), (), None)

@@ -34,6 +34,7 @@ from spades_core.state import NO_SEAT, SEATS, TEAMS, Game, GameSetup, HandResult
 
 __all__ = [
     "apply",
+    "between_hands",
     "bid_unchecked",
     "bid_values",
     "check",
@@ -583,14 +584,34 @@ def score_hand(game: Game, won: tuple[int, ...], tricks: tuple[Trick, ...]) -> G
         played=tricks,
     )
     over = outcome is not None
-    return _game(
+    return between_hands(
         setup,
-        _GAME_OVER if over else _DEAL,
         game._dealer if over else SEATS[(game._dealer + 1) % 4],
         scores,
         bags,
         (*game._results, result),
         TEAMS[outcome] if outcome is not None else None,
+    )
+
+
+def between_hands(
+    setup: GameSetup,
+    dealer: Seat,
+    scores: tuple[int, int],
+    bags: tuple[int, int],
+    results: tuple[HandResult, ...],
+    winner: Team | None,
+) -> Game:
+    """A game with no hand in progress: waiting for ``dealer`` to deal, or over
+    when ``winner`` is set."""
+    return _game(
+        setup,
+        _DEAL if winner is None else _GAME_OVER,
+        dealer,
+        scores,
+        bags,
+        results,
+        winner,
         _NO_CARDS,
         _NO_CARDS,
         _NO_BIDS,
