@@ -58,7 +58,8 @@ from spades_core.views import View
 __all__ = ["HiddenCards", "determinize"]
 
 _SPADES: Final = 3
-_RANDOM_TRIES: Final = 24
+_RANDOM_TRIES: Final = 4
+_DEAD_ENDS_BEFORE_GUIDING: Final = 2
 _MAX_BID_TRIES: Final = 400
 
 
@@ -73,6 +74,7 @@ class HiddenCards:
 
     __slots__ = (
         "_bid_checks",
+        "_dead_ends",
         "_exact",
         "_fixed",
         "_hidden",
@@ -176,6 +178,7 @@ class HiddenCards:
             made[SEATS[number]] = bid
         self._bid_checks = tuple(bid_checks)
         self._need = tuple(need)
+        self._dead_ends = 0
         if not self._feasible(list(need), self._quota_pool(), void):
             raise InconsistentViewError(
                 "no deal of the hidden cards agrees with the view: the voids, spade counts "
@@ -269,10 +272,14 @@ class HiddenCards:
         return True
 
     def _place(self, rng: random.Random) -> tuple[int, int, int, int]:
-        for _ in range(_RANDOM_TRIES):
-            held = self._try_place(rng, guided=False)
-            if held is not None:
-                return held
+        if self._dead_ends < _DEAD_ENDS_BEFORE_GUIDING:
+            for _ in range(_RANDOM_TRIES):
+                held = self._try_place(rng, guided=False)
+                if held is not None:
+                    return held
+            # Tight constraints: random placement keeps failing, so guide
+            # every later sample of this view from the start.
+            self._dead_ends += 1
         held = self._try_place(rng, guided=True)
         if held is None:  # pragma: no cover - the constructor proved a deal exists
             raise InconsistentViewError("no deal of the hidden cards agrees with the view")

@@ -55,10 +55,10 @@ class Budget:
     normal policy's own choice another candidate must be to replace it.
     """
 
-    steps: int = 6000
-    bid_steps: int = 4000
+    steps: int = 10000
+    bid_steps: int = 6000
     min_samples: int = 6
-    max_samples: int = 200
+    max_samples: int = 100
     confidence: float = 1.0
     draws: int = 6
     """Deals drawn per sample; the one that best explains the bids is kept."""

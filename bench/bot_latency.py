@@ -1,0 +1,96 @@
+"""Decision latency of the bots: median, 99th percentile and worst per level.
+
+Each level plays every seat of ``--hands`` seeded hands per variant (classic,
+Mirror, Whiz); every ``choose(view)`` call is timed with
+``time.perf_counter`` (building the view is not included). Bids and plays
+are pooled, as a player experiences them.
+
+    .venv/bin/python bench/bot_latency.py            # all levels, 6 hands per variant
+    .venv/bin/python bench/bot_latency.py --levels hard --hands 20 --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from typing import Any
+
+import spades_core as sc
+from spades_core.bots import LEVELS, make
+
+VARIANTS = ("classic", "mirror", "whiz")
+
+
+def percentile(sorted_values: list[float], fraction: float) -> float:
+    """The value below which ``fraction`` of the sorted values fall (nearest rank)."""
+    index = min(len(sorted_values) - 1, max(0, round(fraction * len(sorted_values)) - 1))
+    return sorted_values[index]
+
+
+def time_level(level: str, variant: str, hands: int, seed: int) -> dict[str, list[float]]:
+    """Seconds per decision, split into bids and plays."""
+    timings: dict[str, list[float]] = {"bid": [], "play": []}
+    for index in range(hands):
+        game = sc.new_game(variant, seed=seed + index).deal()
+        players = [make(level, seed=seed * 10 + index * 4 + s) for s in range(4)]
+        while game.phase in (sc.Phase.BID, sc.Phase.PLAY):
+            seat = game.to_act
+            assert seat is not None
+            view = game.view(seat)
+            kind = "bid" if game.phase is sc.Phase.BID else "play"
+            start = time.perf_counter()
+            action = players[seat].choose(view)
+            timings[kind].append(time.perf_counter() - start)
+            game = game.apply(action)
+    return timings
+
+
+def summary(values: list[float]) -> dict[str, float]:
+    ordered = sorted(values)
+    return {
+        "decisions": len(ordered),
+        "median_ms": round(statistics.median(ordered) * 1000, 3),
+        "p99_ms": round(percentile(ordered, 0.99) * 1000, 3),
+        "max_ms": round(ordered[-1] * 1000, 3),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--levels", nargs="+", default=list(LEVELS), choices=LEVELS)
+    parser.add_argument("--hands", type=int, default=6, help="hands per variant (default 6)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    report: dict[str, Any] = {}
+    for level in args.levels:
+        pooled: list[float] = []
+        per_variant = {}
+        for variant in VARIANTS:
+            timings = time_level(level, variant, args.hands, args.seed)
+            both = timings["bid"] + timings["play"]
+            pooled += both
+            per_variant[variant] = {
+                "all": summary(both),
+                "bids": summary(timings["bid"]),
+                "plays": summary(timings["play"]),
+            }
+        report[level] = {"all": summary(pooled), "variants": per_variant}
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    print(f"{'level':<8}{'decisions':>10}{'median ms':>11}{'p99 ms':>9}{'max ms':>9}")
+    for level, data in report.items():
+        row = data["all"]
+        print(
+            f"{level:<8}{row['decisions']:>10}{row['median_ms']:>11.3f}"
+            f"{row['p99_ms']:>9.3f}{row['max_ms']:>9.3f}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
