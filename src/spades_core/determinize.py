@@ -52,7 +52,8 @@ from spades_core.errors import IllegalActionError, InconsistentViewError, Spades
 from spades_core.game import new_game
 from spades_core.options import FirstLead
 from spades_core.seats import Seat
-from spades_core.state import NO_SEAT, SEATS, Game, Phase
+from spades_core.state import SEATS, Game, Phase
+from spades_core.transitions import between_hands
 from spades_core.views import View
 
 __all__ = ["HiddenCards", "determinize"]
@@ -426,31 +427,17 @@ def _hand_start(view: View, seed: int) -> Game:
     first_dealer = results[0].dealer if results else view.dealer
     options = dict(view.rules.overrides)
     fresh = new_game(view.variant, seed=seed, dealer=first_dealer, **options)
-    if view.phase is Phase.GAME_OVER:
-        phase = Phase.GAME_OVER
-    elif not results:
+    if not results:
         return fresh
-    else:
-        phase = Phase.DEAL
     # A finished hand hides nothing, so the state after it is built from the
-    # view's public results: the same fields the engine's scoring step sets.
-    return Game(
+    # view's public results, with the engine's own between-hands constructor.
+    return between_hands(
         fresh._setup,
-        phase,
         view.dealer,
         (view.scores.values_[0], view.scores.values_[1]),
         (view.bags.values_[0], view.bags.values_[1]),
         results,
-        view.winner,
-        (0, 0, 0, 0),
-        (0, 0, 0, 0),
-        (None, None, None, None),
-        NO_SEAT,
-        NO_SEAT,
-        (),
-        (0, 0, 0, 0),
-        (),
-        False,
+        view.winner if view.phase is Phase.GAME_OVER else None,
     )
 
 
