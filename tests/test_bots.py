@@ -483,6 +483,26 @@ def test_hard_weighs_the_match_score_near_the_loss_floor(seed: int) -> None:
     assert view_choice("hard", near_floor, seed=seed, bid_steps=8000) == 1
 
 
+NEAR_TARGET = deal(
+    N="2C 9C JC 2D 4D 7D QD KD 3H TH 6S 8S AS",
+    E="4C 8C 3D 9D JD 5H 8H 9H JH 7S 9S JS QS",
+    S="3C 5C 6C 7C KC 5D TD AD 4H 6H 7H QH KH",
+    W="TC QC AC 6D 8D 2H AH 2S 3S 4S 5S TS KS",
+)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_hard_weighs_the_match_score_near_the_target(seed: int) -> None:
+    # Dealer North bids last, after East 2, partner South 3, West 6. At 0-0
+    # hard bids 2; at 470 any made contract wins the game, so it bids 1 to
+    # make the team contract (4 instead of 5) safer.
+    view = position("classic", NEAR_TARGET, [2, 3, 6], dealer="N").view(Seat.NORTH)
+    level = attrs.evolve(view, scores=TeamMap((0, 0)))
+    near_target = attrs.evolve(view, scores=TeamMap((470, 0)))
+    assert view_choice("hard", level, seed=seed, bid_steps=8000) == 2
+    assert view_choice("hard", near_target, seed=seed, bid_steps=8000) == 1
+
+
 def test_hard_searches_with_determinized_play_outs() -> None:
     # A card decision: the hard bot's choice is legal and repeatable for a seed,
     # and its budget buys more samples when fewer cards are left.
