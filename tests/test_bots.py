@@ -503,6 +503,40 @@ def test_hard_weighs_the_match_score_near_the_target(seed: int) -> None:
     assert view_choice("hard", near_target, seed=seed, bid_steps=8000) == 1
 
 
+ENDGAME = deal(
+    N="AC KC QC JC AD KD QD AH KH QH AS 9S 2D",
+    E="3C 5C 7C 9C 4D 7D 9D 4H 7H 9H TS 3S 2C",
+    S="4C 6C 8C TC 5D 8D TD 5H 8H TH JS 4S 2H",
+    W="5S 6S 7S 8S 3D 6D JD 3H 6H JH QS KS 2S",
+)
+# West, out of clubs, trumps North's clubs; the red suits and the A♠ go to
+# North. After eleven tricks North-South (bid 5 + 3) have 7 tricks and
+# East-West (bid 1 + 2) have 4; North leads the 9♠, East and South follow.
+ENDGAME_ACTIONS: list[int | str] = [
+    5, 1, 3, 2,
+    "AC", "3C", "4C", "5S", "3D", "AD", "4D", "5D", "KC", "5C", "6C", "6S",
+    "3H", "AH", "4H", "5H", "QC", "7C", "8C", "7S", "6D", "KD", "7D", "8D",
+    "JC", "9C", "TC", "8S", "6H", "KH", "7H", "8H", "QD", "9D", "TD", "JD",
+    "QH", "9H", "TH", "JH", "AS", "TS", "JS", "QS", "9S", "3S", "4S",
+]  # fmt: skip
+
+
+def test_hard_plays_for_the_match_near_the_target() -> None:
+    # West holds the K♠ and 2♠ and no spade is left elsewhere, so West wins the
+    # last trick either way. Taking this one with the K♠ sets North-South
+    # (-80 instead of +80) but is East-West's 10th bag (-100). At 0-0 setting
+    # them is worth more; at 470 ducking with the 2♠ makes exactly 502 and wins
+    # the game, which the normal player's rule of thumb does not see.
+    view = position("classic", ENDGAME, ENDGAME_ACTIONS).view(Seat.WEST)
+    assert list(view.hand) == [sc.Card.parse("2S"), sc.Card.parse("KS")]
+    level = attrs.evolve(view, bags=TeamMap((0, 7)))
+    near_target = attrs.evolve(level, scores=TeamMap((0, 470)))
+    for seed in (0, 1):
+        assert view_choice("hard", level, seed=seed) == "KS"
+        assert view_choice("hard", near_target, seed=seed) == "2S"
+    assert view_choice("normal", near_target) == "KS"
+
+
 def test_hard_searches_with_determinized_play_outs() -> None:
     # A card decision: the hard bot's choice is legal and repeatable for a seed,
     # and its budget buys more samples when fewer cards are left.

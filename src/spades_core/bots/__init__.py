@@ -66,6 +66,7 @@ __all__ = [
     "NormalBot",
     "Player",
     "RandomBot",
+    "Why",
     "make",
     "play_game",
 ]
@@ -92,8 +93,8 @@ class Player(Protocol):
 class Bot:
     """Base class of the built-in bots: checks the view, then decides.
 
-    Subclasses implement :meth:`decide`, which returns the action and a
-    :class:`~spades_core.bots._policy.Why` code.
+    :meth:`decide` returns the action and a :class:`Why` code naming the
+    idea behind it (what the coach explains).
     """
 
     level: str = ""

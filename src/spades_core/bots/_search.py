@@ -280,9 +280,12 @@ def hand_value(sim: Sim, team: int) -> float:
 
 def _candidates(table: Table) -> list[int]:
     """One card per group of equivalent legal cards (touching ranks in a suit
-    with no unseen card between them), the lowest of each group."""
+    with no unseen card, and no card of the trick in progress, between them),
+    the lowest of each group."""
     legal = table.legal
-    unseen = table.unseen()
+    blockers = table.unseen()
+    for played in table.trick:
+        blockers |= 1 << played
     out: list[int] = []
     previous = -2
     mask = legal
@@ -292,7 +295,7 @@ def _candidates(table: Table) -> list[int]:
         mask ^= bit
         if previous >= 0 and previous // 13 == card // 13:
             between = ((1 << card) - 1) & ~((2 << previous) - 1)
-            if not unseen & between:
+            if not blockers & between:
                 previous = card
                 continue
         out.append(card)
