@@ -356,7 +356,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="play many hands or games between two bot levels",
         description=(
             "Play many hands or games between two bot levels and report the mean points "
-            "per hand, their difference with a 95%% confidence interval and, for games, "
+            "per hand, their difference with a 95% confidence interval and, for games, "
             "the win rate."
         ),
     )
