@@ -158,10 +158,21 @@ def _bid_reason(view: View, table: Table, bid: int, why: Why) -> str:
         if partner >= 0
         else ""
     )
-    return (
-        f"You can expect about {estimate:.0f} trick{'s' if round(estimate) != 1 else ''}: "
-        f"{listed}{extra}, so bid {bid}{partner_part}."
-    )
+    expected = round(estimate)
+    tricks = f"about {expected} trick{'s' if expected != 1 else ''}"
+    if bid == expected:
+        return f"You can expect {tricks}: {listed}{extra}, so bid {bid}{partner_part}."
+    # The bid comes from the player's own reckoning, which weighs more than this
+    # count of winners; say which way it leans rather than imply it follows.
+    if bid > expected:
+        lean = (
+            "too many cards could win a trick to risk Nil"
+            if expected == 0
+            else "length and your partner's support should bring a little more"
+        )
+    else:
+        lean = "bidding a little under leaves room to avoid bags"
+    return f"You can expect {tricks} ({listed}{extra}); bid {bid}{partner_part}: {lean}."
 
 
 def _strong_cards(hand: int) -> list[int]:
