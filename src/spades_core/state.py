@@ -23,7 +23,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Final, final
+from typing import TYPE_CHECKING, Any, Final, final
 
 import attrs
 
@@ -96,6 +96,18 @@ class HandResult:
     scores: TeamMap[int]
     played: tuple[Trick, ...]
     """The 13 tricks in order."""
+
+    def summary(self) -> dict[str, Any]:
+        """The result as plain JSON-ready data: dealer, bids, tricks, points,
+        scores and bags, keyed by seat letter or team name."""
+        return {
+            "dealer": self.dealer.letter,
+            "bids": {seat.letter: bid for seat, bid in self.bids.items()},
+            "tricks": {seat.letter: won for seat, won in self.tricks.items()},
+            "points": {team.name: points for team, points in self.points.items()},
+            "scores": {team.name: score for team, score in self.scores.items()},
+            "bags": {team.name: bags for team, bags in self.bags.items()},
+        }
 
     @property
     def bidding_order(self) -> tuple[Seat, ...]:

@@ -171,7 +171,9 @@ class View:
             "spades_broken": self.spades_broken,
             "scores": {team.name: n for team, n in self.scores.items()},
             "bags": {team.name: n for team, n in self.bags.items()},
-            "hand_results": [_result_dict(result) for result in self.hand_results],
+            "hand_results": [
+                {"number": result.number, **result.summary()} for result in self.hand_results
+            ],
             "winner": None if self.winner is None else self.winner.name,
             "legal_actions": [_action_text(action) for action in self.legal_actions],
             "shown_out": {
@@ -198,18 +200,6 @@ def _action_text(action: Action) -> str | int:
     if isinstance(action, Play):
         return str(action.card)
     return "deal"
-
-
-def _result_dict(result: HandResult) -> dict[str, Any]:
-    return {
-        "number": result.number,
-        "dealer": result.dealer.letter,
-        "bids": {seat.letter: n for seat, n in result.bids.items()},
-        "tricks": {seat.letter: n for seat, n in result.tricks.items()},
-        "points": {team.name: n for team, n in result.points.items()},
-        "bags": {team.name: n for team, n in result.bags.items()},
-        "scores": {team.name: n for team, n in result.scores.items()},
-    }
 
 
 def _shown_out(game: Game) -> SeatMap[frozenset[Suit]]:

@@ -20,7 +20,7 @@ from typing import IO, Any
 
 from spades_core.errors import RecordFormatError, SpadesError
 from spades_core.records import loads
-from spades_core.state import Game, HandResult
+from spades_core.state import Game
 
 __all__ = ["register", "replay_lines", "run", "summary"]
 
@@ -41,22 +41,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(handler=run)
 
 
-def _hand_summary(result: HandResult) -> dict[str, Any]:
-    return {
-        "dealer": result.dealer.letter,
-        "bids": {seat.letter: bid for seat, bid in result.bids.items()},
-        "tricks": {seat.letter: won for seat, won in result.tricks.items()},
-        "points": {team.name: points for team, points in result.points.items()},
-        "scores": {team.name: score for team, score in result.scores.items()},
-        "bags": {team.name: bags for team, bags in result.bags.items()},
-    }
-
-
 def summary(game: Game) -> dict[str, Any]:
     """The ``ok`` output object for a loaded game."""
     return {
         "ok": True,
-        "hands": [_hand_summary(result) for result in game.hand_results],
+        "hands": [result.summary() for result in game.hand_results],
         "phase": game.phase.name,
         "winner": None if game.winner is None else game.winner.name,
     }
