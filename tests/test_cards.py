@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import attrs
 import pytest
 
@@ -313,3 +315,19 @@ def test_seat_and_team_maps_are_read_only_mappings() -> None:
         team_map[Seat.NORTH]  # type: ignore[index]
     assert seat_map == SeatMap((1, 2, 3, 4))
     assert seat_map != SeatMap((1, 2, 3, 5))
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: Suit(7),
+        lambda: Rank(13),
+        lambda: Rank(-1),
+        lambda: Team(2),
+        lambda: Card.of(13, 0),  # type: ignore[arg-type]
+        lambda: Card.of(Rank.ACE, 4),  # type: ignore[arg-type]
+    ],
+)
+def test_out_of_range_enum_values_raise_invalid_notation(make: Callable[[], object]) -> None:
+    with pytest.raises(InvalidNotationError):
+        make()

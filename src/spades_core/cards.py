@@ -46,6 +46,11 @@ class Suit(enum.IntEnum):
     HEARTS = 2
     SPADES = 3
 
+    @classmethod
+    def _missing_(cls, value: object) -> Suit:
+        # Suit(7) is bad input to a public call: a SpadesError, not a bare ValueError.
+        raise InvalidNotationError(f"not a suit: {value!r}; suits are 0-3 (C, D, H, S)")
+
     @property
     def letter(self) -> str:
         """One-letter name: ``C``, ``D``, ``H`` or ``S``."""
@@ -86,6 +91,10 @@ class Rank(enum.IntEnum):
     QUEEN = 10
     KING = 11
     ACE = 12
+
+    @classmethod
+    def _missing_(cls, value: object) -> Rank:
+        raise InvalidNotationError(f"not a rank: {value!r}; ranks are 0 (deuce) to 12 (ace)")
 
     @property
     def letter(self) -> str:
@@ -156,7 +165,7 @@ class Card:
     @classmethod
     def of(cls, rank: Rank, suit: Suit) -> Card:
         """The card of a rank and a suit."""
-        return ALL_CARDS[suit * 13 + rank]
+        return ALL_CARDS[Suit(suit) * 13 + Rank(rank)]
 
     @classmethod
     def from_id(cls, card_id: int) -> Card:

@@ -70,6 +70,10 @@ class Team(enum.IntEnum):
     NS = 0
     EW = 1
 
+    @classmethod
+    def _missing_(cls, value: object) -> Team:
+        raise InvalidNotationError(f"not a team: {value!r}; teams are 0 (NS) and 1 (EW)")
+
     @property
     def seats(self) -> tuple[Seat, Seat]:
         """The two seats of the partnership."""
