@@ -40,7 +40,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Mapping, Sequence
-from typing import Final, Protocol, runtime_checkable
+from typing import Any, Final, Protocol, runtime_checkable
 
 from spades_core.actions import BIDS, PLAYS, Action
 from spades_core.bots._policy import (
@@ -255,7 +255,7 @@ _CLASSES: Final[dict[str, type[Bot]]] = {
 }
 
 
-def make(level: str, *, seed: int | None = None, **options: float) -> Bot:
+def make(level: str, *, seed: int | None = None, **options: Any) -> Bot:
     """A bot of ``level`` (``"random"``, ``"easy"``, ``"normal"`` or ``"medium"``,
     ``"hard"``), seeded with ``seed`` (random when ``None``).
 
@@ -286,7 +286,7 @@ def make(level: str, *, seed: int | None = None, **options: float) -> Bot:
                 f"unknown hard bot option {', '.join(unknown)}; "
                 f"its options are {', '.join(sorted(allowed))}"
             )
-        return HardBot(seed, **options)  # type: ignore[arg-type]
+        return HardBot(seed, **options)
     return cls(seed)
 
 
