@@ -136,13 +136,14 @@ def test_score_breakdown_adds_up_to_the_fixture(
     result = sc.HandResult(
         number=0,
         dealer=sc.Seat.WEST,
-        deal=sc.SeatMap((sc.CardSet(0),) * 4),
-        bids=sc.SeatMap(bids),
-        tricks=sc.SeatMap(tricks),
-        points=sc.TeamMap(points),
-        bags=sc.TeamMap(bags),
-        scores=sc.TeamMap(points),
-        played=(),
+        dealt=(0, 0, 0, 0),
+        bids=bids,
+        won=tricks,
+        points=points,
+        bags=bags,
+        scores=points,
+        first_leader=sc.Seat.NORTH,
+        plays=(),
     )
     breakdown = score_breakdown(rules, result, bags_before)
     for team in sc.Team:

@@ -55,6 +55,24 @@ def advanced(game: sc.Game, steps: int, seed: int) -> sc.Game:
     return game
 
 
+def public_records(game: sc.Game) -> list[tuple[object, ...]]:
+    """Every public field of every hand result, the decoded tricks included."""
+    return [
+        (
+            result.number,
+            result.dealer,
+            result.deal,
+            result.bids,
+            result.tricks,
+            result.points,
+            result.bags,
+            result.scores,
+            result.played,
+        )
+        for result in game.hand_results
+    ]
+
+
 @st.composite
 def starting_games(draw: st.DrawFn) -> sc.Game:
     """A game of one of CONFIGS at any point: waiting for a deal, bidding, or in
@@ -83,6 +101,9 @@ def test_playout_with_a_random_generator_equals_rng_choice_on_the_checked_path(
     assert fast == checked
     assert hash(fast) == hash(checked)
     assert fast.hand_results == checked.hand_results
+    # playout records card ids only; the Trick records it builds on demand
+    # are those the checked path made trick by trick.
+    assert public_records(fast) == public_records(checked)
     # The generator was drawn from exactly as often, for the same bounds.
     assert fast_rng.getstate() == checked_rng.getstate()
 
@@ -117,7 +138,9 @@ def test_playout_with_a_fixed_index_plays_the_same_actions(
     start = sc.new_game(variant, seed=2024, **options)
     index: Callable[[int], int] = (lambda n: 0) if position == "lowest" else (lambda n: n - 1)
     fast = playout(start, index, hands=4)
-    assert fast == checked_hands(start, lambda legal: legal[index(len(legal))], 4)
+    checked = checked_hands(start, lambda legal: legal[index(len(legal))], 4)
+    assert fast == checked
+    assert public_records(fast) == public_records(checked)
     assert fast.hand_number == 4 or fast.is_over
 
 
@@ -248,3 +271,20 @@ def test_transitions_build_games_equal_to_the_attrs_constructor() -> None:
         assert getattr(built, field.name) == getattr(sc.Game(*values), field.name)
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         built._held = ()  # type: ignore[misc]
+
+
+def test_a_playout_result_builds_its_tricks_once_and_reads_like_any_other() -> None:
+    game = playout(sc.new_game("classic", seed=3), random.Random(3))
+    result = game.hand_results[0]
+    assert result.dealer is game.first_dealer
+    assert all(isinstance(cards, sc.CardSet) and len(cards) == 13 for cards in result.deal.values())
+    played = result.played
+    assert result.played is played
+    assert len(played) == sum(result.tricks.values()) == 13
+    assert [trick.leader for trick in played[1:]] == [trick.winner for trick in played[:-1]]
+    assert sorted(card for trick in played for card in trick.cards) == list(sc.CardSet.full_deck())
+    for seat in sc.Seat:
+        assert result.tricks[seat] == sum(trick.winner is seat for trick in played)
+    assert repr(result).startswith("<HandResult 0: dealer ")
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        result._number = 1  # type: ignore[misc]

@@ -46,8 +46,8 @@ from typing import Final, TypeAlias
 from spades_core import rng as _seeded
 from spades_core.errors import IllegalActionError, IllegalReason, RulesError
 from spades_core.options import BreakRule, FirstLead
-from spades_core.state import NO_SEAT, Game, Phase, Trick
-from spades_core.transitions import bid_values, make_trick, score_hand
+from spades_core.state import Game, Phase
+from spades_core.transitions import bid_values, card_ids, score_hand
 
 __all__ = ["Chooser", "playout"]
 
@@ -160,9 +160,12 @@ def _finish_hand(game: Game, pick: Chooser) -> Game:
 
     if phase is _PLAY:
         leader = game._leader
-        trick = list(game._trick)
+        trick = game._trick
         won = list(game._won)
-        tricks: list[Trick] = list(game._tricks)
+        # Every card played this hand, in order; the Trick records are built
+        # only if someone reads HandResult.played.
+        plays = [*card_ids(game._tricks), *trick]
+        first_leader = game._tricks[0].leader if game._tricks else leader
         broken = game._broken
     else:
         for _ in range(bids.count(None)):
@@ -171,13 +174,13 @@ def _finish_hand(game: Game, pick: Chooser) -> Game:
             seat = (seat + 1) % 4
         if rules.first_lead is _TWO_OF_CLUBS:
             seat = next(i for i in range(4) if held[i] & 1)
-        leader = seat
-        trick = []
+        leader = first_leader = seat
+        trick = ()
         won = [0, 0, 0, 0]
-        tricks = []
+        plays = []
         broken = False
     any_spade = rules.break_rule is _ANY_SPADE
-    two_of_clubs_lead = rules.first_lead is _TWO_OF_CLUBS and not tricks and not trick
+    two_of_clubs_lead = rules.first_lead is _TWO_OF_CLUBS and not plays
 
     # Each hand as four ascending lists of ranks, hands[seat][suit]. The legal
     # cards of a suit are then a whole list, in legal_actions() order, and
@@ -198,9 +201,10 @@ def _finish_hand(game: Game, pick: Chooser) -> Game:
             suit, rank = divmod(card, 13)
             if (suit == best_suit and rank > best_rank) or (suit == _SPADES != best_suit):
                 best_suit, best_rank, winner = suit, rank, (leader + position) % 4
+    to_follow = 4 - len(trick)
 
-    for _ in range(13 - len(tricks)):
-        if not trick:
+    for _ in range(13 - len(plays) // 4):
+        if to_follow == 4:
             hand = hands[seat]
             if two_of_clubs_lead:
                 pick(1)
@@ -223,9 +227,10 @@ def _finish_hand(game: Game, pick: Chooser) -> Game:
             led = best_suit = suit
             best_rank = rank
             winner = seat
-            trick = [13 * suit + rank]
+            plays.append(13 * suit + rank)
             seat = (seat + 1) % 4
-        for _ in range(4 - len(trick)):
+            to_follow = 3
+        for _ in range(to_follow):
             hand = hands[seat]
             following = hand[led]
             if following:
@@ -233,7 +238,7 @@ def _finish_hand(game: Game, pick: Chooser) -> Game:
                 if best_suit == led and rank > best_rank:
                     best_rank = rank
                     winner = seat
-                trick.append(13 * led + rank)
+                plays.append(13 * led + rank)
             else:
                 index = pick(len(hand[0]) + len(hand[1]) + len(hand[2]) + len(hand[3]))
                 suit = 0
@@ -246,31 +251,11 @@ def _finish_hand(game: Game, pick: Chooser) -> Game:
                     broken = True
                     if best_suit != _SPADES or rank > best_rank:
                         best_suit, best_rank, winner = suit, rank, seat
-                trick.append(13 * suit + rank)
+                plays.append(13 * suit + rank)
             seat = (seat + 1) % 4
         won[winner] += 1
-        tricks.append(make_trick(leader, trick, winner))
-        leader = seat = winner
-        trick = []
+        seat = winner
+        to_follow = 4
 
-    # score_hand reads only what is fixed for the hand (setup, dealer, deal,
-    # bids) and the running totals; the other fields are the finished hand's.
-    finished = Game(
-        setup,
-        _PLAY,
-        dealer,
-        game._scores,
-        game._bags,
-        game._results,
-        None,
-        dealt,
-        (0, 0, 0, 0),
-        tuple(bids),
-        NO_SEAT,
-        leader,
-        (),
-        tuple(won),
-        tuple(tricks),
-        broken,
-    )
-    return score_hand(finished, finished._won, finished._tricks)
+    # The game gives score_hand the setup, dealer, totals and earlier results.
+    return score_hand(game, dealt, tuple(bids), tuple(won), first_leader, tuple(plays))  # type: ignore[arg-type]

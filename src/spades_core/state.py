@@ -74,28 +74,79 @@ class Trick:
 
 
 @final
-@attrs.frozen
+@attrs.frozen(repr=False)
 class HandResult:
     """A finished, scored hand.
 
     ``points`` is this hand's change per team, ``bags`` and ``scores`` the
-    running totals after it.
+    running totals after it. The engine builds results; do not call the
+    constructor. Fields starting with ``_`` are its compact representation
+    (masks, ints, the 52 card ids in play order) and may change between
+    releases; the public properties wrap them, and :attr:`played` builds its
+    :class:`Trick` records on first use, so simulations that never read them
+    never pay for them.
     """
 
-    number: int
-    """0-based index of the hand in the game."""
-    dealer: Seat
-    deal: SeatMap[CardSet]
-    """The 13 cards each seat was dealt."""
-    bids: SeatMap[int]
-    """Each seat's bid; 0 is Nil."""
-    tricks: SeatMap[int]
-    """Tricks each seat won."""
-    points: TeamMap[int]
-    bags: TeamMap[int]
-    scores: TeamMap[int]
-    played: tuple[Trick, ...]
-    """The 13 tricks in order."""
+    _number: int
+    _dealer: int
+    _dealt: tuple[int, ...]
+    _bids: tuple[int, ...]
+    _won: tuple[int, ...]
+    _points: tuple[int, int]
+    _bags: tuple[int, int]
+    _scores: tuple[int, int]
+    _first_leader: int
+    _plays: tuple[int, ...]
+    _played: tuple[Trick, ...] | None = attrs.field(default=None, eq=False, repr=False, hash=False)
+
+    @property
+    def number(self) -> int:
+        """0-based index of the hand in the game."""
+        return self._number
+
+    @property
+    def dealer(self) -> Seat:
+        """The seat that dealt the hand."""
+        return SEATS[self._dealer]
+
+    @property
+    def deal(self) -> SeatMap[CardSet]:
+        """The 13 cards each seat was dealt."""
+        return SeatMap(tuple(map(CardSet, self._dealt)))
+
+    @property
+    def bids(self) -> SeatMap[int]:
+        """Each seat's bid; 0 is Nil."""
+        return SeatMap(self._bids)
+
+    @property
+    def tricks(self) -> SeatMap[int]:
+        """Tricks each seat won."""
+        return SeatMap(self._won)
+
+    @property
+    def points(self) -> TeamMap[int]:
+        """What the hand scored per team."""
+        return TeamMap(self._points)
+
+    @property
+    def bags(self) -> TeamMap[int]:
+        """Bags carried per team after the hand."""
+        return TeamMap(self._bags)
+
+    @property
+    def scores(self) -> TeamMap[int]:
+        """Running score per team after the hand."""
+        return TeamMap(self._scores)
+
+    @property
+    def played(self) -> tuple[Trick, ...]:
+        """The 13 tricks in order."""
+        played = self._played
+        if played is None:
+            played = _transitions.tricks_of_plays(self._first_leader, self._plays)
+            _store_played(self, played)
+        return played
 
     def summary(self) -> dict[str, Any]:
         """The result as plain JSON-ready data: dealer, bids, tricks, points,
@@ -112,7 +163,14 @@ class HandResult:
     @property
     def bidding_order(self) -> tuple[Seat, ...]:
         """The seats in the order they bid (left of the dealer first)."""
-        return tuple(SEATS[(self.dealer + 1 + i) % 4] for i in range(4))
+        return tuple(SEATS[(self._dealer + 1 + i) % 4] for i in range(4))
+
+    def __repr__(self) -> str:
+        return (
+            f"<HandResult {self._number}: dealer {SEATS[self._dealer].name}, "
+            f"bids {self._bids}, tricks {self._won}, points {self._points}, "
+            f"scores {self._scores}>"
+        )
 
 
 @final
@@ -346,8 +404,9 @@ class Game:
         return view_for(self, None)
 
 
-# The cache slot is written past the frozen __setattr__ (it is not part of the value).
+# The cache slots are written past the frozen __setattr__ (they are not part of the value).
 _store_legal: Callable[[Game, tuple[Action, ...]], None] = vars(Game)["_legal"].__set__
+_store_played: Callable[[HandResult, tuple[Trick, ...]], None] = vars(HandResult)["_played"].__set__
 
 # Imported last: transitions builds Game objects, so it imports this module.
 from spades_core import transitions as _transitions  # noqa: E402

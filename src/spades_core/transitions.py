@@ -29,7 +29,7 @@ from spades_core.errors import (
     VariantLoadError,
 )
 from spades_core.options import BreakRule, FirstLead
-from spades_core.seats import Seat, SeatMap, Team, TeamMap
+from spades_core.seats import Seat, SeatMap, Team
 from spades_core.state import NO_SEAT, SEATS, TEAMS, Game, GameSetup, HandResult, Phase, Trick
 
 __all__ = [
@@ -198,11 +198,31 @@ def legal_actions(game: Game) -> tuple[Action, ...]:
 
 def make_trick(leader: int, cards: Sequence[int], winner: int) -> Trick:
     """The :class:`Trick` record of four card ids led by seat number ``leader``."""
-    return Trick(
-        SEATS[leader],
-        (ALL_CARDS[cards[0]], ALL_CARDS[cards[1]], ALL_CARDS[cards[2]], ALL_CARDS[cards[3]]),
-        SEATS[winner],
+    trick: Trick = _new_object(Trick)
+    _set_trick_leader(trick, SEATS[leader])
+    _set_trick_cards(
+        trick, (ALL_CARDS[cards[0]], ALL_CARDS[cards[1]], ALL_CARDS[cards[2]], ALL_CARDS[cards[3]])
     )
+    _set_trick_winner(trick, SEATS[winner])
+    return trick
+
+
+def tricks_of_plays(first_leader: int, plays: Sequence[int]) -> tuple[Trick, ...]:
+    """The :class:`Trick` records of card ids in play order (four per trick),
+    the first trick led by seat number ``first_leader``."""
+    tricks = []
+    leader = first_leader
+    for start in range(0, len(plays) - 3, 4):
+        cards = tuple(plays[start : start + 4])
+        winner = (leader + trick_winner(cards)) % 4
+        tricks.append(make_trick(leader, cards, winner))
+        leader = winner
+    return tuple(tricks)
+
+
+def card_ids(tricks: Sequence[Trick]) -> tuple[int, ...]:
+    """The card ids of ``tricks`` in play order."""
+    return tuple(card.id for trick in tricks for card in trick.cards)
 
 
 def trick_winner(cards: tuple[int, ...]) -> int:
@@ -323,8 +343,8 @@ def _check_play(game: Game, card: int) -> None:
 _new_object = object.__new__
 
 
-def _slot_setter(name: str) -> Callable[[Game, object], None]:
-    setter: Callable[[Game, object], None] = vars(Game)[name].__set__
+def _slot_setter(name: str, cls: type = Game) -> Callable[[object, object], None]:
+    setter: Callable[[object, object], None] = vars(cls)[name].__set__
     return setter
 
 
@@ -345,6 +365,21 @@ _set_won = _slot_setter("_won")
 _set_tricks = _slot_setter("_tricks")
 _set_broken = _slot_setter("_broken")
 _set_legal = _slot_setter("_legal")
+_set_trick_leader = _slot_setter("leader", Trick)
+_set_trick_cards = _slot_setter("cards", Trick)
+_set_trick_winner = _slot_setter("winner", Trick)
+_set_seat_values = _slot_setter("values_", SeatMap)
+_set_result_number = _slot_setter("_number", HandResult)
+_set_result_dealer = _slot_setter("_dealer", HandResult)
+_set_result_dealt = _slot_setter("_dealt", HandResult)
+_set_result_bids = _slot_setter("_bids", HandResult)
+_set_result_won = _slot_setter("_won", HandResult)
+_set_result_points = _slot_setter("_points", HandResult)
+_set_result_bags = _slot_setter("_bags", HandResult)
+_set_result_scores = _slot_setter("_scores", HandResult)
+_set_result_first_leader = _slot_setter("_first_leader", HandResult)
+_set_result_plays = _slot_setter("_plays", HandResult)
+_set_result_played = _slot_setter("_played", HandResult)
 
 
 def _game(
@@ -527,7 +562,8 @@ def play_unchecked(game: Game, card: int) -> Game:
     won = tuple(won_list)
     tricks = (*game._tricks, make_trick(leader, trick, winner))
     if len(tricks) == 13:
-        return score_hand(game, won, tricks)
+        bids: tuple[int, ...] = game._bids  # type: ignore[assignment]  # all made by now
+        return score_hand(game, game._dealt, bids, won, tricks[0].leader, card_ids(tricks), tricks)
     return _game(
         game._setup,
         _PLAY,
@@ -548,17 +584,36 @@ def play_unchecked(game: Game, card: int) -> Game:
     )
 
 
-def score_hand(game: Game, won: tuple[int, ...], tricks: tuple[Trick, ...]) -> Game:
-    """The game after its hand is scored: the result recorded, scores and bags
-    updated, and either the next hand awaited (dealer rotated) or the game over."""
+def _seat_map(values: tuple[int, ...]) -> SeatMap[int]:
+    seat_map: SeatMap[int] = _new_object(SeatMap)
+    _set_seat_values(seat_map, values)
+    return seat_map
+
+
+def score_hand(
+    game: Game,
+    dealt: tuple[int, ...],
+    bids: tuple[int, ...],
+    won: tuple[int, ...],
+    first_leader: int,
+    plays: tuple[int, ...],
+    played: tuple[Trick, ...] | None = None,
+) -> Game:
+    """The game after a hand of ``game`` is scored: the result recorded, scores
+    and bags updated, and either the next hand awaited (dealer rotated) or the
+    game over.
+
+    ``game`` gives the setup, dealer, running totals and earlier results; the
+    hand itself is ``dealt`` (masks by seat), ``bids`` and ``won`` (by seat),
+    and ``plays``, its 52 card ids in play order, the first trick led by
+    ``first_leader``. ``played`` may pass the hand's :class:`Trick` records
+    when they exist already.
+    """
     setup = game._setup
     variant = setup.variant
     rules = setup.rules
-    # Every seat has bid by the time the hand is scored.
-    bids: SeatMap[int] = SeatMap(game._bids)  # type: ignore[arg-type]
-    tricks_won = SeatMap(won)
     try:
-        points, bags = variant.score_hand(rules, bids, tricks_won, game._bags)
+        points, bags = variant.score_hand(rules, _seat_map(bids), _seat_map(won), game._bags)
         scores = (game._scores[0] + points[0], game._scores[1] + points[1])
         outcome = variant.game_outcome(rules, scores)
     except SpadesError:
@@ -572,21 +627,23 @@ def score_hand(game: Game, won: tuple[int, ...], tricks: tuple[Trick, ...]) -> G
             f"variant {variant.id!r} returned a malformed score {points!r}, {bags!r} "
             f"or outcome {outcome!r}"
         )
-    result = HandResult(
-        number=len(game._results),
-        dealer=game._dealer,
-        deal=SeatMap(tuple(map(CardSet, game._dealt))),
-        bids=bids,
-        tricks=tricks_won,
-        points=TeamMap(points),
-        bags=TeamMap(bags),
-        scores=TeamMap(scores),
-        played=tricks,
-    )
+    dealer = game._dealer
+    result: HandResult = _new_object(HandResult)
+    _set_result_number(result, len(game._results))
+    _set_result_dealer(result, dealer)
+    _set_result_dealt(result, dealt)
+    _set_result_bids(result, bids)
+    _set_result_won(result, won)
+    _set_result_points(result, points)
+    _set_result_bags(result, bags)
+    _set_result_scores(result, scores)
+    _set_result_first_leader(result, first_leader)
+    _set_result_plays(result, plays)
+    _set_result_played(result, played)
     over = outcome is not None
     return between_hands(
         setup,
-        game._dealer if over else SEATS[(game._dealer + 1) % 4],
+        dealer if over else SEATS[(dealer + 1) % 4],
         scores,
         bags,
         (*game._results, result),
