@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pytest
 
 import spades_core as sc
 from spades_core import Bid, CardSet, IllegalActionError, IllegalReason, Phase, Seat, Suit
+from spades_variants.classic import ClassicVariant
 
 NIL = 0
 
@@ -321,3 +324,31 @@ def test_whiz_hook_answers_from_the_hand_alone() -> None:
     assert whiz.legal_bids(strict, Seat.EAST, hand, {Seat.NORTH: 5}) == (3,)
     mirror = sc.load_variant("mirror")
     assert mirror.legal_bids(mirror.rules(), Seat.EAST, hand, {}) == (3,)
+
+
+# One tuple object, handed out on every call: a bad answer must be refused each
+# time, never remembered as checked.
+SAME_BAD_ANSWER = (0, 14)
+
+
+class SameBadAnswer(ClassicVariant):
+    def legal_bids(
+        self, rules: sc.Rules, seat: Seat, hand: CardSet, bids: Mapping[Seat, int]
+    ) -> tuple[int, ...]:
+        return SAME_BAD_ANSWER
+
+
+def test_a_bad_bid_list_is_refused_every_time_the_same_tuple_comes_back() -> None:
+    classic = sc.load_variant("classic")
+    variant = SameBadAnswer(
+        id="same-bad",
+        title="Same bad answer",
+        options=list(classic.option_specs.values()),
+        defaults=dict(classic.defaults),
+    )
+    game = sc.new_game(variant, seed=1).deal()
+    for _ in range(3):
+        with pytest.raises(sc.VariantLoadError, match="legal_bids must return"):
+            game.legal_actions()
+        with pytest.raises(sc.VariantLoadError, match="legal_bids must return"):
+            game.bid(0)

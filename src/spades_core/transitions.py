@@ -139,20 +139,32 @@ def bid_values(
     checked as :func:`legal_bid_values` describes."""
     variant = setup.variant
     made = MappingProxyType({SEATS[i]: b for i, b in enumerate(bids) if b is not None})
+    cards: CardSet = _new_object(CardSet)
+    _set_card_mask(cards, hand)
     try:
-        values = variant.legal_bids(setup.rules, SEATS[seat], CardSet(hand), made)
+        values = variant.legal_bids(setup.rules, SEATS[seat], cards, made)
     except SpadesError:
         raise
     except Exception as error:
         raise VariantLoadError(
             f"variant {variant.id!r} failed in legal_bids: {type(error).__name__}: {error}"
         ) from error
-    if not _is_bid_list(values):
-        raise VariantLoadError(
-            f"variant {variant.id!r}: legal_bids must return a non-empty ascending tuple "
-            f"of distinct whole numbers 0-13; it returned {values!r}"
-        )
+    if _CHECKED_BID_LISTS.get(id(values)) is not values:
+        if not _is_bid_list(values):
+            raise VariantLoadError(
+                f"variant {variant.id!r}: legal_bids must return a non-empty ascending tuple "
+                f"of distinct whole numbers 0-13; it returned {values!r}"
+            )
+        if len(_CHECKED_BID_LISTS) < _MOST_CHECKED_BID_LISTS:
+            _CHECKED_BID_LISTS[id(values)] = values
     return values
+
+
+# Answers of legal_bids already checked, by identity. Holding each answer keeps
+# its id from being reused, so a variant that hands out the same tuples (as the
+# built-in ones do) has each checked once; fresh tuples are checked every time.
+_CHECKED_BID_LISTS: Final[dict[int, tuple[int, ...]]] = {}
+_MOST_CHECKED_BID_LISTS: Final = 4096
 
 
 def _is_bid_list(values: object) -> bool:
@@ -369,6 +381,7 @@ _set_trick_leader = _slot_setter("leader", Trick)
 _set_trick_cards = _slot_setter("cards", Trick)
 _set_trick_winner = _slot_setter("winner", Trick)
 _set_seat_values = _slot_setter("values_", SeatMap)
+_set_card_mask = _slot_setter("mask", CardSet)
 _set_result_number = _slot_setter("_number", HandResult)
 _set_result_dealer = _slot_setter("_dealer", HandResult)
 _set_result_dealt = _slot_setter("_dealt", HandResult)

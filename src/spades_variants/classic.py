@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from spades_core import CardSet, Rules, Seat, Variant
-from spades_variants import SHARED_OPTIONS
+from spades_variants import BIDS_UP_TO, SHARED_OPTIONS
 
 __all__ = ["CLASSIC", "ClassicVariant"]
 
@@ -21,7 +21,8 @@ class ClassicVariant(Variant):
         """Every bid from Nil up to what the team cap leaves after the partner's bid."""
         cap = rules.max_team_bid
         highest = 13 if cap is None else min(13, cap - bids.get(seat.partner, 0))
-        return tuple(range(highest + 1))
+        # Never negative in a legal game: the partner's bid was held to the cap.
+        return BIDS_UP_TO[highest] if highest >= 0 else ()
 
 
 CLASSIC: Final = ClassicVariant(

@@ -6,9 +6,11 @@ from collections.abc import Mapping
 from typing import Final
 
 from spades_core import CardSet, Rules, Seat, Suit, Variant
-from spades_variants import MIRROR_FAMILY_DEFAULTS, SHARED_OPTIONS
+from spades_variants import MIRROR_FAMILY_DEFAULTS, ONLY, SHARED_OPTIONS
 
 __all__ = ["MIRROR", "MirrorVariant"]
+
+_SPADES: Final = Suit.SPADES
 
 
 class MirrorVariant(Variant):
@@ -18,7 +20,7 @@ class MirrorVariant(Variant):
         self, rules: Rules, seat: Seat, hand: CardSet, bids: Mapping[Seat, int]
     ) -> tuple[int, ...]:
         """The single bid equal to the spades in ``hand``."""
-        return (hand.count(Suit.SPADES),)
+        return ONLY[hand.count(_SPADES)]
 
     def revealed_spade_counts(self, rules: Rules, bids: Mapping[Seat, int]) -> dict[Seat, int]:
         """Every bid is the bidder's spade count."""

@@ -6,11 +6,12 @@ from collections.abc import Mapping
 from typing import Final
 
 from spades_core import Card, CardSet, Rules, Seat, Suit, Variant
-from spades_variants import MIRROR_FAMILY_DEFAULTS, SHARED_OPTIONS
+from spades_variants import MIRROR_FAMILY_DEFAULTS, NIL_OR, ONLY, SHARED_OPTIONS
 
 __all__ = ["WHIZ", "WhizVariant"]
 
 _ACE_OF_SPADES: Final = Card.parse("AS")
+_SPADES: Final = Suit.SPADES
 
 
 class WhizVariant(Variant):
@@ -21,12 +22,10 @@ class WhizVariant(Variant):
     ) -> tuple[int, ...]:
         """Nil and the spade count; only the count when ``whiz_nil_needs_no_ace``
         is on and the hand holds the A♠; only Nil with no spades."""
-        spades = hand.count(Suit.SPADES)
-        if spades == 0:
-            return (0,)
-        if rules.whiz_nil_needs_no_ace and _ACE_OF_SPADES in hand:
-            return (spades,)
-        return (0, spades)
+        spades = hand.count(_SPADES)
+        if spades and rules.whiz_nil_needs_no_ace and _ACE_OF_SPADES in hand:
+            return ONLY[spades]
+        return NIL_OR[spades]
 
     def revealed_spade_counts(self, rules: Rules, bids: Mapping[Seat, int]) -> dict[Seat, int]:
         """A non-Nil bid is the bidder's spade count; Nil reveals nothing."""
