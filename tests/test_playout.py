@@ -251,10 +251,25 @@ def test_bulk_seeded_deal_equals_the_sequential_shuffle(
 def test_bulk_seeded_deal_falls_back_to_the_sequential_stream_on_a_rejected_draw(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # A rejection is too rare to meet by chance; limits of 0 reject every bulk draw.
+    # A rejection is too rare to meet by chance. Limits of 0 reject every bulk
+    # draw, and adding each lane's carry bit makes the quick test see one.
     monkeypatch.setattr(rng, "_DRAW_LIMITS", (0,) * 51)
-    monkeypatch.setattr(rng, "_SMALLEST_LIMIT", 0)
+    monkeypatch.setattr(rng, "_NEAR_LIMIT", rng._LANE_CARRIES)
     assert rng.deal_masks(1234, 5, 2) == reference_deal(1234, 5, 2)
+
+
+def test_quick_rejection_test_flags_exactly_the_outputs_a_limit_could_reject() -> None:
+    smallest = min(rng._DRAW_LIMITS)
+
+    def flagged(lanes: int) -> bool:
+        return bool((lanes + rng._NEAR_LIMIT) & rng._LANE_CARRIES)
+
+    all_just_under = sum((smallest - 1) << (128 * lane) for lane in range(51))
+    assert not flagged(all_just_under)
+    for lane in (0, 1, 25, 50):
+        for output in (smallest, 2**64 - 1):
+            one_high = all_just_under - ((smallest - 1) << (128 * lane)) + (output << (128 * lane))
+            assert flagged(one_high)
 
 
 def test_transitions_build_games_equal_to_the_attrs_constructor() -> None:

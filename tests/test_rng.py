@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import spades_core as sc
 from spades_core import CardSet, Phase, Seat, rng
@@ -86,6 +88,7 @@ def test_bounded_draws_stay_in_range() -> None:
 @pytest.mark.parametrize(("seed", "dealer"), sorted(GOLDEN_FIRST_DEALERS.items()))
 def test_golden_first_dealer(seed: int, dealer: int) -> None:
     assert rng.first_dealer(seed) == dealer
+    assert rng.SeedStream(seed, 1, 0).below(4) == dealer
     assert sc.new_game("classic", seed=seed).first_dealer is Seat(dealer)
     assert sc.new_game("mirror", seed=seed).dealer is Seat(dealer)
 
@@ -176,3 +179,8 @@ def test_dealing_never_touches_the_global_random_generator() -> None:
     _play_one_hand(sc.new_game("classic", seed=3))
     assert game.phase is Phase.BID
     assert random.getstate() == before
+
+
+@given(seed=st.integers(0, 2**64 - 1))
+def test_first_dealer_is_the_first_draw_of_the_dealer_stream(seed: int) -> None:
+    assert rng.first_dealer(seed) == rng.SeedStream(seed, 1, 0).below(4)

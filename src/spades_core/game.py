@@ -8,7 +8,7 @@ from spades_core.errors import InvalidNotationError, RulesError
 from spades_core.registry import load_variant
 from spades_core.rng import first_dealer
 from spades_core.seats import Seat
-from spades_core.state import Game, GameSetup
+from spades_core.state import SEATS, Game, GameSetup
 from spades_core.transitions import between_hands
 from spades_core.variant import Variant
 
@@ -42,7 +42,7 @@ def new_game(
         raise RulesError(f"seed must be a whole number from 0 to 2**64-1; got {seed!r}")
     rules = chosen.rules(**options)
     if dealer is None:
-        first = Seat(first_dealer(seed))
+        first = SEATS[first_dealer(seed)]
     else:
         try:
             first = dealer if isinstance(dealer, Seat) else Seat.parse(dealer)

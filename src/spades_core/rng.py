@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import operator
 import struct
+from collections.abc import Iterable
 from typing import Final
 
 __all__ = ["SeedStream", "deal_masks", "first_dealer", "mix64", "shuffled_deck"]
@@ -91,12 +92,16 @@ _LANE_STEPS: Final = sum((((k + 1) * _GAMMA) & _MASK64) << (128 * k) for k in ra
 _DRAW_BOUNDS: Final = tuple(range(52, 1, -1))
 """The bound of each draw: Fisher-Yates swaps position i with ``below(i + 1)``, i = 51..1."""
 _DRAW_LIMITS: Final = tuple((1 << 64) - (1 << 64) % bound for bound in _DRAW_BOUNDS)
-_SMALLEST_LIMIT: Final = min(_DRAW_LIMITS)
-_UNPACK_LANES: Final = struct.Struct(f"<{2 * _DRAWS}Q").unpack
+# Every limit is at least the smallest one, so no draw can be rejected unless
+# adding 2**64 minus that limit to each lane carries into the lane's bit 64.
+_NEAR_LIMIT: Final = sum(((1 << 64) - min(_DRAW_LIMITS)) << (128 * k) for k in range(_DRAWS))
+_LANE_CARRIES: Final = sum(1 << (128 * k + 64) for k in range(_DRAWS))
+# The low 64 bits of each 128-bit lane, little-endian.
+_UNPACK_OUTPUTS: Final = struct.Struct("<" + "Q8x" * _DRAWS).unpack
 _BITS: Final = tuple(1 << card for card in range(52))
 
 
-def _shuffle_draws(seed: int, hand_index: int) -> list[int]:
+def _shuffle_draws(seed: int, hand_index: int) -> Iterable[int]:
     """The positions ``below(52), below(51), ..., below(2)`` that shuffle hand
     ``hand_index`` draws, computed in bulk (see above)."""
     state = mix64(mix64(seed) ^ ((_PURPOSE_DECK << 32) + hand_index))
@@ -104,33 +109,35 @@ def _shuffle_draws(seed: int, hand_index: int) -> list[int]:
     z = ((z ^ (z >> 30)) & _LANES) * 0xBF58476D1CE4E5B9 & _LANES
     z = ((z ^ (z >> 27)) & _LANES) * 0x94D049BB133111EB & _LANES
     z = (z ^ (z >> 31)) & _LANES
-    outputs = _UNPACK_LANES(z.to_bytes(16 * _DRAWS, "little"))[0::2]
-    if max(outputs) >= _SMALLEST_LIMIT and any(map(operator.ge, outputs, _DRAW_LIMITS)):
+    outputs = _UNPACK_OUTPUTS(z.to_bytes(16 * _DRAWS, "little"))
+    if (z + _NEAR_LIMIT) & _LANE_CARRIES and any(map(operator.ge, outputs, _DRAW_LIMITS)):
         stream = SeedStream(seed, _PURPOSE_DECK, hand_index)
         return [stream.below(bound) for bound in _DRAW_BOUNDS]
-    return list(map(operator.mod, outputs, _DRAW_BOUNDS))
+    return map(operator.mod, outputs, _DRAW_BOUNDS)
 
 
 def deal_masks(seed: int, hand_index: int, dealer: int) -> tuple[int, int, int, int]:
     """The four hands (as masks, by seat number) of a seeded deal: the deck of
     :func:`shuffled_deck` dealt one card at a time clockwise from the dealer's left."""
-    deck = list(range(52))
+    # The deck holds each card's bit rather than its id, so a hand's mask is a plain sum.
+    deck = list(_BITS)
     i = 51
     for j in _shuffle_draws(seed, hand_index):
         deck[i], deck[j] = deck[j], deck[i]
         i -= 1
-    bit = _BITS.__getitem__
     # Position p goes to seat (dealer + 1 + p) % 4: every fourth card to one seat.
-    by_position = [sum(map(bit, deck[offset::4])) for offset in range(4)]
     first = (dealer + 1) % 4
     return (
-        by_position[-first % 4],
-        by_position[(1 - first) % 4],
-        by_position[(2 - first) % 4],
-        by_position[(3 - first) % 4],
+        sum(deck[-first % 4 :: 4]),
+        sum(deck[(1 - first) % 4 :: 4]),
+        sum(deck[(2 - first) % 4 :: 4]),
+        sum(deck[(3 - first) % 4 :: 4]),
     )
 
 
 def first_dealer(seed: int) -> int:
-    """The seat number of the first dealer drawn from ``seed``."""
-    return SeedStream(seed, _PURPOSE_DEALER, 0).below(4)
+    """The seat number of the first dealer drawn from ``seed``: the first
+    ``below(4)`` of its dealer stream."""
+    # Written out, as every new game draws it: 4 divides 2**64, so no output is rejected.
+    state = mix64(mix64(seed) ^ (_PURPOSE_DEALER << 32))
+    return mix64((state + _GAMMA) & _MASK64) % 4
