@@ -11,27 +11,39 @@ checked against the fixtures without playing a hand:
 
 from __future__ import annotations
 
+from typing import Final
+
 from spades_core.options import BagOverflow, DoubleNil, NilTricks, Rules
 
 __all__ = ["game_outcome", "score_hand", "score_team"]
+
+
+# Enum members as globals: looking one up on its class is slow in CPython 3.11,
+# and every simulated hand is scored.
+_COUNT_TOWARD_CONTRACT: Final = NilTricks.COUNT_TOWARD_CONTRACT
+_BAGS_WITH_POINTS: Final = NilTricks.BAGS_WITH_POINTS
+_INDEPENDENT: Final = DoubleNil.INDEPENDENT
+_ALL_OR_NOTHING: Final = DoubleNil.ALL_OR_NOTHING
+_CARRY: Final = BagOverflow.CARRY
 
 
 def score_team(
     rules: Rules, bids: tuple[int, int], tricks: tuple[int, int], bags_before: int
 ) -> tuple[int, int]:
     """One team's (points this hand, bags after) from its two bids and tricks."""
-    contract = bids[0] + bids[1]
-    nil_seats = [i for i in (0, 1) if bids[i] == 0]
-    if rules.nil_tricks is NilTricks.COUNT_TOWARD_CONTRACT:
-        counted = tricks[0] + tricks[1]
+    first_bid, second_bid = bids
+    first_won, second_won = tricks
+    contract = first_bid + second_bid
+    if rules.nil_tricks is _COUNT_TOWARD_CONTRACT:
+        counted = first_won + second_won
         nil_tricks = 0
     else:
-        counted = sum(tricks[i] for i in (0, 1) if bids[i] != 0)
-        nil_tricks = sum(tricks[i] for i in nil_seats)
+        counted = (first_won if first_bid else 0) + (second_won if second_bid else 0)
+        nil_tricks = (0 if first_bid else first_won) + (0 if second_bid else second_won)
 
     points = 0
     new_bags = nil_tricks
-    if nil_tricks and rules.nil_tricks is NilTricks.BAGS_WITH_POINTS:
+    if nil_tricks and rules.nil_tricks is _BAGS_WITH_POINTS:
         points += nil_tricks
     if counted >= contract:
         overtricks = counted - contract
@@ -40,12 +52,16 @@ def score_team(
     else:
         points -= 10 * contract
 
-    points += _nil_points(rules, [tricks[i] == 0 for i in nil_seats])
+    if not (first_bid and second_bid):
+        made = [
+            won == 0 for bid, won in ((first_bid, first_won), (second_bid, second_won)) if not bid
+        ]
+        points += _nil_points(rules, made)
 
     bags = bags_before + new_bags
     limit = rules.bag_limit
     if limit is not None and new_bags and bags >= limit:
-        if rules.bag_overflow is BagOverflow.CARRY:
+        if rules.bag_overflow is _CARRY:
             penalties, bags = divmod(bags, limit)
         else:
             penalties, bags = 1, 0
@@ -55,10 +71,10 @@ def score_team(
 
 def _nil_points(rules: Rules, made: list[bool]) -> int:
     value = rules.nil_value
-    if len(made) == 2 and rules.double_nil is not DoubleNil.INDEPENDENT:
+    if len(made) == 2 and rules.double_nil is not _INDEPENDENT:
         if all(made):
             return 2 * value
-        return -2 * value if rules.double_nil is DoubleNil.ALL_OR_NOTHING else 0
+        return -2 * value if rules.double_nil is _ALL_OR_NOTHING else 0
     return sum(value if ok else -value for ok in made)
 
 
