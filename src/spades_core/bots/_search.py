@@ -70,53 +70,26 @@ class Sim(Table):
     __slots__ = ("any_spade", "dealer", "hands", "to_act", "two_of_clubs", "variant")
 
     def __init__(self, view: View, base: Table, hands: tuple[int, ...]) -> None:
+        base.copy_into(self)
         rules = view.rules
-        Table.__init__(self, rules)
+        self.rules = rules
         self.variant = view.variant
         self.dealer = int(view.dealer)
         self.any_spade = rules.break_rule is BreakRule.ANY_SPADE
         self.two_of_clubs = rules.first_lead is FirstLead.TWO_OF_CLUBS
         self.hands = list(hands)
         self.to_act = base.seat
-        self.seat = base.seat
-        self.trick = list(base.trick)
-        self.leader = base.leader
-        self.bids = list(base.bids)
-        self.won = list(base.won)
-        self.played = base.played
-        self.voids = list(base.voids)
-        self.spades_left = list(base.spades_left)
-        self.broken = base.broken
-        self.tricks_done = base.tricks_done
-        self.bags = base.bags
-        self.scores = base.scores
 
     def clone(self) -> Sim:
         """An independent copy."""
         other = Sim.__new__(Sim)
-        other.rules = self.rules
-        other.nil_counts = self.nil_counts
+        self.copy_into(other)
         other.variant = self.variant
         other.dealer = self.dealer
         other.any_spade = self.any_spade
         other.two_of_clubs = self.two_of_clubs
         other.hands = list(self.hands)
         other.to_act = self.to_act
-        other.seat = self.seat
-        other.hand = self.hand
-        other.legal = self.legal
-        other.legal_bids = self.legal_bids
-        other.trick = list(self.trick)
-        other.leader = self.leader
-        other.bids = list(self.bids)
-        other.won = list(self.won)
-        other.played = self.played
-        other.voids = list(self.voids)
-        other.spades_left = list(self.spades_left)
-        other.broken = self.broken
-        other.tricks_done = self.tricks_done
-        other.bags = self.bags
-        other.scores = self.scores
         return other
 
     def legal_mask(self) -> int:

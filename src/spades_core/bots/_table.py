@@ -116,6 +116,12 @@ class Table:
     def copy(self) -> Table:
         """An independent copy (lists copied)."""
         other = Table.__new__(Table)
+        self.copy_into(other)
+        return other
+
+    def copy_into(self, other: Table) -> None:
+        """Give ``other`` this table's state, with lists copied (for subclasses
+        that add fields of their own)."""
         other.rules = self.rules
         other.nil_counts = self.nil_counts
         other.seat = self.seat
@@ -133,7 +139,6 @@ class Table:
         other.tricks_done = self.tricks_done
         other.bags = self.bags
         other.scores = self.scores
-        return other
 
 
 def table_from_view(view: View) -> Table:
