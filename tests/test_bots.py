@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import spades_core as sc
+from positions import deal, position
 from spades_core import (
     Bid,
     IllegalActionError,
@@ -27,24 +28,6 @@ from spades_core.views import View
 # A hard bot with a small budget keeps these tests quick; its search is the
 # same as at the default budget.
 SMALL = {"steps": 600, "bid_steps": 600, "min_samples": 4}
-
-
-def deal(**hands: str) -> dict[Seat, str]:
-    return {Seat.parse(letter): cards for letter, cards in hands.items()}
-
-
-def position(
-    variant: str,
-    hands: dict[Seat, str],
-    actions: list[int | str],
-    dealer: str = "W",
-    **options: Any,
-) -> sc.Game:
-    """A game dealt ``hands`` with ``actions`` (bids as ints, plays as cards) applied."""
-    game = sc.new_game(variant, seed=1, dealer=dealer, **options).deal(hands)
-    for action in actions:
-        game = game.bid(action) if isinstance(action, int) else game.play(action)
-    return game
 
 
 def choice(level: str, game: sc.Game, **options: Any) -> object:

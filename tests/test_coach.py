@@ -3,30 +3,13 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import attrs
 import pytest
 
 import spades_core as sc
+from positions import deal, position
 from spades_core import Bid, IllegalActionError, IllegalReason, Phase, Play, Seat, TeamMap, Tip
-
-
-def deal(**hands: str) -> dict[Seat, str]:
-    return {Seat.parse(letter): cards for letter, cards in hands.items()}
-
-
-def position(
-    variant: str,
-    hands: dict[Seat, str],
-    actions: list[int | str],
-    dealer: str = "W",
-    **options: Any,
-) -> sc.Game:
-    game = sc.new_game(variant, seed=1, dealer=dealer, **options).deal(hands)
-    for action in actions:
-        game = game.bid(action) if isinstance(action, int) else game.play(action)
-    return game
 
 
 def tip_for(game: sc.Game) -> Tip:
