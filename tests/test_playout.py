@@ -303,3 +303,12 @@ def test_a_playout_result_builds_its_tricks_once_and_reads_like_any_other() -> N
     assert repr(result).startswith("<HandResult 0: dealer ")
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         result._number = 1  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(("variant", "options"), CONFIGS)
+def test_a_playout_game_round_trips_through_a_record(variant: str, options: dict[str, Any]) -> None:
+    fast = playout(sc.new_game(variant, seed=77, **options), random.Random(77), hands=3)
+    loaded = sc.loads(sc.dumps(fast))
+    assert loaded == fast
+    assert public_records(loaded) == public_records(fast)
+    assert sc.dumps(loaded) == sc.dumps(fast)
