@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 import spades_core as sc
+from registry_isolation import registry_restored
 from spades_core.registry import (
     BUILTIN_ONLY_ENV,
     ENTRY_POINT_GROUP,
@@ -30,6 +31,8 @@ from spades_core.registry import (
 )
 
 _counter = itertools.count()
+# Every plugin module a test writes is named spades_registry_test_<n>_<id>.
+MODULE_STEM = "spades_registry_test_"
 
 GOOD_MODULE = """
 from spades_core import load_variant
@@ -43,7 +46,7 @@ class PluginSite:
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self.prefix = f"spades_registry_test_{next(_counter)}_"
+        self.prefix = f"{MODULE_STEM}{next(_counter)}_"
         sys.path.insert(0, str(root))
 
     def module(self, name: str, source: str) -> str:
@@ -82,22 +85,8 @@ class PluginSite:
 def site(tmp_path: Path) -> Iterator[PluginSite]:
     """A plugin directory on ``sys.path``; afterwards ``sys.path``,
     ``sys.modules``, the environment switch and the registry are restored."""
-    saved_path = list(sys.path)
-    saved_modules = set(sys.modules)
-    saved_switch = os.environ.get(BUILTIN_ONLY_ENV)
-    plugin_site = PluginSite(tmp_path)
-    try:
-        yield plugin_site
-    finally:
-        sys.path[:] = saved_path
-        for name in set(sys.modules) - saved_modules:
-            if name.startswith(plugin_site.prefix):
-                del sys.modules[name]
-        if saved_switch is None:
-            os.environ.pop(BUILTIN_ONLY_ENV, None)
-        else:
-            os.environ[BUILTIN_ONLY_ENV] = saved_switch
-        sc.refresh_variants()
+    with registry_restored(MODULE_STEM):
+        yield PluginSite(tmp_path)
 
 
 def assert_everything_else_works(*broken: str) -> None:

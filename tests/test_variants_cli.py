@@ -16,10 +16,13 @@ from pathlib import Path
 import pytest
 
 import spades_core as sc
+from registry_isolation import registry_restored
 from spades_core.cli import main
 from spades_core.registry import BUILTIN_ONLY_ENV
 
 _counter = itertools.count()
+# Every plugin module a test writes is named spades_cli_test_<n>_<id>.
+MODULE_STEM = "spades_cli_test_"
 
 
 class Site:
@@ -27,7 +30,7 @@ class Site:
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self.prefix = f"spades_cli_test_{next(_counter)}_"
+        self.prefix = f"{MODULE_STEM}{next(_counter)}_"
         sys.path.insert(0, str(root))
 
     def install(self, dist: str, variant_id: str, module_source: str) -> None:
@@ -44,22 +47,8 @@ class Site:
 
 @pytest.fixture
 def site(tmp_path: Path) -> Iterator[Site]:
-    saved_path = list(sys.path)
-    saved_modules = set(sys.modules)
-    saved_switch = os.environ.get(BUILTIN_ONLY_ENV)
-    plugin_site = Site(tmp_path)
-    try:
-        yield plugin_site
-    finally:
-        sys.path[:] = saved_path
-        for name in set(sys.modules) - saved_modules:
-            if name.startswith(plugin_site.prefix):
-                del sys.modules[name]
-        if saved_switch is None:
-            os.environ.pop(BUILTIN_ONLY_ENV, None)
-        else:
-            os.environ[BUILTIN_ONLY_ENV] = saved_switch
-        sc.refresh_variants()
+    with registry_restored(MODULE_STEM):
+        yield Site(tmp_path)
 
 
 GOOD = """

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from typing import Final
 
 import attrs
@@ -313,6 +314,36 @@ def _pick(values: dict[int, list[float]], preferred: int, confidence: float) -> 
     return best, best != preferred
 
 
+def _played_out_values(
+    view: View,
+    table: Table,
+    rng: random.Random,
+    budget: Budget,
+    candidates: list[int],
+    samples: int,
+    take: Callable[[Sim, int], None],
+) -> dict[int, list[float]]:
+    """Each candidate's hand value for the seat's team over ``samples`` sampled
+    deals: on a copy of each deal, ``take(sim, candidate)``, then the hand played out."""
+    hidden = HiddenCards(view)
+    reader = BidReader(view, budget.draws)
+    team = table.seat & 1
+    values: dict[int, list[float]] = {candidate: [] for candidate in candidates}
+    for _ in range(samples):
+        base = Sim(view, table, reader.sample(hidden, rng))
+        for candidate in candidates:
+            sim = base.clone()
+            take(sim, candidate)
+            sim.play_out()
+            values[candidate].append(hand_value(sim, team))
+    return values
+
+
+def _bid_then_bid_out(sim: Sim, bid: int) -> None:
+    sim.bids[sim.seat] = bid
+    sim.bid_out()
+
+
 def search_play(view: View, table: Table, rng: random.Random, budget: Budget) -> tuple[int, Why]:
     """The card with the best play-out value (``table.legal`` has at least two cards)."""
     candidates = _candidates(table)
@@ -323,17 +354,7 @@ def search_play(view: View, table: Table, rng: random.Random, budget: Budget) ->
     samples = _samples(
         budget.steps, cards_left * len(candidates), budget.min_samples, budget.max_samples
     )
-    hidden = HiddenCards(view)
-    reader = BidReader(view, budget.draws)
-    team = table.seat & 1
-    values: dict[int, list[float]] = {card: [] for card in candidates}
-    for _ in range(samples):
-        base = Sim(view, table, reader.sample(hidden, rng))
-        for card in candidates:
-            sim = base.clone()
-            sim.play(card)
-            sim.play_out()
-            values[card].append(hand_value(sim, team))
+    values = _played_out_values(view, table, rng, budget, candidates, samples, Sim.play)
     preferred = _group_of(normal_card, candidates)
     best, overridden = _pick(values, preferred, budget.confidence)
     if not overridden:
@@ -350,18 +371,7 @@ def search_bid(view: View, table: Table, rng: random.Random, budget: Budget) -> 
     samples = _samples(
         budget.bid_steps, 52 * len(candidates), budget.min_samples, budget.max_samples
     )
-    hidden = HiddenCards(view)
-    reader = BidReader(view, budget.draws)
-    team = table.seat & 1
-    values: dict[int, list[float]] = {bid: [] for bid in candidates}
-    for _ in range(samples):
-        base = Sim(view, table, reader.sample(hidden, rng))
-        for bid in candidates:
-            sim = base.clone()
-            sim.bids[table.seat] = bid
-            sim.bid_out()
-            sim.play_out()
-            values[bid].append(hand_value(sim, team))
+    values = _played_out_values(view, table, rng, budget, candidates, samples, _bid_then_bid_out)
     best, overridden = _pick(values, normal_choice, budget.confidence)
     if not overridden:
         return normal_choice, normal_why
