@@ -7,18 +7,11 @@ from collections.abc import Mapping
 import pytest
 
 import spades_core as sc
+from positions import NORTH_ALL_SPADES
 from spades_core import Bid, CardSet, IllegalActionError, IllegalReason, Phase, Seat, Suit
 from spades_variants.classic import ClassicVariant
 
 NIL = 0
-
-# North holds every spade; the others hold one plain suit each.
-NORTH_ALL_SPADES = {
-    Seat.NORTH: "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",
-    Seat.EAST: "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
-    Seat.SOUTH: "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD",
-    Seat.WEST: "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",
-}
 
 # North: 4 spades with the ace; East: no spades; South: 4 spades without the ace;
 # West: the other 5 spades.

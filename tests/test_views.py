@@ -25,6 +25,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import spades_core as sc
+from positions import NORTH_ALL_SPADES
 from spades_core import Card, CardSet, Phase, Seat, Suit
 from spades_core.state import GameSetup
 
@@ -333,16 +334,7 @@ def test_shown_out_suits_are_true_and_every_revoke_is_recorded(scenario: Scenari
 
 def test_unbroken_spade_lead_shows_the_leader_holds_only_spades() -> None:
     # P2: spades unbroken and the leader holds only spades -> a spade must be led.
-    deck = list(CardSet.full_deck())
-    spades = [card for card in deck if card.suit is Suit.SPADES]
-    others = [card for card in deck if card.suit is not Suit.SPADES]
-    hands = {
-        Seat.NORTH: spades,
-        Seat.EAST: others[0:13],
-        Seat.SOUTH: others[13:26],
-        Seat.WEST: others[26:39],
-    }
-    game = sc.new_game("classic", seed=1, dealer=Seat.WEST).deal(hands)
+    game = sc.new_game("classic", seed=1, dealer=Seat.WEST).deal(NORTH_ALL_SPADES)
     while game.phase is Phase.BID:
         game = game.bid(game.legal_bids()[0] if game.to_act is not Seat.NORTH else 13)
     game = game.play("2S")
@@ -376,16 +368,7 @@ def test_spade_counts_are_what_the_bids_reveal(scenario: Scenario) -> None:
 
 
 def test_B3_mirror_bids_reveal_every_spade_count() -> None:
-    deck = list(CardSet.full_deck())
-    spades = [card for card in deck if card.suit is Suit.SPADES]
-    others = [card for card in deck if card.suit is not Suit.SPADES]
-    hands = {
-        Seat.NORTH: spades,
-        Seat.EAST: others[0:13],
-        Seat.SOUTH: others[13:26],
-        Seat.WEST: others[26:39],
-    }
-    game = sc.new_game("mirror", seed=1, dealer=Seat.WEST).deal(hands)
+    game = sc.new_game("mirror", seed=1, dealer=Seat.WEST).deal(NORTH_ALL_SPADES)
     while game.phase is Phase.BID:
         game = game.bid(game.legal_bids()[0])
     counts = game.view(Seat.SOUTH).spade_counts
