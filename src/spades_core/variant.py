@@ -118,6 +118,36 @@ class Variant:
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.id!r} v{self.version}>"
 
+    def __copy__(self) -> Variant:
+        # A shallow copy is what derive() starts from: the same attributes in a
+        # new object (pickling, below, would give back the installed variant).
+        clone = object.__new__(type(self))
+        clone.__dict__.update(self.__dict__)
+        return clone
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled games travel to worker processes; there a variant must be the
+        # installed object (games compare their variants by identity), so an
+        # installed variant is pickled as its id and a derived one as its
+        # derivation. Option specs hold functions and cannot be pickled.
+        derivation = self.__dict__.get("_derivation")
+        if derivation is not None:
+            return (_derive, derivation)
+        from spades_core.errors import SpadesError
+        from spades_core.registry import load_variant
+
+        try:
+            installed = load_variant(self.id) is self
+        except SpadesError:
+            installed = False
+        if not installed:
+            raise TypeError(
+                f"variant {self.id!r} cannot be pickled: it is not the installed variant "
+                f"of that id; register it under the 'spades_core.variants' entry-point "
+                f"group, or derive it from an installed variant with Variant.derive"
+            )
+        return (load_variant, (self.id,))
+
     # -- options -------------------------------------------------------------
 
     def rules(self, **overrides: object) -> Rules:
@@ -189,6 +219,17 @@ class Variant:
                 **{k: self.option_specs[k].check(v) for k, v in defaults.items()},
             },
         )
+        changes = {
+            name: value
+            for name, value in (
+                ("id", id),
+                ("title", title),
+                ("version", version),
+                ("summary", summary),
+            )
+            if value is not None
+        }
+        object.__setattr__(clone, "_derivation", (self, {**changes, **defaults}))
         return clone
 
     def option_table(self) -> list[tuple[str, str, object, str]]:
@@ -241,3 +282,8 @@ class Variant:
         """The winning team's number (0 = NS, 1 = EW) after a hand, or ``None``
         to play on. The default applies RULES.md section 4."""
         return game_outcome(rules, scores)
+
+
+def _derive(base: Variant, changes: dict[str, Any]) -> Variant:
+    """``base.derive(**changes)``: how a pickled derived variant is rebuilt."""
+    return base.derive(**changes)
