@@ -332,6 +332,42 @@ def test_shown_out_suits_are_true_and_every_revoke_is_recorded(scenario: Scenari
                 assert led in view.shown_out[seat]
 
 
+def expected_shown_out(game: sc.Game) -> dict[Seat, set[Suit]]:
+    """The suits each seat has shown out of, worked out trick by trick from the
+    public record: every revoke, and an unforced spade lead while spades were
+    unbroken (the leader held nothing else)."""
+    shown: dict[Seat, set[Suit]] = {seat: set() for seat in Seat}
+    rules = game.rules
+    broken = False
+    tricks = [trick.plays for trick in game.tricks]
+    if game.current_trick:
+        tricks.append(game.current_trick)
+    for number, plays in enumerate(tricks):
+        led = plays[0][1].suit
+        forced = number == 0 and rules.first_lead is sc.FirstLead.TWO_OF_CLUBS
+        if led is Suit.SPADES and not broken and not forced:
+            shown[plays[0][0]] |= {Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS}
+        for position, (seat, card) in enumerate(plays):
+            if card.suit is not led:
+                shown[seat].add(led)
+            if card.suit is Suit.SPADES and (
+                rules.break_rule is sc.BreakRule.ANY_SPADE
+                or (position > 0 and led is not Suit.SPADES)
+            ):
+                broken = True
+    return shown
+
+
+@given(scenario=scenarios())
+def test_shown_out_is_exactly_what_the_public_record_proves(scenario: Scenario) -> None:
+    game = scenario.game
+    shown = game.public_view().shown_out
+    if game.phase not in (Phase.BID, Phase.PLAY):
+        assert all(not suits for suits in shown.values())
+        return
+    assert {seat: set(suits) for seat, suits in shown.items()} == expected_shown_out(game)
+
+
 def test_unbroken_spade_lead_shows_the_leader_holds_only_spades() -> None:
     # P2: spades unbroken and the leader holds only spades -> a spade must be led.
     game = sc.new_game("classic", seed=1, dealer=Seat.WEST).deal(NORTH_ALL_SPADES)

@@ -43,7 +43,6 @@ if TYPE_CHECKING:
 __all__ = ["View", "view_for"]
 
 _NO_SUITS: frozenset[Suit] = frozenset()
-_OFF_SUITS = frozenset({Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS})
 
 
 @final
@@ -202,30 +201,40 @@ def _action_text(action: Action) -> str | int:
     return "deal"
 
 
+# Suits shown out, per seat, as 4-bit masks (bit = suit number) while counting;
+# each mask stands for one shared frozenset.
+_SUIT_SETS: tuple[frozenset[Suit], ...] = tuple(
+    frozenset(suit for suit in Suit if mask >> suit & 1) for mask in range(16)
+)
+_NON_SPADE_SUITS = 0b0111
+_SPADES = 3
+
+
 def _shown_out(game: Game) -> SeatMap[frozenset[Suit]]:
-    out: list[set[Suit]] = [set(), set(), set(), set()]
     rules = game._setup.rules
-    broken = False
-    two_of_clubs = rules.first_lead is FirstLead.TWO_OF_CLUBS
-    trick_cards = [tuple(c.id for c in trick.cards) for trick in game._tricks]
-    leaders = [trick.leader for trick in game._tricks]
+    any_spade = rules.break_rule is BreakRule.ANY_SPADE
+    # With two_of_clubs the first lead is forced, so it shows nothing.
+    forced_first_lead = rules.first_lead is FirstLead.TWO_OF_CLUBS
+    tricks: list[tuple[int, tuple[int, ...]]] = [
+        (trick.leader, tuple(card.id for card in trick.cards)) for trick in game._tricks
+    ]
     if game._trick:
-        trick_cards.append(game._trick)
-        leaders.append(SEATS[game._leader])
-    for number, (leader, cards) in enumerate(zip(leaders, trick_cards, strict=True)):
+        tricks.append((game._leader, game._trick))
+    out = [0, 0, 0, 0]
+    broken = False
+    for leader, cards in tricks:
         led = cards[0] // 13
-        forced_lead = number == 0 and two_of_clubs
-        if led == Suit.SPADES and not broken and not forced_lead:
-            out[leader] |= _OFF_SUITS
+        if led == _SPADES and not broken and not forced_first_lead:
+            # Leading a spade before spades are broken means holding nothing else.
+            out[leader] |= _NON_SPADE_SUITS
+        forced_first_lead = False
         for position, card in enumerate(cards):
-            seat = (leader + position) % 4
-            if card // 13 != led:
-                out[seat].add(Suit(led))
-            if card >= 39 and (
-                rules.break_rule is BreakRule.ANY_SPADE or (position > 0 and led != Suit.SPADES)
-            ):
+            suit = card // 13
+            if suit != led:
+                out[(leader + position) % 4] |= 1 << led
+            if suit == _SPADES and (any_spade or (position and led != _SPADES)):
                 broken = True
-    return SeatMap(tuple(frozenset(suits) if suits else _NO_SUITS for suits in out))
+    return SeatMap(tuple(_SUIT_SETS[mask] for mask in out))
 
 
 def view_for(game: Game, seat: Seat | None) -> View:
