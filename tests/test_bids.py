@@ -10,6 +10,7 @@ import spades_core as sc
 from positions import NORTH_ALL_SPADES
 from spades_core import Bid, CardSet, IllegalActionError, IllegalReason, Phase, Seat, Suit
 from spades_variants.classic import ClassicVariant
+from variant_doubles import like_classic
 
 NIL = 0
 
@@ -332,13 +333,7 @@ class SameBadAnswer(ClassicVariant):
 
 
 def test_a_bad_bid_list_is_refused_every_time_the_same_tuple_comes_back() -> None:
-    classic = sc.load_variant("classic")
-    variant = SameBadAnswer(
-        id="same-bad",
-        title="Same bad answer",
-        options=list(classic.option_specs.values()),
-        defaults=dict(classic.defaults),
-    )
+    variant = like_classic(SameBadAnswer, "same-bad")
     game = sc.new_game(variant, seed=1).deal()
     for _ in range(3):
         with pytest.raises(sc.VariantLoadError, match="legal_bids must return"):

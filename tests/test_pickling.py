@@ -14,6 +14,7 @@ import pytest
 import spades_core as sc
 from spades_core.playout import playout
 from spades_variants.classic import ClassicVariant
+from variant_doubles import like_classic
 
 VARIANTS = ["classic", "mirror", "whiz"]
 
@@ -85,13 +86,7 @@ def test_derive_leaves_the_installed_variant_alone() -> None:
 
 
 def test_a_variant_that_is_not_installed_says_how_to_make_it_picklable() -> None:
-    classic = sc.load_variant("classic")
-    stray = ClassicVariant(
-        id="stray",
-        title="Stray",
-        options=list(classic.option_specs.values()),
-        defaults=dict(classic.defaults),
-    )
+    stray = like_classic(ClassicVariant, "stray")
     with pytest.raises(TypeError, match=r"'stray' cannot be pickled.*entry-point.*derive"):
         pickle.dumps(sc.new_game(stray, seed=1))
 

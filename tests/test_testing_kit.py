@@ -43,6 +43,7 @@ from spades_core.testing.strategies import (
     option_values,
 )
 from spades_variants.classic import ClassicVariant
+from variant_doubles import like_classic
 
 BUILTINS = ("classic", "mirror", "whiz")
 SMALL = settings(max_examples=15, deadline=None)
@@ -281,13 +282,7 @@ class DriftingScores(ClassicVariant):
 
 
 def broken(cls: type[ClassicVariant]) -> sc.Variant:
-    classic = sc.load_variant("classic")
-    return cls(
-        id="broken",
-        title="Broken",
-        options=list(classic.option_specs.values()),
-        defaults=dict(classic.defaults),
-    )
+    return like_classic(cls, "broken")
 
 
 @pytest.mark.parametrize(
