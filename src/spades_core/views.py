@@ -42,8 +42,6 @@ if TYPE_CHECKING:
 
 __all__ = ["View", "view_for"]
 
-_NO_SUITS: frozenset[Suit] = frozenset()
-
 
 @final
 @attrs.frozen(repr=False)
@@ -206,6 +204,7 @@ def _action_text(action: Action) -> str | int:
 _SUIT_SETS: tuple[frozenset[Suit], ...] = tuple(
     frozenset(suit for suit in Suit if mask >> suit & 1) for mask in range(16)
 )
+_NO_SUITS = _SUIT_SETS[0]
 _NON_SPADE_SUITS = 0b0111
 _SPADES = 3
 
