@@ -7,13 +7,13 @@ export HYPOTHESIS_PROFILE ?= ci
 # Keeps MkDocs from printing a notice about its successor on every build.
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: run test lint typecheck unit docs bench install dev clean
+.PHONY: run test lint typecheck unit docs bench install dev clean browser
 
 run: $(VENV)/.installed
 	$(BIN)/python examples/random_game.py
 	$(BIN)/spades watch --variant mirror --delay 0
 
-test: $(VENV)/.installed-dev lint typecheck unit docs
+test: $(VENV)/.installed-dev browser lint typecheck unit docs
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
@@ -30,6 +30,14 @@ docs: $(VENV)/.installed-dev
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/run.py
+
+# The browser tests drive Debian's Chromium; Playwright's own browser download is not used.
+CHROMIUM ?= /usr/bin/chromium
+browser: $(CHROMIUM)
+$(CHROMIUM):
+	@echo "Installing Chromium from Debian's packages (needs root)..."
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 
 install: $(VENV)/.installed
 dev: $(VENV)/.installed-dev
