@@ -21,7 +21,44 @@ __all__ = [
     "VariantError",
     "VariantLoadError",
     "VariantNotFoundError",
+    "brief",
 ]
+
+_BRIEF_LIMIT = 40
+
+
+def brief(value: object, limit: int = _BRIEF_LIMIT) -> str:
+    """Return a short, safe text for ``value`` to echo in an error message.
+
+    Huge ints are described by their size rather than written out (CPython
+    refuses to format ints of more than 4,300 digits, and a long number helps
+    nobody), and any other repr longer than ``limit`` characters is cut with
+    ``…``. A repr that itself fails is reported by the value's type.
+
+    >>> brief("QH")
+    "'QH'"
+    >>> brief(10**1000)
+    'an int of 1001 digits'
+    >>> brief(-(10**5000))
+    'an int of about 5001 digits'
+    >>> brief("x" * 100, limit=10)
+    "'xxxxxxxxx…"
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        magnitude = -value if value < 0 else value
+        # bit_length is exact and cheap; formatting is not, past the limit.
+        bits = magnitude.bit_length()
+        if bits > 64:
+            if bits > 13_000:  # beyond what str() may format; log10(2) ≈ 0.30103
+                return f"an int of about {int(bits * 0.30103) + 1} digits"
+            return f"an int of {len(str(magnitude))} digits"
+    try:
+        text = repr(value)
+    except Exception:
+        return f"a {type(value).__name__} that cannot be shown"
+    if len(text) > limit:
+        return text[: limit - 1] + "…"
+    return text
 
 
 class SpadesError(Exception):
