@@ -42,7 +42,7 @@ def brief(value: object, limit: int = _BRIEF_LIMIT) -> str:
     >>> brief(-(10**5000))
     'an int of about 5001 digits'
     >>> brief("x" * 100, limit=10)
-    "'xxxxxxxxx…"
+    "'xxxxxxxx…"
     """
     if isinstance(value, int) and not isinstance(value, bool):
         magnitude = -value if value < 0 else value
