@@ -204,7 +204,7 @@ STANDARD_OPTIONS: Final[Mapping[str, OptionSpec]] = {
         bool_option("whiz_nil_needs_no_ace", "a player holding the A♠ may not bid Nil"),
     )
 }
-"""The options RULES.md defines, by name. Variants pick the ones they support."""
+"""The standard options (docs/rules.md, Options), by name. Variants pick the ones they support."""
 
 
 @final

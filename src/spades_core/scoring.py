@@ -1,4 +1,4 @@
-"""Scoring a hand and deciding when a game ends (RULES.md sections 3 and 4).
+"""Scoring a hand and deciding when a game ends (docs/rules.md, Scoring and Game end).
 
 Both are pure functions of the rules and plain numbers, so they can be
 checked against the fixtures without playing a hand:

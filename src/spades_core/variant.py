@@ -274,13 +274,13 @@ class Variant:
     ) -> tuple[tuple[int, int], tuple[int, int]]:
         """((points NS, points EW), (bags NS, bags EW)) for a finished hand.
 
-        The default applies RULES.md section 3 under ``rules``.
+        The default applies docs/rules.md, Scoring, under ``rules``.
         """
         return score_hand(rules, bids.values_, tricks.values_, bags_before)  # type: ignore[arg-type]
 
     def game_outcome(self, rules: Rules, scores: tuple[int, int]) -> int | None:
         """The winning team's number (0 = NS, 1 = EW) after a hand, or ``None``
-        to play on. The default applies RULES.md section 4."""
+        to play on. The default applies docs/rules.md, Game end."""
         return game_outcome(rules, scores)
 
 

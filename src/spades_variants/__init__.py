@@ -38,7 +38,7 @@ MIRROR_FAMILY_DEFAULTS: Final[dict[str, object]] = {
     "break_rule": "any_spade",
     "first_lead": "left_of_dealer",
 }
-"""Defaults shared by Mirror and Whiz (RULES.md section 2.2)."""
+"""Defaults shared by Mirror and Whiz (docs/rules.md, Mirror and Whiz)."""
 
 # The answers of the built-in legal_bids hooks, built once: the engine checks a
 # bid list the first time it sees that tuple object, so sharing them saves the

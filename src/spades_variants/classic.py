@@ -1,4 +1,4 @@
-"""Classic Spades (RULES.md section 2.1): free bids 0-13, −200 loss floor."""
+"""Classic Spades (docs/rules.md, Classic): free bids 0-13, −200 loss floor."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Mirror Spades (RULES.md section 2.2, seed 000): every bid is the bidder's spade count."""
+"""Mirror Spades (docs/rules.md, Mirror): every bid is the bidder's spade count."""
 
 from __future__ import annotations
 

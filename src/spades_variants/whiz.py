@@ -1,4 +1,4 @@
-"""Whiz Spades (RULES.md section 2.3): bid your spade count or Nil."""
+"""Whiz Spades (docs/rules.md, Whiz): bid your spade count or Nil."""
 
 from __future__ import annotations
 

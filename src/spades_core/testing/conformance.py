@@ -172,7 +172,7 @@ def _seat_text(seat: Seat | None) -> str:
 
 def _expected_winner(trick: Trick) -> Seat:
     """The seat whose card wins the trick: the highest spade, else the highest
-    card of the suit led (RULES.md section 1)."""
+    card of the suit led (docs/rules.md, Shared rules)."""
     led = trick.cards[0].id // 13
     best_seat, best = trick.leader, -1
     for seat, card in trick.plays:

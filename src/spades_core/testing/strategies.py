@@ -179,7 +179,7 @@ def option_sets(
     at its default or set to a value drawn for it, shrinking towards the defaults.
 
     Values are derived from the variant's option specs: the standard options
-    (RULES.md section 5) get their edges, common values and ranges; options a
+    (docs/rules.md, Options) get their edges, common values and ranges; options a
     plugin defines for itself keep their defaults unless ``extra`` lists values
     to try for them. Combinations the variant rejects (see
     :meth:`~spades_core.Variant.check_rules`) are never drawn.
