@@ -1,0 +1,131 @@
+"""The package's top level: ``import spades_core`` loads the engine only, and the
+players, coach, records, play-outs and encoding load on first use under their
+usual names.
+
+Each check that depends on what is already imported runs in a fresh
+interpreter, because the test session itself has loaded everything.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import subprocess
+import sys
+import types
+
+import pytest
+
+import spades_core as sc
+
+HEAVY_PARTS = (
+    "spades_core.bots",
+    "spades_core.coach",
+    "spades_core.determinize",
+    "spades_core.encoding",
+    "spades_core.playout",
+    "spades_core.records",
+    "spades_core.views",
+    "spades_core.cli",
+    "spades_core.testing",
+)
+INTEGRATIONS = (
+    "numpy",
+    "pyspiel",
+    "pettingzoo",
+    "gymnasium",
+    "ray",
+    "starlette",
+    "uvicorn",
+    "httpx",
+    "matplotlib",
+    "hypothesis",
+)
+
+
+def fresh(code: str) -> str:
+    """What ``code`` prints when run by a new interpreter of this environment."""
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def modules_after(code: str) -> set[str]:
+    return set(json.loads(fresh(f"{code}\nimport json, sys\nprint(json.dumps(list(sys.modules)))")))
+
+
+def test_importing_the_package_loads_neither_heavy_parts_nor_integrations() -> None:
+    loaded = modules_after("import spades_core")
+    assert "spades_core.variant" in loaded
+    assert "spades_core.cards" in loaded
+    heavy = {
+        name
+        for name in loaded
+        for part in (*HEAVY_PARTS, *INTEGRATIONS)
+        if name == part or name.startswith(part + ".")
+    }
+    assert heavy == set()
+
+
+def test_a_plugin_importing_variant_and_cardset_stays_light() -> None:
+    loaded = modules_after("from spades_core import CardSet, Variant, Rules, SpadesError")
+    assert not {"spades_core.bots", "spades_core.records", "spades_core.coach"} & loaded
+
+
+def test_the_first_use_of_a_lazy_name_loads_only_its_module() -> None:
+    loaded = modules_after("import spades_core as sc\nsc.dumps")
+    assert "spades_core.records" in loaded
+    assert "spades_core.bots" not in loaded
+
+
+def test_coach_and_determinize_stay_functions_when_their_modules_load_first() -> None:
+    # Loading a submodule binds it to the package attribute of the same name;
+    # the public names must still be the functions.
+    printed = fresh(
+        "import spades_core.coach, spades_core.determinize, spades_core as sc\n"
+        "sc.bots.make('hard', seed=1)\n"
+        "print(type(sc.coach).__name__, type(sc.determinize).__name__)"
+    )
+    assert printed.split() == ["function", "function"]
+
+
+def test_lazy_names_are_the_objects_of_their_modules() -> None:
+    bots, coach, determinize, encoding, playout, records = (
+        importlib.import_module(f"spades_core.{name}")
+        for name in ("bots", "coach", "determinize", "encoding", "playout", "records")
+    )
+    assert sc.bots is bots
+    assert sc.encoding is encoding
+    assert sc.playout is playout
+    assert sc.coach is coach.coach
+    assert sc.Tip is coach.Tip
+    assert sc.determinize is determinize.determinize
+    assert sc.dumps is records.dumps
+    assert sc.loads is records.loads
+    assert isinstance(sc.bots, types.ModuleType)
+    assert callable(sc.coach)
+
+
+def test_every_public_name_resolves_and_is_listed() -> None:
+    for name in sc.__all__:
+        assert getattr(sc, name) is not None, name
+    assert set(sc.__all__) <= set(dir(sc))
+
+
+def test_an_unknown_name_is_an_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="no attribute 'bot'"):
+        getattr(sc, "bot")  # noqa: B009 - mypy rejects the plain lookup, as it should
+    assert not hasattr(sc, "records_of")
+
+
+def test_a_lazily_loaded_game_round_trip_works_from_a_fresh_interpreter() -> None:
+    printed = fresh(
+        "import spades_core as sc\n"
+        "game = sc.new_game('whiz', seed=4, target_score=120)\n"
+        "players = [sc.bots.make('easy', seed=i) for i in range(4)]\n"
+        "done = sc.bots.play_game(game, players)\n"
+        "print(done.is_over, sc.loads(sc.dumps(done)) == done)"
+    )
+    assert printed.split() == ["True", "True"]
