@@ -236,6 +236,8 @@ def play_randomly(
 
 
 _HAND_STEPS: Final = {Phase.DEAL: (0, 0), Phase.BID: (1, 4), Phase.PLAY: (5, 56)}
+"""How many actions into a hand a game is in each phase (the deal is one action)."""
+_STOPS: Final = tuple(_HAND_STEPS)
 
 
 @st.composite
@@ -268,7 +270,10 @@ def _games(
         game = after
         if game.is_over:
             return game
-    low, high = _HAND_STEPS[phase] if phase is not None else (0, 56)
+    # Without a phase, the phase to stop in is drawn first: a number of steps drawn
+    # over the whole hand would seldom stop in the four bids or before the deal.
+    stop = phase if phase is not None else draw(st.sampled_from(_STOPS), label="phase to stop in")
+    low, high = _HAND_STEPS[stop]
     steps = draw(st.integers(low, high), label="steps into the hand")
     if steps and explicit:
         game = game.deal(draw(deals(), label="deal"))
@@ -287,7 +292,9 @@ def games(
 
     Each game starts from a drawn seed, dealer and option set (``options``,
     default :func:`option_sets`), plays up to ``max_hands - 1`` whole hands and
-    then a drawn number of actions into the next one. With ``phase`` the game
+    then a drawn number of actions into the next one; without ``phase`` it stops
+    before the deal, in the bidding or in the play about equally often (or
+    returns a game that ended). With ``phase`` the game
     returned is in that phase: ``DEAL``, ``BID``, ``PLAY``, or ``GAME_OVER``
     (played to the end; without ``options`` a low target score is drawn so
     that random play finishes).
