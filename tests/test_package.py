@@ -91,6 +91,19 @@ def test_coach_and_determinize_stay_functions_when_their_modules_load_first() ->
     assert printed.split() == ["function", "function"]
 
 
+def test_submodules_the_package_used_to_expose_are_still_attributes() -> None:
+    printed = fresh(
+        "import spades_core as sc\n"
+        "print(sc.records.load_lines.__name__, sc.views.View.__name__, sc.encoding.__name__)"
+    )
+    assert printed.split() == ["load_lines", "View", "spades_core.encoding"]
+
+
+def test_the_namespace_holds_no_helper_modules_of_its_own() -> None:
+    for helper in ("importlib", "sys", "types"):
+        assert not hasattr(sc, helper), helper
+
+
 def test_lazy_names_are_the_objects_of_their_modules() -> None:
     bots, coach, determinize, encoding, playout, records = (
         importlib.import_module(f"spades_core.{name}")

@@ -14,9 +14,10 @@ encoding are loaded the first time one of their names is used (``sc.bots``,
 
 from __future__ import annotations
 
-import importlib
-import sys
-import types
+# Private names: the package's namespace is its public API.
+import importlib as _importlib
+import sys as _sys
+import types as _types
 from typing import TYPE_CHECKING, Final
 
 from spades_core.actions import NIL, Action, Bid, Deal, Play
@@ -51,6 +52,8 @@ from spades_core.variant import Variant
 
 if TYPE_CHECKING:
     from spades_core import bots, encoding, playout
+    from spades_core import records as records  # a module, not in __all__
+    from spades_core import views as views  # a module, not in __all__
     from spades_core.coach import Tip, coach
     from spades_core.determinize import determinize
     from spades_core.records import dumps, loads
@@ -59,6 +62,8 @@ _LAZY: Final[dict[str, tuple[str, str | None]]] = {
     "bots": ("spades_core.bots", None),
     "encoding": ("spades_core.encoding", None),
     "playout": ("spades_core.playout", None),
+    "records": ("spades_core.records", None),
+    "views": ("spades_core.views", None),
     "Tip": ("spades_core.coach", "Tip"),
     "coach": ("spades_core.coach", "coach"),
     "determinize": ("spades_core.determinize", "determinize"),
@@ -72,7 +77,7 @@ _FUNCTIONS_NAMED_LIKE_MODULES: Final = frozenset(
 )
 
 
-class _Package(types.ModuleType):
+class _Package(_types.ModuleType):
     """The package module, keeping ``sc.coach`` and ``sc.determinize`` the functions.
 
     Loading a submodule binds it to the package attribute of the same name.
@@ -82,12 +87,12 @@ class _Package(types.ModuleType):
     """
 
     def __setattr__(self, name: str, value: object) -> None:
-        if name in _FUNCTIONS_NAMED_LIKE_MODULES and isinstance(value, types.ModuleType):
+        if name in _FUNCTIONS_NAMED_LIKE_MODULES and isinstance(value, _types.ModuleType):
             return
         super().__setattr__(name, value)
 
 
-sys.modules[__name__].__class__ = _Package
+_sys.modules[__name__].__class__ = _Package
 
 if not TYPE_CHECKING:
 
@@ -97,7 +102,7 @@ if not TYPE_CHECKING:
             module_name, inside = _LAZY[name]
         except KeyError:
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-        value = importlib.import_module(module_name)
+        value = _importlib.import_module(module_name)
         if inside is not None:
             value = getattr(value, inside)
         globals()[name] = value
