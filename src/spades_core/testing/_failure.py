@@ -76,6 +76,7 @@ class ConformanceError(AssertionError):
 
 
 def fail(check: str, detail: str) -> NoReturn:
+    """Fail ``check`` with ``detail`` (raise :class:`ConformanceError`)."""
     raise ConformanceError(check, detail)
 
 
@@ -96,8 +97,10 @@ def guard(check: str, what: str, call: Callable[[], T]) -> T:
 
 
 def snapshot(game: Game) -> tuple[object, ...]:
+    """Every compared field of ``game``, to show that a call left it unchanged."""
     return tuple(getattr(game, field.name) for field in attrs.fields(Game) if field.eq)
 
 
 def seat_text(seat: Seat | None) -> str:
+    """A seat's name for a message, ``"nobody"`` for ``None``."""
     return "nobody" if seat is None else seat.name
