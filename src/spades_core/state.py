@@ -388,7 +388,10 @@ class Game:
 
     def bid(self, value: int | str, *, seat: Seat | str | None = None) -> Game:
         """The game after the seat to act bids ``value`` (0 or ``"nil"`` is Nil, ``"3"``)."""
-        return _transitions.apply(self, Bid.of(value), seat)
+        kind = type(value)
+        return _transitions.apply(
+            self, Bid.of(value) if kind is int or kind is str else value, seat
+        )
 
     def play(self, card: Card | str, *, seat: Seat | str | None = None) -> Game:
         """The game after the seat to act plays ``card`` (a Card or ``"QH"``)."""
