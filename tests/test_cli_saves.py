@@ -74,7 +74,7 @@ def test_a_corrupt_autosave_is_kept_aside_and_a_new_game_is_offered(
 ) -> None:
     data.mkdir()
     (data / AUTOSAVE_NAME).write_bytes(content)
-    status, out, err = run_play(monkeypatch, capsys, ["--continue"], [])
+    status, _, err = run_play(monkeypatch, capsys, ["--continue"], [])
     assert status == 1
     assert "Traceback" not in err
     assert "is not a saved game" in err or "does not hold a game" in err
@@ -175,7 +175,7 @@ def test_a_second_session_on_the_same_data_directory_is_refused(
     other = SessionLock(data)
     other.acquire()
     try:
-        status, out, err = run_play(monkeypatch, capsys, ["--seed", "3"], ["quit"])
+        status, _, err = run_play(monkeypatch, capsys, ["--seed", "3"], ["quit"])
     finally:
         other.release()
     assert status == 1

@@ -183,7 +183,10 @@ def _bid_reason(view: View, table: Table, bid: int, why: Why) -> str:
     if why is Why.BID_WHIZ_COUNT:
         rule = bid_rule(view)
         choices = " or ".join(_bid_text(value) for value in legal)
-        risky = f"with the {_names(strong)}" if strong else "with this hand"
+        if strong:
+            risky = f"with the {_names(strong)}"
+        else:
+            risky = f"holding {len(spades)} spades" if len(spades) > 1 else "with this hand"
         return (
             f"{rule[0].upper()}{rule[1:]}, so you may bid only {choices}: bid {bid}, "
             f"since Nil is too risky {risky}."
