@@ -80,3 +80,5 @@ def test_reprs_count_hands_from_one() -> None:
     assert repr(first).startswith("<HandResult 1: ")
     assert repr(second).startswith("<HandResult 2: ")
     assert repr(finished).startswith("<Game classic hand 3, DEAL")
+    dealt = finished.deal()
+    assert repr(dealt.view(sc.Seat.NORTH)).startswith("<View NORTH of classic hand 3, BID")
