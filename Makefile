@@ -63,8 +63,9 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	@touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $@ $(VENV)/.installed
+	@echo "Installing spades-core with the development tools into .venv..."
+	@$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $@ $(VENV)/.installed
 
 clean:
 	rm -rf $(VENV) build dist site .mypy_cache .ruff_cache .pytest_cache .hypothesis
