@@ -6,7 +6,6 @@ quiet exits into ``| head``."""
 
 from __future__ import annotations
 
-import io
 import re
 import shlex
 import subprocess
@@ -16,32 +15,13 @@ from pathlib import Path
 import pytest
 
 import spades_core as sc
+from play_helpers import private_data_dir, run_play  # noqa: F401 (the `data` fixture)
 from spades_core.cli import build_parser, command_name, level_name, main, play, variant_name
 from spades_core.cli.commands import card_numbers, read_bid
 from spades_core.cli.saves import DATA_DIR_ENV
 
 ROOT = Path(__file__).resolve().parents[1]
 ALL_NUMBERS = [str(n) for n in range(14)]
-
-
-@pytest.fixture
-def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    directory = tmp_path / "data"
-    monkeypatch.setenv(DATA_DIR_ENV, str(directory))
-    monkeypatch.delenv("NO_COLOR", raising=False)
-    return directory
-
-
-def run_play(
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    args: list[str],
-    lines: list[str],
-) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(line + "\n" for line in lines)))
-    status = main(["play", "--delay", "0", *args])
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
 
 
 # -- the README ----------------------------------------------------------------------

@@ -8,7 +8,6 @@ a temporary one (``SPADES_CORE_DATA_DIR``).
 
 from __future__ import annotations
 
-import io
 import itertools
 import json
 import re
@@ -19,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import spades_core as sc
+from play_helpers import private_data_dir, run_play  # noqa: F401 (the `data` fixture)
 from spades_core.cli import main
 from spades_core.cli.play import (
     AUTOSAVE_NAME,
@@ -32,28 +32,6 @@ from spades_core.cli.play import (
 # Every card number and every bid, so whichever card is legal gets played
 # after the illegal ones have been refused.
 ALL_NUMBERS = [str(n) for n in range(14)]
-
-
-@pytest.fixture
-def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A private data directory for the autosave."""
-    directory = tmp_path / "data"
-    monkeypatch.setenv(DATA_DIR_ENV, str(directory))
-    monkeypatch.delenv("NO_COLOR", raising=False)
-    return directory
-
-
-def run_play(
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    args: list[str],
-    lines: list[str],
-) -> tuple[int, str, str]:
-    """Run ``spades play ARGS`` with ``lines`` as its standard input."""
-    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(line + "\n" for line in lines)))
-    status = main(["play", "--delay", "0", *args])
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
 
 
 def test_full_hand_with_legal_and_illegal_input_hint_help_and_save(

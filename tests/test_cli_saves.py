@@ -4,18 +4,17 @@ the autosave's own fields."""
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import stat
-import sys
 import threading
 from pathlib import Path
 
 import pytest
 
 import spades_core as sc
-from spades_core.cli import main, play
+from play_helpers import private_data_dir, run_play  # noqa: F401 (the `data` fixture)
+from spades_core.cli import play
 from spades_core.cli.saves import (
     AUTOSAVE_NAME,
     DATA_DIR_ENV,
@@ -27,27 +26,6 @@ from spades_core.cli.saves import (
     session_json,
     write_save,
 )
-
-
-@pytest.fixture
-def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A private data directory for the autosave."""
-    directory = tmp_path / "data"
-    monkeypatch.setenv(DATA_DIR_ENV, str(directory))
-    return directory
-
-
-def run_play(
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    args: list[str],
-    lines: list[str],
-) -> tuple[int, str, str]:
-    """Run ``spades play ARGS`` with ``lines`` as its standard input."""
-    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(line + "\n" for line in lines)))
-    status = main(["play", "--delay", "0", *args])
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
 
 
 def autosave_of(game: sc.Game, **fields: object) -> str:

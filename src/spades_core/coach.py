@@ -117,10 +117,12 @@ def bid_rule(view: View) -> str:
     legal = tuple(a.value for a in view.legal_actions if isinstance(a, Bid))
     spades = view.hand.count(Suit.SPADES)
     rules = view.rules
-    cap = rules.max_team_bid
-    partner = view.bids[view.seat.partner] if view.seat is not None else None
-    if cap is not None and partner and legal and max(legal) == cap - partner < 13:
-        return f"your partnership's bids may total at most {cap} and your partner bid {partner}"
+    if _cap_binds(view, legal):
+        partner = view.bids[view.seat.partner]  # type: ignore[union-attr]
+        return (
+            f"your partnership's bids may total at most {rules.max_team_bid} "
+            f"and your partner bid {partner}"
+        )
     title = view.variant.title
     if legal == (0,) and not spades:
         return f"you hold no spades, and in {title} that means Nil"
@@ -139,6 +141,7 @@ def bid_rule(view: View) -> str:
 
 
 def _cap_binds(view: View, legal: tuple[int, ...]) -> bool:
+    """Whether the team cap, after the partner's bid, is what limits ``legal``."""
     cap = view.rules.max_team_bid
     partner = view.bids[view.seat.partner] if view.seat is not None else None
     return bool(cap is not None and partner and legal and max(legal) == cap - partner < 13)
