@@ -113,7 +113,7 @@ def bid_rule(view: View) -> str:
     """Why the seat to act in ``view`` may make only the bids it may, as a
     clause for a sentence: ``"your partnership's bids may total at most 13 and
     your partner bid 12"``, ``"in Mirror Spades your bid is your spade count,
-    and you hold 3"``. Used by the coach and to explain a refused bid."""
+    and you hold 3 spades"``. Used by the coach and to explain a refused bid."""
     legal = tuple(a.value for a in view.legal_actions if isinstance(a, Bid))
     spades = view.hand.count(Suit.SPADES)
     rules = view.rules

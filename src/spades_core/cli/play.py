@@ -34,6 +34,7 @@ from spades_core.cli.saves import (
     SESSION_FORMAT,
     PlayerConfig,
     SaveFileError,
+    SessionBusyError,
     SessionLock,
     data_dir,
     read_save,
@@ -247,10 +248,10 @@ def run(args: argparse.Namespace) -> int:
     lock = SessionLock(directory)
     try:
         lock.acquire()
+    except SessionBusyError as error:
+        say_error(f"spades play: {error}")
+        return 1
     except SaveFileError as error:
-        if "another spades play" in str(error):
-            say_error(f"spades play: {error}")
-            return 1
         say_error(f"spades play: {error}; the game cannot be saved.")
     try:
         try:

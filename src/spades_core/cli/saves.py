@@ -53,6 +53,7 @@ __all__ = [
     "SESSION_VERSION",
     "PlayerConfig",
     "SaveFileError",
+    "SessionBusyError",
     "SessionLock",
     "data_dir",
     "read_save",
@@ -81,6 +82,10 @@ _SESSION_KEYS: Final = frozenset({"format", "version", "seat", "partner", "oppon
 
 class SaveFileError(Exception):
     """A save file that cannot be read or written; the message is for the player."""
+
+
+class SessionBusyError(SaveFileError):
+    """Another ``spades play`` holds the data directory."""
 
 
 @final
@@ -298,8 +303,8 @@ class SessionLock:
         self._stream: IO[str] | None = None
 
     def acquire(self) -> None:
-        """Take the lock; raises :class:`SaveFileError` if another session
-        holds it or the directory cannot be written."""
+        """Take the lock; raises :class:`SessionBusyError` if another session
+        holds it, :class:`SaveFileError` if the directory cannot be written."""
         try:
             import fcntl
         except ImportError:  # pragma: no cover - Windows has no flock
@@ -317,7 +322,7 @@ class SessionLock:
             stream.seek(0)
             holder = stream.read(20).strip() or "another process"
             stream.close()
-            raise SaveFileError(
+            raise SessionBusyError(
                 f"another spades play (process {holder}) is using {self.path.parent}; "
                 f"finish that game first, or give this one its own directory with "
                 f"{DATA_DIR_ENV}=DIR"
