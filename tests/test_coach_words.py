@@ -69,14 +69,15 @@ def check_claims(game: sc.Game, tip: sc.Tip) -> int:
         assert (game.bids[seat], game.bids[seat.partner]) == (0, 0), reason
     if claim(r"(?i)you hold no spades"):
         assert spades == 0, reason
-    if found := claim(
-        r"you hold (\d+) \(|You hold (\d+) spades? \(|bid your (\d+) spades?|holding (\d+) spades"
-    ):
-        assert int(next(g for g in found.groups() if g)) == spades, reason
-    if found := claim(r"(?:\(|with only )the ((?:" + CARD + r"(?:, | and )?)+)(?:\)| in spades)"):
-        listed = re.findall(CARD, found[1])
-        if all(text.endswith("♠") for text in listed) and "spades" in reason:
-            assert len(listed) == spades, reason
+    held_spades = {c.symbol for c in hand.suit(sc.Suit.SPADES)}
+    listed = r"((?:" + CARD + r"(?:, | and )?)+)"
+    if found := claim(r"(?i)you hold (\d+)(?: spades?)? \(" + listed + r"\)"):
+        assert int(found[1]) == spades, reason
+        assert set(re.findall(CARD, found[2])) == held_spades, reason
+    if found := claim(r"with only the " + listed + r" in spades"):
+        assert set(re.findall(CARD, found[1])) == held_spades, reason
+    if found := claim(r"bid your (\d+) spades?|holding (\d+) spades"):
+        assert int(found[1] or found[2]) == spades, reason
     if found := claim(r"your partner bid (\d+)"):
         assert game.bids[seat.partner] == int(found[1]), reason
     if found := claim(r"may total at most (\d+)"):
