@@ -287,6 +287,7 @@ def _play(
     command: str,
     interactive: bool,
 ) -> int:
+    """Introduce the game and run the session; its exit status."""
     delay = args.delay
     if delay is None:
         delay = 0.4 if _is_terminal(sys.stdout) and interactive else 0.0
@@ -315,6 +316,7 @@ def _play(
 
 
 def _yes(answer: str) -> bool:
+    """Whether a [Y/n] question was answered yes (Enter is yes)."""
     return answer.strip().lower() in ("", "y", "yes")
 
 
