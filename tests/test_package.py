@@ -8,15 +8,19 @@ interpreter, because the test session itself has loaded everything.
 
 from __future__ import annotations
 
+import ast
 import importlib
 import json
 import subprocess
 import sys
 import types
+from pathlib import Path
 
 import pytest
 
 import spades_core as sc
+
+ROOT = Path(__file__).resolve().parent.parent
 
 HEAVY_PARTS = (
     "spades_core.bots",
@@ -142,3 +146,48 @@ def test_a_lazily_loaded_game_round_trip_works_from_a_fresh_interpreter() -> Non
         "print(done.is_over, sc.loads(sc.dumps(done)) == done)"
     )
     assert printed.split() == ["True", "True"]
+
+
+def _imports_of_private_parts(source: Path, module: str) -> list[str]:
+    """``from X import Y`` lines of ``source`` that reach into another package's
+    private module, or take a private name from any other module."""
+    package = module.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.ImportFrom) or node.level or not node.module:
+            continue
+        target = node.module
+        if not target.startswith(("spades_core", "spades_variants")):
+            continue
+        owner = target.rpartition(".")[0]
+        inside = package == owner or package.startswith(owner + ".") or module == owner
+        private_module = any(part.startswith("_") for part in target.split(".")[1:])
+        private_names = [
+            alias.name
+            for alias in node.names
+            if alias.name.startswith("_") and not alias.name.startswith("__")
+        ]
+        if (private_module and not inside) or private_names:
+            found.append(f"{module}: from {target} import {', '.join(a.name for a in node.names)}")
+    return found
+
+
+def test_no_module_reaches_into_another_packages_private_parts() -> None:
+    source_root = ROOT / "src"
+    offenders = []
+    for path in sorted(source_root.rglob("*.py")):
+        parts = path.relative_to(source_root).with_suffix("").parts
+        module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        if parts[-1] == "__init__":
+            module += ".__init__"
+        offenders += _imports_of_private_parts(path, module)
+    assert offenders == []
+
+
+def test_the_private_import_check_catches_what_it_should(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text("from spades_core.bots._play import normal_play\n", encoding="utf-8")
+    assert _imports_of_private_parts(sample, "spades_core.coach") != []
+    assert _imports_of_private_parts(sample, "spades_core.bots._search") == []
+    sample.write_text("from spades_core.testing.strategies import _accepts\n", encoding="utf-8")
+    assert _imports_of_private_parts(sample, "spades_core.testing.conformance") != []
