@@ -14,6 +14,7 @@ from typing import Final, final
 
 import attrs
 
+from spades_core import _check
 from spades_core.cards import ALL_CARDS, Card, CardSet
 from spades_core.errors import IllegalActionError, IllegalReason, InvalidNotationError
 from spades_core.seats import Seat
@@ -111,7 +112,7 @@ def deal_of(hands: object) -> Deal:
     seen = 0
     for key, cards in hands.items():
         try:
-            seat = key if isinstance(key, Seat) else Seat.parse(key)
+            seat = _check.seat(key, "deal", "a key of the deal")
         except InvalidNotationError as error:
             raise _bad_deal(f"in the deal: {error}") from None
         if seat in by_seat:

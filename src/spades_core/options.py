@@ -19,7 +19,7 @@ from typing import Any, Final, final
 
 import attrs
 
-from spades_core.errors import RulesError
+from spades_core.errors import RulesError, brief
 
 __all__ = [
     "STANDARD_OPTIONS",
@@ -103,7 +103,7 @@ class OptionSpec:
 
     def error(self, value: object) -> RulesError:
         """The error for a value this option does not accept."""
-        return RulesError(f"option {self.name!r} accepts {self.accepts}; got {value!r}")
+        return RulesError(f"option {self.name!r} accepts {self.accepts}; got {brief(value)}")
 
 
 def int_option(

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Final, final
 
 import attrs
 
+from spades_core import _check
 from spades_core.actions import Action, Bid, Play
 from spades_core.cards import ALL_CARDS, Card, CardSet
 from spades_core.errors import IllegalActionError
@@ -313,13 +314,13 @@ class Game:
         """Whether spades may be led (ignoring the only-spades exception)."""
         return self._broken
 
-    def hand(self, seat: Seat) -> CardSet:
+    def hand(self, seat: Seat | str) -> CardSet:
         """The cards ``seat`` holds now. Hidden information: give players views."""
-        return CardSet(self._held[Seat(seat)])
+        return CardSet(self._held[_check.seat(seat, "Game.hand")])
 
-    def dealt_hand(self, seat: Seat) -> CardSet:
+    def dealt_hand(self, seat: Seat | str) -> CardSet:
         """The 13 cards ``seat`` was dealt this hand."""
-        return CardSet(self._dealt[Seat(seat)])
+        return CardSet(self._dealt[_check.seat(seat, "Game.dealt_hand")])
 
     def __repr__(self) -> str:
         where = f"hand {self.hand_number}, {self._phase.name}"
@@ -391,11 +392,11 @@ class Game:
         """The game after the seat to act plays ``card`` (a Card or ``"QH"``)."""
         return _transitions.apply(self, Play.of(card), seat)
 
-    def view(self, seat: Seat) -> View:
+    def view(self, seat: Seat | str) -> View:
         """What ``seat`` may see of the game (see :mod:`spades_core.views`)."""
         from spades_core.views import view_for
 
-        return view_for(self, seat)
+        return view_for(self, _check.seat(seat, "Game.view"))
 
     def public_view(self) -> View:
         """What a spectator may see of the game."""

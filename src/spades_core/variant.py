@@ -150,7 +150,7 @@ class Variant:
 
     # -- options -------------------------------------------------------------
 
-    def rules(self, **overrides: object) -> Rules:
+    def rules(self, /, **overrides: object) -> Rules:
         """The :class:`Rules` for these option overrides, checked.
 
         Raises :class:`RulesError` naming the option for an unknown option, an
@@ -191,6 +191,7 @@ class Variant:
 
     def derive(
         self,
+        /,
         *,
         id: str | None = None,
         title: str | None = None,
