@@ -8,13 +8,14 @@ checks live here so that every call words them the same way.
 
 from __future__ import annotations
 
+import enum
 import random
 from typing import TypeVar
 
 from spades_core.errors import ArgumentTypeError, InvalidNotationError, brief
 from spades_core.seats import Seat
 
-__all__ = ["described", "instance", "random_generator", "seat", "whole_number"]
+__all__ = ["described", "instance", "not_a_member", "random_generator", "seat", "whole_number"]
 
 T = TypeVar("T")
 
@@ -37,6 +38,15 @@ def instance(value: object, expected: type[T], call: str, name: str, what: str) 
     raise ArgumentTypeError(f"{call}: {name} must be {what}; got {described(value)}")
 
 
+def not_a_member(enum_class: type[enum.Enum], value: object) -> InvalidNotationError:
+    """The error for ``EnumClass(value)`` when no member has that value (an
+    enum's ``_missing_`` raises it, so the lookup fails with a SpadesError)."""
+    members = ", ".join(repr(member.value) for member in enum_class)
+    return InvalidNotationError(
+        f"not a {enum_class.__name__}: {brief(value)}; the values are {members}"
+    )
+
+
 def random_generator(value: object, call: str, name: str = "rng") -> random.Random:
     """``value`` if it is a :class:`random.Random` (or a subclass)."""
     return instance(value, random.Random, call, name, "a random.Random")
@@ -50,18 +60,13 @@ def whole_number(value: object, call: str, name: str) -> int:
 
 
 def seat(value: object, call: str, name: str = "seat") -> Seat:
-    """The seat an argument names: a :class:`Seat`, its number 0-3 (an int,
-    never a bool or a float), or what :meth:`Seat.parse` reads (``"S"``,
-    ``"south"``). Every public call that takes a seat reads it here; anything
-    else raises :class:`InvalidNotationError` naming the argument."""
+    """The seat an argument names: a :class:`Seat`, or what :meth:`Seat.parse`
+    reads (``"S"``, ``"south"``). Every public call that takes a seat reads it
+    here; anything else (a number, a bool, a :class:`Team`…) raises
+    :class:`InvalidNotationError` naming the argument."""
     if isinstance(value, Seat):
         return value
-    if type(value) is int and 0 <= value < 4:
-        return _SEATS[value]
     try:
         return Seat.parse(value)  # type: ignore[arg-type]
     except InvalidNotationError as error:
-        raise InvalidNotationError(f"{call}: {name}: {error}; or a seat number 0-3") from None
-
-
-_SEATS = tuple(Seat)
+        raise InvalidNotationError(f"{call}: {name}: {error}") from None

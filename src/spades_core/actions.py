@@ -16,7 +16,7 @@ import attrs
 
 from spades_core import _check
 from spades_core.cards import ALL_CARDS, Card, CardSet
-from spades_core.errors import IllegalActionError, IllegalReason, InvalidNotationError
+from spades_core.errors import IllegalActionError, IllegalReason, InvalidNotationError, brief
 from spades_core.seats import Seat
 
 __all__ = ["BIDS", "NIL", "PLAYS", "Action", "Bid", "Deal", "Play"]
@@ -40,7 +40,7 @@ class Bid:
         if type(value) is not int or not 0 <= value <= 13:
             raise IllegalActionError(
                 IllegalReason.BID_NOT_ALLOWED,
-                f"a bid is a whole number 0-13 (0 = Nil); got {value!r}",
+                f"a bid is a whole number 0-13 (0 = Nil); got {brief(value)}",
             )
         return BIDS[value]
 
@@ -107,7 +107,9 @@ def deal_of(hands: object) -> Deal:
     what is wrong.
     """
     if not hasattr(hands, "items"):
-        raise _bad_deal(f"a deal is a mapping from the four seats to their cards; got {hands!r}")
+        raise _bad_deal(
+            f"a deal is a mapping from the four seats to their cards; got {brief(hands)}"
+        )
     by_seat: dict[Seat, int] = {}
     seen = 0
     for key, cards in hands.items():
@@ -130,7 +132,7 @@ def deal_of(hands: object) -> Deal:
         except InvalidNotationError as error:
             raise _bad_deal(f"in {seat.name}'s hand: {error}") from None
         except TypeError:
-            raise _bad_deal(f"{seat.name}'s hand is not a list of cards: {cards!r}") from None
+            raise _bad_deal(f"{seat.name}'s hand is not a list of cards: {brief(cards)}") from None
         if len(cardset) != 13:
             raise _bad_deal(f"{seat.name} has {len(cardset)} cards; every hand needs 13")
         if seen & cardset.mask:

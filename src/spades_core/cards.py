@@ -346,14 +346,19 @@ class CardSet:
 
 def _suit(value: object) -> Suit:
     # A suit argument: a Suit, its number (a real int, not a bool) or notation.
+    # Numbers are range-checked here: Suit(n) would format a huge n in its message.
     if type(value) is int:
-        return Suit(value)
+        if 0 <= value < 4:
+            return Suit(value)
+        raise InvalidNotationError(f"not a suit: {brief(value)}; suits are 0-3 (C, D, H, S)")
     return Suit.parse(value)  # type: ignore[arg-type]
 
 
 def _rank(value: object) -> Rank:
     if type(value) is int:
-        return Rank(value)
+        if 0 <= value < 13:
+            return Rank(value)
+        raise InvalidNotationError(f"not a rank: {brief(value)}; ranks are 0 (deuce) to 12 (ace)")
     return Rank.parse(value)  # type: ignore[arg-type]
 
 

@@ -55,8 +55,8 @@ class Seat(enum.IntEnum):
         """Read a seat from its letter or its name, in any case (``"S"``,
         ``"south"``, ``"SOUTH"``); a :class:`Seat` is returned as it is.
 
-        Public calls that take a seat argument also accept its number 0-3;
-        a bool, a float or a :class:`Team` is never taken for a seat.
+        Every public call that takes a seat reads it here: a number, a bool
+        or a :class:`Team` is never taken for a seat.
 
         >>> Seat.parse("s"), Seat.parse(" North ")
         (<Seat.SOUTH: 2>, <Seat.NORTH: 0>)

@@ -49,6 +49,10 @@ NO_SEAT: Final = -1
 class Phase(enum.Enum):
     """Where a game is: ``DEAL`` → ``BID`` → ``PLAY`` → (scored) → ``DEAL`` … ``GAME_OVER``."""
 
+    @classmethod
+    def _missing_(cls, value: object) -> Phase:
+        raise _check.not_a_member(cls, value)
+
     DEAL = "deal"
     """Waiting for the next hand to be dealt."""
     BID = "bid"

@@ -154,7 +154,7 @@ def bid_values(
         if not _is_bid_list(values):
             raise VariantLoadError(
                 f"variant {variant.id!r}: legal_bids must return a non-empty ascending tuple "
-                f"of distinct whole numbers 0-13; it returned {values!r}"
+                f"of distinct whole numbers 0-13; it returned {brief(values)}"
             )
         if len(_CHECKED_BID_LISTS) < _MOST_CHECKED_BID_LISTS:
             _CHECKED_BID_LISTS[id(values)] = values
@@ -306,7 +306,7 @@ def check(game: Game, action: object, seat: object = None) -> None:
         return
     raise _illegal(
         IllegalReason.NOT_AN_ACTION,
-        f"not an action: {action!r}; use one of game.legal_actions(), a Bid or a Play",
+        f"not an action: {brief(action)}; use one of game.legal_actions(), a Bid or a Play",
     )
 
 
@@ -454,7 +454,7 @@ def apply(game: Game, action: object, seat: object = None) -> Game:
     if seat is not None:
         # check() accepted a seat given by name ("N"): it is the seat to act.
         return apply(game, action, None)
-    raise AssertionError(f"check() accepted an action apply() rejected: {action!r}")
+    raise AssertionError(f"check() accepted an action apply() rejected: {brief(action)}")
 
 
 def _is_listed(action: object, legal: tuple[Action, ...]) -> bool:

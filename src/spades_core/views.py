@@ -250,7 +250,7 @@ def _revealed_counts(game: Game, made: dict[Seat, int]) -> tuple[int | None, ...
     except (Exception, SystemExit) as error:
         raise VariantLoadError(
             f"variant {variant.id!r} failed in revealed_spade_counts: "
-            f"{type(error).__name__}: {brief(str(error), 200)}"
+            f"{type(error).__name__}: {error}"
         ) from error
     if not all(count is None or (type(count) is int and 0 <= count <= 13) for count in found):
         raise VariantLoadError(
