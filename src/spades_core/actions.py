@@ -133,6 +133,9 @@ def deal_of(hands: object) -> Deal:
             raise _bad_deal(f"in {seat.name}'s hand: {error}") from None
         except TypeError:
             raise _bad_deal(f"{seat.name}'s hand is not a list of cards: {brief(cards)}") from None
+        if cardset.mask >> 52:
+            # Only a CardSet forged past its checked constructor can get here.
+            raise _bad_deal(f"{seat.name}'s hand holds bits beyond the 52 cards")
         if len(cardset) != 13:
             raise _bad_deal(f"{seat.name} has {len(cardset)} cards; every hand needs 13")
         if seen & cardset.mask:
