@@ -7,6 +7,10 @@ and for valid records with one value replaced."""
 from __future__ import annotations
 
 import contextlib
+import io
+import json
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,6 +26,8 @@ from fuzz_support import (
     snapshot,
     targets,
 )
+from spades_core.cli import main
+from spades_core.cli.replay import replay_lines
 
 TARGETS = targets()
 
@@ -80,3 +86,103 @@ def _call(target: Target, data: st.DataObject) -> None:
 @given(data=st.data())
 def test_only_spades_errors_escape_and_nothing_changes(target: Target, data: st.DataObject) -> None:
     _call(target, data)
+
+
+# -- loads and spades replay -----------------------------------------------------------
+
+json_values = st.recursive(
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(min_value=-(2**80), max_value=2**80),
+        st.sampled_from([int("9" * 4200), -int("9" * 4200), 0, 13, 14, 52]),
+        st.floats(allow_nan=False, allow_infinity=False),
+        st.text(max_size=10),
+        st.sampled_from(["self", "N", "QH", "classic", "x" * 5000, "\ufeff"]),
+    ),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=10,
+)
+
+
+def _records() -> list[dict[str, Any]]:
+    from fuzz_support import GAMES
+
+    return [sc.records.to_record(game) for game in GAMES()]
+
+
+def _paths(value: object, prefix: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    found = [prefix]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value[:6]):
+            found += _paths(item, (*prefix, index))
+    return found
+
+
+def _replaced(record: Any, path: tuple[Any, ...], new: object) -> object:
+    if not path:
+        return new
+    copy: Any = dict(record) if isinstance(record, dict) else list(record)
+    copy[path[0]] = _replaced(copy[path[0]], path[1:], new)
+    return copy
+
+
+def _load_checked(text: str | bytes) -> None:
+    refused: sc.RecordFormatError | None = None
+    try:
+        game = sc.loads(text)
+    except sc.RecordFormatError as error:
+        refused = error
+    if refused is not None:
+        assert len(str(refused)) < 2000
+        assert refused.reason in sc.records.REASONS
+        return
+    repr(game)
+    assert sc.loads(sc.dumps(game)) == game
+
+
+@settings(max_examples=150, phases=[Phase.explicit, Phase.reuse, Phase.generate], deadline=None)
+@given(data=st.data())
+def test_loads_a_record_with_one_value_replaced(data: st.DataObject) -> None:
+    record = data.draw(st.sampled_from(_records()), label="record")
+    path = data.draw(st.sampled_from(_paths(record)), label="path")
+    new = data.draw(json_values, label="value")
+    before = json.dumps(record)
+    _load_checked(json.dumps(_replaced(record, path, new)))
+    assert json.dumps(record) == before
+
+
+@settings(max_examples=100, phases=[Phase.explicit, Phase.reuse, Phase.generate], deadline=None)
+@given(text=st.one_of(st.text(max_size=200), st.binary(max_size=200), json_values.map(json.dumps)))
+def test_loads_arbitrary_text(text: str | bytes) -> None:
+    _load_checked(text)
+
+
+@settings(max_examples=40, phases=[Phase.explicit, Phase.reuse, Phase.generate], deadline=None)
+@given(
+    lines=st.lists(
+        st.one_of(
+            st.binary(max_size=60),
+            json_values.map(lambda value: json.dumps(value).encode()),
+            st.sampled_from(_records()).map(lambda record: json.dumps(record).encode()),
+        ),
+        max_size=5,
+    )
+)
+def test_replay_reports_every_line_whatever_it_holds(lines: list[bytes]) -> None:
+    outputs = list(replay_lines(lines))
+    assert len(outputs) == sum(1 for line in lines if line.strip())
+    for text, ok in outputs:
+        assert json.loads(text)["ok"] is ok
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "records.jsonl"
+        path.write_bytes(b"\n".join(line.replace(b"\n", b" ") for line in lines))
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            status = main(["replay", "--summary", str(path)])
+        assert status in (0, 1)
+        assert out.getvalue().splitlines()[-1].endswith("in the valid ones")
