@@ -30,7 +30,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
-from spades_core.cli.play import SESSION_FORMAT, SESSION_VERSION
+from spades_core.cli.saves import SESSION_FORMAT, SESSION_VERSION
 from spades_core.errors import RecordFormatError, SpadesError
 from spades_core.records import MAX_RECORD_SIZE, from_record, read_json
 from spades_core.seats import Team
