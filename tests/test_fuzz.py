@@ -78,7 +78,7 @@ def _call(target: Target, data: st.DataObject) -> None:
 # Bounded: no shrinking, whose running time a failing example with a long
 # text or a huge number makes unpredictable; the reported example is unshrunk.
 @settings(
-    max_examples=25,
+    max_examples=20,
     phases=[Phase.explicit, Phase.reuse, Phase.generate],
     suppress_health_check=list(HealthCheck),
     deadline=None,

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Iterator
-from typing import Final, final
+from typing import Final, TypeVar, final
 
 import attrs
 
@@ -344,22 +344,26 @@ class CardSet:
         return f"CardSet.parse({str(self)!r})"
 
 
-def _suit(value: object) -> Suit:
-    # A suit argument: a Suit, its number (a real int, not a bool) or notation.
-    # Numbers are range-checked here: Suit(n) would format a huge n in its message.
+_SuitOrRank = TypeVar("_SuitOrRank", Suit, Rank)
+
+
+def _member(kind: type[_SuitOrRank], value: object, numbers: str) -> _SuitOrRank:
+    # A suit or rank argument: the member, its number (a real int, not a bool)
+    # or notation. Numbers are range-checked here: Suit(n) would format a huge
+    # n in its own message.
     if type(value) is int:
-        if 0 <= value < 4:
-            return Suit(value)
-        raise InvalidNotationError(f"not a suit: {brief(value)}; suits are 0-3 (C, D, H, S)")
-    return Suit.parse(value)  # type: ignore[arg-type]
+        if 0 <= value < len(kind):
+            return kind(value)
+        raise InvalidNotationError(f"not a {kind.__name__.lower()}: {brief(value)}; {numbers}")
+    return kind.parse(value)  # type: ignore[arg-type]
+
+
+def _suit(value: object) -> Suit:
+    return _member(Suit, value, "suits are 0-3 (C, D, H, S)")
 
 
 def _rank(value: object) -> Rank:
-    if type(value) is int:
-        if 0 <= value < 13:
-            return Rank(value)
-        raise InvalidNotationError(f"not a rank: {brief(value)}; ranks are 0 (deuce) to 12 (ace)")
-    return Rank.parse(value)  # type: ignore[arg-type]
+    return _member(Rank, value, "ranks are 0 (deuce) to 12 (ace)")
 
 
 def _as_card(card: object) -> Card:
