@@ -103,8 +103,8 @@ def _error_summary(error: SpadesError) -> dict[str, Any]:
 def read_lines(source: IO[bytes], limit: int = MAX_RECORD_SIZE) -> Iterator[tuple[int, bytes]]:
     """``(line number from 1, line)`` for each non-blank line of ``source``,
     without its line ending. A line longer than ``limit`` bytes is skipped in
-    chunks, never held whole, and yields a :class:`RecordFormatError` marker
-    instead: its line is ``b""`` and :func:`replay_lines` reports it."""
+    chunks, never held whole, and stands as ``b"\\n"`` (which no stripped
+    line can be); replaying it reports ``too_large``."""
     number = 0
     while True:
         line = source.readline(limit + 1)
