@@ -148,6 +148,11 @@ def test_a_lazily_loaded_game_round_trip_works_from_a_fresh_interpreter() -> Non
     assert printed.split() == ["True", "True"]
 
 
+def _is_module(name: str) -> bool:
+    path = ROOT.joinpath("src", *name.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
 def _imports_of_private_parts(source: Path, module: str) -> list[str]:
     """``from X import Y`` lines of ``source`` that reach into another package's
     private module, or take a private name from any other module."""
@@ -156,19 +161,20 @@ def _imports_of_private_parts(source: Path, module: str) -> list[str]:
     for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
         if not isinstance(node, ast.ImportFrom) or node.level or not node.module:
             continue
-        target = node.module
-        if not target.startswith(("spades_core", "spades_variants")):
+        if not node.module.startswith(("spades_core", "spades_variants")):
             continue
-        owner = target.rpartition(".")[0]
-        inside = package == owner or package.startswith(owner + ".") or module == owner
-        private_module = any(part.startswith("_") for part in target.split(".")[1:])
-        private_names = [
-            alias.name
-            for alias in node.names
-            if alias.name.startswith("_") and not alias.name.startswith("__")
-        ]
-        if (private_module and not inside) or private_names:
-            found.append(f"{module}: from {target} import {', '.join(a.name for a in node.names)}")
+        for alias in node.names:
+            private_name = alias.name.startswith("_") and not alias.name.startswith("__")
+            if _is_module(f"{node.module}.{alias.name}"):
+                # ``from package import module``: judged as an import of the module.
+                target, private_name = f"{node.module}.{alias.name}", False
+            else:
+                target = node.module
+            owner = target.rpartition(".")[0]
+            inside = package == owner or package.startswith(owner + ".")
+            private_module = any(part.startswith("_") for part in target.split(".")[1:])
+            if private_name or (private_module and not inside):
+                found.append(f"{module}: from {node.module} import {alias.name}")
     return found
 
 
@@ -191,3 +197,6 @@ def test_the_private_import_check_catches_what_it_should(tmp_path: Path) -> None
     assert _imports_of_private_parts(sample, "spades_core.bots._search") == []
     sample.write_text("from spades_core.testing.strategies import _accepts\n", encoding="utf-8")
     assert _imports_of_private_parts(sample, "spades_core.testing.conformance") != []
+    sample.write_text("from spades_core.bots import _play\n", encoding="utf-8")
+    assert _imports_of_private_parts(sample, "spades_core.coach") != []
+    assert _imports_of_private_parts(sample, "spades_core.bots.masks") == []

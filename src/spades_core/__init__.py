@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Final
 from spades_core.actions import NIL, Action, Bid, Deal, Play
 from spades_core.cards import Card, CardSet, Rank, Suit
 from spades_core.errors import (
+    ArgumentTypeError,
     DuplicateVariantError,
     IllegalActionError,
     IllegalReason,
@@ -119,6 +120,7 @@ __version__ = "0.1.0"
 __all__ = [
     "NIL",
     "Action",
+    "ArgumentTypeError",
     "BagOverflow",
     "Bid",
     "BreakRule",

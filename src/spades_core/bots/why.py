@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import enum
 
+from spades_core import _check
+
 __all__ = ["Why"]
 
 
 class Why(enum.IntEnum):
     """The idea behind a bot's choice (what the coach explains)."""
+
+    @classmethod
+    def _missing_(cls, value: object) -> Why:
+        raise _check.not_a_member(cls, value)
 
     ONLY_CHOICE = 0
     # bidding
