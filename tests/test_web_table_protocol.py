@@ -59,7 +59,7 @@ def settled(table: Any) -> sc.Game:
     deadline = time.monotonic() + 30
     while True:
         game: sc.Game = table.game
-        waiting_for_person = game.to_act is not None and game.to_act not in table.bots
+        waiting_for_person = game.to_act is not None and table.bot_for(game.to_act) is None
         if game.is_over or (game.phase is not sc.Phase.DEAL and waiting_for_person):
             return game
         assert time.monotonic() < deadline, f"the table never settled: {game!r}"
@@ -122,9 +122,11 @@ def test_four_people_play_a_hand_in_turn_and_each_sees_only_its_own_cards(
     with ExitStack() as stack:
         host = stack.enter_context(client.websocket_connect(socket_path(url)))
         first = read_until_current(host, table, sc.Seat.SOUTH)
-        assert sorted(first["invites"]) == ["E", "N", "W"]
+        assert sorted(first["invites"]) == ["E", "N", "W", "watch"]
         sockets = {sc.Seat.SOUTH: host}
         for letter, token in first["invites"].items():
+            if letter == "watch":
+                continue
             seat = sc.Seat.parse(letter)
             sockets[seat] = stack.enter_context(client.websocket_connect(socket_path(url, token)))
         previous: tuple[sc.Seat, sc.Game] | None = None
@@ -272,18 +274,59 @@ def test_strangers_and_bot_seats_cannot_act(client: TestClient) -> None:
             with pytest.raises(WebSocketDisconnect) as closed:
                 ws.receive_json()
             assert closed.value.code == 1008
-    # South left to a bot: the host watches, and may not act for the bot.
+    # South left to a bot: the host opens the table as a spectator, who sees
+    # no hand and may not act.
     watched = open_table(client, "classic", {**EASY_BOTS, "S": "easy"})
-    table_of(client, watched)
+    table = table_of(client, watched)
+    assert parse_qs(urlsplit(watched).query)["token"] == [table.tokens[None]]
     with client.websocket_connect(socket_path(watched)) as ws:
         ws.send_json({"type": "bid", "value": 1})
         while (message := ws.receive_json())["type"] != "error":
-            assert message["seat"] == "S"
-        assert message["message"] == "a bot plays South at this table"
+            assert message["seat"] is None
+        assert message["message"] == "a spectator may not act"
         while (message := ws.receive_json())["phase"] != "PLAY":
-            pass  # the bots bid, South's bot too
-        assert message["players"]["S"] == {"kind": "you", "online": True}
-        assert message["bids"]["S"] is not None
+            assert message["hand"] == []
+            assert "invites" not in message
+        assert message["bids"]["S"] is not None  # South's bot bid
+        assert message["players"]["S"] == {"kind": "easy", "online": False}
+
+
+def east_actions(game: sc.Game) -> int:
+    """How many times East has acted in the game so far."""
+    plays = [seat for trick in game.tricks for seat, _ in trick.plays]
+    plays += [seat for seat, _ in game.current_trick]
+    return 14 * len(game.hand_results) + (sc.Seat.EAST in game.bids) + plays.count(sc.Seat.EAST)
+
+
+def test_a_friend_takes_a_bots_seat_by_its_link_and_the_bot_plays_on_after(
+    client: TestClient,
+) -> None:
+    url = open_table(client, "classic", EASY_BOTS)
+    table = table_of(client, url)
+
+    def host_acts_until(done: Any) -> None:
+        while not done(game := settled(table)):
+            assert game.to_act is sc.Seat.SOUTH
+            state = read_until_current(host, table, sc.Seat.SOUTH)
+            host.send_json(action_message(state["legal_actions"][0]))
+            moved_on(table, game)
+
+    with client.websocket_connect(socket_path(url)) as host:
+        invites = read_until_current(host, table, sc.Seat.SOUTH)["invites"]
+        with client.websocket_connect(socket_path(url, invites["E"])) as east:
+            # While the friend holds East, East's bot never moves: the game waits for them.
+            host_acts_until(lambda game: game.to_act is sc.Seat.EAST)
+            state = read_until_current(east, table, sc.Seat.EAST)
+            assert state["seat"] == "E"
+            assert state["players"]["E"]["kind"] == "you"
+            assert "invites" not in state
+            before = east_actions(table.game)
+            game = table.game
+            east.send_json(action_message(state["legal_actions"][0]))
+            moved_on(table, game)
+            assert east_actions(table.game) == before + 1
+        # The friend left: East's bot plays the seat again.
+        host_acts_until(lambda game: east_actions(game) >= before + 2)
 
 
 def test_a_game_against_bots_runs_to_its_end_with_a_coach_tip_at_every_turn(
@@ -331,7 +374,7 @@ def test_a_restarted_server_restores_every_table_and_a_browser_resumes_its_seat(
                 ws.send_json(action_message(state["legal_actions"][0]))
                 moved_on(table, game)
                 state = read_until_current(ws, table, sc.Seat.SOUTH)
-        before = {url: table_of(client, url).game for url in (classic, mirror)}
+        before = {url: settled(table_of(client, url)) for url in (classic, mirror)}
         last_state = state
     with TestClient(server.create_app(data, bot_delay=0)) as client:
         for url, game in before.items():

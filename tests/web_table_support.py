@@ -94,8 +94,9 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_server(data: Path, *, bot_delay: float) -> Iterator[str]:
-    """A uvicorn server of the web table on a free port, in a thread; yields its URL."""
+def running_server(data: Path, *, bot_delay: float) -> Iterator[tuple[str, Any]]:
+    """A uvicorn server of the web table on a free port, in a thread; yields
+    its URL and the application (whose tables the tests inspect)."""
     import uvicorn
 
     app = server.create_app(data, bot_delay=bot_delay)
@@ -116,7 +117,7 @@ def running_server(data: Path, *, bot_delay: float) -> Iterator[str]:
         assert time.monotonic() < deadline, "the web table server took too long to start"
         time.sleep(0.05)
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield f"http://127.0.0.1:{port}", app
     finally:
         web.should_exit = True
         thread.join(timeout=20)

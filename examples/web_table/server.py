@@ -26,7 +26,7 @@ import re
 import secrets
 import tempfile
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -49,6 +49,8 @@ PERSON = "person"
 """The player kind of a seat kept for a person (any other kind is a bot level)."""
 HOST_SEAT = sc.Seat.SOUTH
 """Where the person who opens a table sits."""
+WATCH = "watch"
+"""The key of a table's spectator token (its view shows no hand)."""
 ALL_BIDS = frozenset(range(14))
 _TABLE_ID = re.compile(r"[A-Za-z0-9_-]{8,32}")
 _log = logging.getLogger("web_table")
@@ -138,7 +140,7 @@ def _action_json(action: sc.Action) -> str | int:
 class Connection:
     """One open socket of one seat: the latest state is sent, older ones are skipped."""
 
-    def __init__(self, socket: WebSocket, seat: sc.Seat) -> None:
+    def __init__(self, socket: WebSocket, seat: sc.Seat | None) -> None:
         self.socket = socket
         self.seat = seat
         self.errors: deque[str] = deque(maxlen=4)
@@ -181,7 +183,12 @@ class Connection:
 
 
 class Table:
-    """A game, its four seats (people with tokens, or bots) and the sockets watching it."""
+    """A game, its four seats and the sockets watching it.
+
+    Every seat has a token (a secret link). A seat kept for a person waits for
+    them; any other seat is played by its bot while nobody holding its token
+    is connected, so a friend may take a bot's seat by opening its link.
+    """
 
     def __init__(
         self,
@@ -197,8 +204,9 @@ class Table:
         self.players: dict[sc.Seat, str] = {
             sc.Seat.parse(letter): kind for letter, kind in seating["players"].items()
         }
-        self.tokens: dict[sc.Seat, str] = {
-            sc.Seat.parse(letter): token for letter, token in seating["tokens"].items()
+        self.tokens: dict[sc.Seat | None, str] = {
+            None if key == WATCH else sc.Seat.parse(key): token
+            for key, token in seating["tokens"].items()
         }
         self.coach_on: bool = bool(seating["coach"])
         self.bots = {
@@ -210,21 +218,46 @@ class Table:
         self.bot_delay = bot_delay
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
+        self.holders: Counter[sc.Seat | None] = Counter()
+        """Open sockets per seat (kept apart so it can be read at any moment)."""
         self.driver: asyncio.Task[None] | None = None
 
-    def seat_of(self, token: str) -> sc.Seat | None:
-        """The seat whose token this is (compared in constant time), or ``None``."""
-        found = None
+    def seat_of(self, token: str) -> tuple[bool, sc.Seat | None]:
+        """Whether ``token`` belongs to this table (compared in constant time),
+        and its seat (``None``: a spectator)."""
+        found: tuple[bool, sc.Seat | None] = (False, None)
         for seat, secret in self.tokens.items():
             if secrets.compare_digest(secret.encode(), token.encode()):
-                found = seat
+                found = (True, seat)
         return found
+
+    def occupied(self, seat: sc.Seat) -> bool:
+        """Whether someone holding ``seat``'s token is connected."""
+        return self.holders[seat] > 0
+
+    def join(self, connection: Connection) -> None:
+        """A socket of a seat (or a spectator) opened."""
+        self.connections.add(connection)
+        self.holders[connection.seat] += 1
+        self.notify_all()  # others see the seat taken
+
+    def leave(self, connection: Connection) -> None:
+        """A socket closed: the seat may be a bot's again."""
+        self.connections.discard(connection)
+        self.holders[connection.seat] -= 1
+        self.notify_all()
+        self.wake_driver()
+
+    def bot_for(self, seat: sc.Seat) -> sc.bots.Bot | None:
+        """The bot playing ``seat`` now: none for a person's seat or a taken one."""
+        return None if self.occupied(seat) else self.bots.get(seat)
 
     # -- what a seat is told --------------------------------------------------
 
-    def state_for(self, seat: sc.Seat) -> dict[str, Any]:
-        """The message for ``seat``: its view, and nothing another seat holds."""
-        view = self.game.view(seat)
+    def state_for(self, seat: sc.Seat | None) -> dict[str, Any]:
+        """The message for ``seat`` (``None``: a spectator): its view, and
+        nothing another seat holds."""
+        view = self.game.public_view() if seat is None else self.game.view(seat)
         state = view.to_dict()
         state["type"] = "state"
         state["table"] = self.id
@@ -233,7 +266,7 @@ class Table:
         state["players"] = {
             other.letter: {
                 "kind": "you" if other == seat else self.players[other],
-                "online": any(c.seat == other for c in self.connections),
+                "online": self.occupied(other),
             }
             for other in sc.Seat
         }
@@ -249,7 +282,9 @@ class Table:
             state["coach"] = {"action": _action_json(tip.action), "reason": tip.reason}
         if seat == HOST_SEAT:
             state["invites"] = {
-                other.letter: token for other, token in self.tokens.items() if other != seat
+                WATCH if other is None else other.letter: token
+                for other, token in self.tokens.items()
+                if other != seat
             }
         return state
 
@@ -260,7 +295,7 @@ class Table:
 
     # -- actions ----------------------------------------------------------------
 
-    async def take(self, seat: sc.Seat, text: str) -> str | None:
+    async def take(self, seat: sc.Seat | None, text: str) -> str | None:
         """Apply a player's message (JSON text) for ``seat``; the refusal, or ``None``."""
         try:
             message = json.loads(text)
@@ -282,8 +317,8 @@ class Table:
                 action = sc.Play.of(card)
             else:
                 return f'unknown message type {brief(kind)}; send "bid" or "play"'
-            if seat in self.bots:
-                return f"a bot plays {seat.name.title()} at this table"
+            if seat is None:
+                return "a spectator may not act"
             async with self.lock:
                 if self.game.to_act != seat:
                     return f"it is not {seat.name.title()}'s turn"
@@ -328,9 +363,9 @@ class Table:
                         await self._commit(game.deal())
                 continue
             seat = game.to_act
-            bot = self.bots.get(seat) if seat is not None else None
+            bot = None if seat is None else self.bot_for(seat)
             if bot is None or seat is None:
-                return  # a person's turn: their message wakes the driver again
+                return  # a person's turn: their message (or leaving) wakes the driver again
             await asyncio.sleep(self.bot_delay)
             view = game.view(seat)
             if self.players[seat] == "hard":  # it searches for a while: keep the server responsive
@@ -338,7 +373,8 @@ class Table:
             else:
                 action = bot.choose(view)
             async with self.lock:
-                if self.game is game:
+                # Someone may have taken the seat while the bot thought.
+                if self.game is game and self.bot_for(seat) is bot:
                     await self._commit(game.apply(action, seat=seat))
 
 
@@ -420,7 +456,7 @@ def new_table_settings(body: object) -> tuple[sc.Game, dict[str, Any]]:
         raise ValueError(f"players must be a JSON object; got {brief(players)}")
     seated: dict[str, str] = {}
     for seat in sc.Seat:
-        # The host may also leave South to a bot and watch a game of four bots.
+        # The host may also leave South to a bot and watch four bots play.
         kind = players.get(seat.letter, PERSON if seat == HOST_SEAT else "normal")
         if kind != PERSON and kind not in sc.bots.LEVELS:
             raise ValueError(
@@ -437,11 +473,7 @@ def new_table_settings(body: object) -> tuple[sc.Game, dict[str, Any]]:
         game = sc.new_game(variant, **options)
     except sc.SpadesError as error:
         raise ValueError(str(error)) from None
-    tokens = {
-        letter: secrets.token_urlsafe(16)
-        for letter, kind in seated.items()
-        if kind == PERSON or letter == HOST_SEAT.letter
-    }
+    tokens = {key: secrets.token_urlsafe(16) for key in (*seated, WATCH)}
     return game, {"players": seated, "tokens": tokens, "coach": coach_on}
 
 
@@ -528,15 +560,17 @@ def create_app(data: Path, *, bot_delay: float = 0.6) -> Starlette:
         except (ValueError, RecursionError) as error:
             return JSONResponse({"error": str(error)}, status_code=400)
         table = await tables.open(game, seating)
+        host = HOST_SEAT.letter if seating["players"][HOST_SEAT.letter] == PERSON else WATCH
         return JSONResponse(
-            {"table": table.id, "url": f"/t/{table.id}?token={seating['tokens']['S']}"}
+            {"table": table.id, "url": f"/t/{table.id}?token={seating['tokens'][host]}"}
         )
 
     async def socket(websocket: WebSocket) -> None:
         await websocket.accept()
         table = tables.get(websocket.path_params["table_id"])
-        seat = None if table is None else table.seat_of(websocket.query_params.get("token", ""))
-        if table is None or seat is None:
+        token = websocket.query_params.get("token", "")
+        known, seat = (False, None) if table is None else table.seat_of(token)
+        if table is None or not known:
             await websocket.send_json({"type": "error", "message": "no such table or seat"})
             await websocket.close(code=1008)
             return
@@ -545,14 +579,12 @@ def create_app(data: Path, *, bot_delay: float = 0.6) -> Starlette:
             await websocket.close(code=1008)
             return
         connection = Connection(websocket, seat)
-        table.connections.add(connection)
-        table.notify_all()  # others see this seat come online
+        table.join(connection)
         sender = asyncio.get_running_loop().create_task(connection.send_forever(table))
         try:
             await _receive(websocket, table, connection, sender)
         finally:
-            table.connections.discard(connection)
-            table.notify_all()
+            table.leave(connection)
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sender

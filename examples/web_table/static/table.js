@@ -12,7 +12,6 @@ const tableId = window.location.pathname.split("/").pop();
 const token = new URLSearchParams(window.location.search).get("token") || "";
 let socket = null;
 let retry = 500;
-let latest = null;
 
 const $ = (id) => document.getElementById(id);
 
@@ -28,6 +27,10 @@ function cardFace(card) {
   const face = element("span", { class: `face suit-${card[1]}` });
   face.append(element("span", { class: "rank" }, rank), element("span", { class: "pip" }, SYMBOLS[card[1]]));
   return face;
+}
+
+function cardText(card) {
+  return `${card[0] === "T" ? "10" : card[0]}${SYMBOLS[card[1]]}`;
 }
 
 function bidText(bid) {
@@ -60,7 +63,9 @@ function renderSeat(box, seat, state) {
   box.replaceChildren();
   box.classList.toggle("to-act", state.to_act === seat);
   box.dataset.seat = seat;
-  const who = player.kind === "you" ? "you" : player.kind === "person" ? (player.online ? "friend" : "friend — not here yet") : `bot (${player.kind})`;
+  let who = "you";
+  if (player.kind === "person") who = player.online ? "friend" : "friend — not here yet";
+  else if (player.kind !== "you") who = player.online ? "friend (took the bot's seat)" : `bot (${player.kind})`;
   box.append(element("div", { class: "name" }, `${SEAT_NAMES[seat]}${state.dealer === seat ? " · dealer" : ""}`));
   box.append(element("div", { class: "who" }, who));
   const stats = element("div", { class: "stats", "data-testid": `seat-${seat}` });
@@ -78,7 +83,7 @@ function renderTrick(state, where) {
   // Between tricks the one just won stays on the felt until the next lead.
   const plays = state.current_trick.length
     ? state.current_trick
-    : state.last_trick && state.phase === "PLAY"
+    : state.last_trick && state.phase !== "BID"
       ? state.last_trick.cards.map((card, i) => [ORDER[(ORDER.indexOf(state.last_trick.leader) + i) % 4], card])
       : [];
   for (const [seat, card] of plays) {
@@ -108,6 +113,8 @@ function renderBids(state) {
 function renderHand(state) {
   const hand = $("hand");
   const legal = new Set(state.phase === "PLAY" ? state.legal_actions : []);
+  // Cards are greyed only when choosing one: then the grey ones are the illegal ones.
+  hand.classList.toggle("choosing", legal.size > 0);
   hand.replaceChildren();
   for (const card of sortHand(state.hand)) {
     const button = element("button", { class: "card", "data-card": card, type: "button" });
@@ -116,6 +123,14 @@ function renderHand(state) {
     button.addEventListener("click", () => send({ type: "play", card }));
     hand.append(button);
   }
+}
+
+// A hand's line in the history: the running total, and what the hand added.
+function scoreCell(result, team) {
+  const points = result.points[team];
+  const cell = element("td", {}, `${result.scores[team]} `);
+  cell.append(element("small", {}, `(${points >= 0 ? "+" : "−"}${Math.abs(points)})`));
+  return cell;
 }
 
 function renderScores(state) {
@@ -137,8 +152,8 @@ function renderScores(state) {
       element("td", {}, String(result.number + 1)),
       element("td", {}, `${bidText(b.N)}+${bidText(b.S)} / ${bidText(b.E)}+${bidText(b.W)}`),
       element("td", {}, `${t.N + t.S} / ${t.E + t.W}`),
-      element("td", {}, `${result.points.NS >= 0 ? "+" : ""}${result.points.NS} → ${result.scores.NS}`),
-      element("td", {}, `${result.points.EW >= 0 ? "+" : ""}${result.points.EW} → ${result.scores.EW}`),
+      scoreCell(result, "NS"),
+      scoreCell(result, "EW"),
     );
     rows.append(row);
   }
@@ -148,7 +163,7 @@ function renderSide(state) {
   const coach = $("coach");
   coach.replaceChildren();
   if (state.coach) {
-    const move = typeof state.coach.action === "number" ? `bid ${bidText(state.coach.action)}` : `play ${state.coach.action.replace("T", "10")}`;
+    const move = typeof state.coach.action === "number" ? `bid ${bidText(state.coach.action)}` : `play ${cardText(state.coach.action)}`;
     coach.append(element("h3", {}, `Coach: ${move}`), element("p", {}, state.coach.reason));
     coach.hidden = false;
   } else {
@@ -173,7 +188,10 @@ function renderSide(state) {
   for (const [seat, secret] of open) {
     const url = `${window.location.origin}/t/${tableId}?token=${encodeURIComponent(secret)}`;
     const line = element("div", { class: "invite" });
-    line.append(element("span", {}, `${SEAT_NAMES[seat]}: `), element("a", { href: url, "data-invite": seat, target: "_blank" }, "seat link"));
+    const kind = state.players[seat] ? state.players[seat].kind : "watch";
+    const label = seat === "watch" ? "Spectators" : `${SEAT_NAMES[seat]}${kind === "person" ? "" : ` (now bot ${kind})`}`;
+    const text = seat === "watch" ? "watch link" : "seat link";
+    line.append(element("span", {}, `${label}: `), element("a", { href: url, "data-invite": seat, target: "_blank" }, text));
     invites.append(line);
   }
 }
@@ -181,15 +199,14 @@ function renderSide(state) {
 function statusText(state) {
   if (state.phase === "GAME_OVER") return "Game over.";
   if (state.phase === "DEAL") return "Dealing the next hand…";
-  if (state.to_act === state.seat) return state.phase === "BID" ? "Your bid." : "Your turn: click a card.";
+  if (state.seat && state.to_act === state.seat) return state.phase === "BID" ? "Your bid." : "Your turn: click a card.";
   const player = state.players[state.to_act];
   const waiting = player && player.kind === "person" && !player.online ? " (waiting for them to join)" : "";
   return `${SEAT_NAMES[state.to_act]} to ${state.phase === "BID" ? "bid" : "play"}${waiting}…`;
 }
 
 function render(state) {
-  latest = state;
-  const where = positions(state.seat);
+  const where = positions(state.seat || "S"); // a spectator looks from South's chair
   $("title").textContent = state.title;
   $("hand-number").textContent = String(state.hand_number + 1);
   $("phase").textContent = state.phase;
@@ -204,7 +221,8 @@ function render(state) {
   over.hidden = state.phase !== "GAME_OVER";
   if (state.phase === "GAME_OVER") {
     const won = state.winner && state.seat && state.winner.includes(state.seat);
-    $("winner").textContent = `${state.winner} wins — ${won ? "well played!" : "better luck next time."}`;
+    const remark = !state.seat ? "" : won ? " — well played!" : " — better luck next time.";
+    $("winner").textContent = `${state.winner} wins${remark}`;
     $("final-scores").textContent = `Final score: NS ${state.scores.NS}, EW ${state.scores.EW} after ${state.hand_results.length} hands.`;
   }
 }
