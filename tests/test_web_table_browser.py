@@ -103,6 +103,7 @@ def enabled(page: Page, selector: str, attribute: str) -> list[str]:
 def play_first_hand_by_clicking(page: Page, app: Any, table_id: str, name: str) -> sc.Game:
     """Bid and play South's whole first hand by clicking; return the game after it."""
     table = app.state.tables.by_id[table_id]
+    game: sc.Game
     cards_played = bids_made = 0
     while (turn := my_turn(page)) != "scored":
         game = table.game
@@ -136,7 +137,7 @@ def play_first_hand_by_clicking(page: Page, app: Any, table_id: str, name: str) 
     game = table.game
     result = game.hand_results[0]
     scores = page.locator("[data-testid=scores]").inner_text()
-    for team in sc.Team:  # the next hand waits for South's bid, so these are still current
+    for team in sc.Team:  # the next hand cannot end without South, so these are current
         assert f"{team.name} {result.scores[team]}" in scores
     row = page.locator("#history tr").first.inner_text()
     assert row.split()[0] == "1"

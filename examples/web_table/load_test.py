@@ -118,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  hands          {hands} ({hands / seconds:.1f} hands/s)")
     print(f"  actions        {actions} ({actions / seconds:.0f} actions/s, each saved with fsync)")
     print(f"  server CPU     {ticks:.1f} s")
-    print(f"  server memory  {idle['VmRSS'] / 1024:.0f} MiB idle, {memory['VmHWM'] / 1024:.0f} MiB peak")
+    idle_mib, peak_mib = idle["VmRSS"] / 1024, memory["VmHWM"] / 1024
+    print(f"  server memory  {idle_mib:.0f} MiB idle, {peak_mib:.0f} MiB peak")
     return 0
 
 
