@@ -162,6 +162,35 @@ def test_a_person_plays_a_whole_mirror_hand_by_clicking(web: tuple[str, Any], pa
     ].count(sc.Suit.SPADES)
 
 
+def test_the_start_page_shows_the_engines_reason_for_a_bad_house_rule(
+    web: tuple[str, Any], page: Page
+) -> None:
+    url, app = web
+    page.goto(url + "/")
+    page.check("[data-variant=whiz]")
+    target = page.locator("[data-option=target_score]")
+    assert target.input_value() == "500"  # the default is shown
+    assert page.locator("[data-option=whiz_nil_needs_no_ace]").count() == 1
+    target.fill("0")
+    page.click("[data-testid=start]")
+    error = page.locator("[data-testid=form-error]")
+    error.wait_for(timeout=WAIT_MS)
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=form-error]').textContent !== ''",
+        timeout=WAIT_MS,
+    )
+    with pytest.raises(sc.RulesError) as refused:
+        sc.new_game("whiz", target_score=0)
+    assert error.inner_text() == str(refused.value)  # the engine's own words
+    assert not app.state.tables.by_id
+    target.fill("300")
+    page.click("[data-testid=start]")
+    page.wait_for_url("**/t/*", timeout=WAIT_MS)
+    page.wait_for_selector("[data-testid=rules]:has-text('target_score 300')", timeout=WAIT_MS)
+    (table,) = app.state.tables.by_id.values()
+    assert table.game.rules.target_score == 300
+
+
 def test_a_person_plays_a_whole_classic_hand_by_clicking(web: tuple[str, Any], page: Page) -> None:
     url, app = web
     table_id = open_table(page, url, "classic", {"N": "easy", "E": "easy", "W": "easy"})
@@ -220,5 +249,11 @@ def test_a_friend_joins_by_link_and_both_see_the_same_table(
         assert theirs == {str(c) for c in game.hand(sc.Seat.NORTH)}
         shoot(page, "friend-host")
         shoot(friend, "friend-guest")
+        # A reload (or a dropped connection) resumes the same seat.
+        friend.reload()
+        friend.wait_for_selector("#hand [data-card]", timeout=WAIT_MS)
+        assert set(hand_cards(friend)) == {
+            str(c) for c in app.state.tables.by_id[table_id].game.hand(sc.Seat.NORTH)
+        }
     finally:
         friend_context.close()

@@ -208,6 +208,8 @@ function statusText(state) {
 function render(state) {
   const where = positions(state.seat || "S"); // a spectator looks from South's chair
   $("title").textContent = state.title;
+  const changed = Object.entries(state.options).map(([name, value]) => `${name} ${value}`);
+  $("rules").textContent = changed.length ? `house rules: ${changed.join(", ")}` : "";
   $("hand-number").textContent = String(state.hand_number + 1);
   $("phase").textContent = state.phase;
   for (const [place, seat] of Object.entries(where)) renderSeat($(`seat-${place}`), seat, state);
