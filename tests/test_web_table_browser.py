@@ -211,7 +211,8 @@ def test_a_friend_joins_by_link_and_both_see_the_same_table(
     try:
         friend = friend_context.new_page()
         friend.goto(invite)
-        friend.wait_for_selector("#hand [data-card]", timeout=WAIT_MS)
+        for player in (page, friend):  # both have the dealt hand
+            player.wait_for_selector("#hand [data-card]", timeout=WAIT_MS)
         # Links for every other seat and for spectators, shown to the host only.
         assert page.locator("[data-invite]").count() == 4
         assert friend.locator("[data-invite]").count() == 0

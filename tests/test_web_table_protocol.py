@@ -206,10 +206,12 @@ MALFORMED = [
 def test_malformed_and_hostile_messages_get_an_error_and_change_nothing(
     client: TestClient, data: Path
 ) -> None:
-    url = open_table(client, "mirror", EASY_BOTS)
+    url = open_table(client, "mirror", EASY_BOTS, coach=False)
     table = table_of(client, url)
     with client.websocket_connect(socket_path(url)) as ws:
         state = read_until_current(ws, table, sc.Seat.SOUTH)
+        assert state["legal_actions"]
+        assert state["coach"] is None  # the host switched the coach off
         game = table.game
         record = (data / f"{table.id}.record.json").read_bytes()
         for text in MALFORMED:
