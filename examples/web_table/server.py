@@ -200,7 +200,6 @@ class Table:
     ) -> None:
         self.id = table_id
         self.game = game
-        self.seating = dict(seating)
         self.players: dict[sc.Seat, str] = {
             sc.Seat.parse(letter): kind for letter, kind in seating["players"].items()
         }
@@ -320,9 +319,7 @@ class Table:
             if seat is None:
                 return "a spectator may not act"
             async with self.lock:
-                if self.game.to_act != seat:
-                    return f"it is not {seat.name.title()}'s turn"
-                game = self.game.apply(action, seat=seat)
+                game = self.game.apply(action, seat=seat)  # the engine checks the turn too
                 await self._commit(game)
         except sc.SpadesError as error:
             return str(error)

@@ -210,7 +210,9 @@ function render(state) {
   $("title").textContent = state.title;
   const changed = Object.entries(state.options).map(([name, value]) => `${name} ${value}`);
   $("rules").textContent = changed.length ? `house rules: ${changed.join(", ")}` : "";
-  $("hand-number").textContent = String(state.hand_number + 1);
+  // When the game is over, hand_number counts a hand that will never be dealt.
+  const hand = state.phase === "GAME_OVER" ? state.hand_results.length : state.hand_number + 1;
+  $("hand-number").textContent = String(hand);
   $("phase").textContent = state.phase;
   for (const [place, seat] of Object.entries(where)) renderSeat($(`seat-${place}`), seat, state);
   renderTrick(state, where);
