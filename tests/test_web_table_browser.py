@@ -258,3 +258,34 @@ def test_a_friend_joins_by_link_and_both_see_the_same_table(
         }
     finally:
         friend_context.close()
+
+
+def test_a_spectator_follows_four_bots_to_the_end_of_game_screen(
+    web: tuple[str, Any], page: Page
+) -> None:
+    url, app = web
+    # The API the start page uses, with South left to a bot: the host watches.
+    response = page.request.post(
+        url + "/api/tables",
+        data={
+            "variant": "mirror",
+            "players": dict.fromkeys("NESW", "easy"),
+            "options": {"target_score": 60},
+        },
+    )
+    assert response.ok
+    page.goto(url + response.json()["url"])
+    page.wait_for_selector("[data-testid=game-over]:not([hidden])", timeout=120_000)
+    (table,) = app.state.tables.by_id.values()
+    game: sc.Game = table.game
+    assert game.is_over
+    assert game.winner is not None
+    shoot(page, "game-over")
+    assert page.locator("[data-testid=phase]").inner_text() == "GAME_OVER"
+    assert page.locator("#winner").inner_text() == f"{game.winner.name} wins"
+    assert page.locator("#final-scores").inner_text() == (
+        f"Final score: NS {game.scores[sc.Team.NS]}, EW {game.scores[sc.Team.EW]} "
+        f"after {len(game.hand_results)} hand{'' if len(game.hand_results) == 1 else 's'}."
+    )
+    assert page.locator("#history tr").count() == len(game.hand_results)
+    assert page.locator("#hand [data-card]").count() == 0  # a spectator holds no cards

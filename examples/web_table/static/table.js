@@ -227,7 +227,7 @@ function render(state) {
     const won = state.winner && state.seat && state.winner.includes(state.seat);
     const remark = !state.seat ? "" : won ? " — well played!" : " — better luck next time.";
     $("winner").textContent = `${state.winner} wins${remark}`;
-    $("final-scores").textContent = `Final score: NS ${state.scores.NS}, EW ${state.scores.EW} after ${state.hand_results.length} hands.`;
+    $("final-scores").textContent = `Final score: NS ${state.scores.NS}, EW ${state.scores.EW} after ${state.hand_results.length} hand${state.hand_results.length === 1 ? "" : "s"}.`;
   }
 }
 
