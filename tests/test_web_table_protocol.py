@@ -262,7 +262,7 @@ def test_a_flooding_client_is_cut_off_and_other_tables_play_on(client: TestClien
         assert read_until_current(calm_ws, calm, sc.Seat.SOUTH)["bids"]["S"] == bid
 
 
-def test_strangers_and_bot_seats_cannot_act(client: TestClient) -> None:
+def test_strangers_and_spectators_cannot_act(client: TestClient) -> None:
     url = open_table(client, "classic", EASY_BOTS)
     with pytest.raises(WebSocketDisconnect), client.websocket_connect("/ws/..%2F..?token=x"):
         pass  # no such route: the socket is never accepted
