@@ -27,14 +27,28 @@ except ModuleNotFoundError as error:  # pragma: no cover - the batch extra insta
 from spades_core.batch._play import DEFAULT_CHUNK, BatchResult, play, play_chunks
 from spades_core.batch._policies import BUILTIN_POLICIES, Decision, Policy
 from spades_core.batch._rules import NO_BID, UnsupportedVariantError
+from spades_core.batch._tables import (
+    BIDDING,
+    EPISODES,
+    OBSERVATION_LAYOUT,
+    OBSERVATION_SIZE,
+    PLAYING,
+    Tables,
+)
 
 __all__ = [
+    "BIDDING",
     "BUILTIN_POLICIES",
     "DEFAULT_CHUNK",
+    "EPISODES",
     "NO_BID",
+    "OBSERVATION_LAYOUT",
+    "OBSERVATION_SIZE",
+    "PLAYING",
     "BatchResult",
     "Decision",
     "Policy",
+    "Tables",
     "UnsupportedVariantError",
     "play",
     "play_chunks",

@@ -133,17 +133,20 @@ PolicySpec: TypeAlias = "str | Policy"
 # -- choosing among legal options ---------------------------------------------------
 
 
-def _random_bid(legal: I32, rng: np.random.Generator) -> Ids:
+def random_bids(legal: npt.NDArray[np.integer[Any]], rng: np.random.Generator) -> Ids:
+    """A uniformly random bid from each 14-bit mask of legal bids."""
     counts = POPCOUNT14[legal]
     picks = (rng.random(len(legal)) * counts).astype(np.intp)
-    return SELECT14[legal, picks].astype(np.intp)
+    chosen: Ids = SELECT14[legal, picks].astype(np.intp)
+    return chosen
 
 
 _SELECT_FLAT: Final = SELECT14.reshape(-1)
 _SLICE_SHIFTS: Final = tuple(np.uint64(13 * suit) for suit in range(4))
 
 
-def _random_card(legal: U64, rng: np.random.Generator) -> Ids:
+def random_cards(legal: U64, rng: np.random.Generator) -> Ids:
+    """A uniformly random card id from each non-empty 52-bit mask."""
     # Count the legal cards of each suit, draw k below the total, find the
     # suit holding the k-th and select within its 13-bit slice.
     clubs = (legal & SLICE).astype(np.intp)
@@ -175,8 +178,8 @@ def _random_card(legal: U64, rng: np.random.Generator) -> Ids:
 def random_policy(decision: Decision) -> Ids:
     """Uniform over the legal actions, drawing from ``decision.rng``."""
     if decision.phase == "bid":
-        return _random_bid(decision.legal, decision.rng) + BID_ID_BASE
-    return _random_card(decision.legal, decision.rng)
+        return random_bids(decision.legal, decision.rng) + BID_ID_BASE
+    return random_cards(decision.legal, decision.rng)
 
 
 def lowest_policy(decision: Decision) -> Ids:
