@@ -226,10 +226,14 @@ def _seed_array(seeds: object) -> U64:
         raise RulesError(
             f"seeds must be a range, a sequence or a 1-D array of whole numbers; got {brief(seeds)}"
         )
-    try:
-        array = np.asarray(seeds)
-    except (OverflowError, ValueError, TypeError):
-        array = np.asarray(seeds, dtype=object)
+    if isinstance(seeds, np.ndarray):
+        array = seeds
+    else:
+        # Python ints may exceed int64, so a list is read as objects, not guessed at.
+        try:
+            array = np.array(list(seeds), dtype=object)  # type: ignore[call-overload]
+        except (TypeError, ValueError):
+            array = np.asarray(None)
     if array.ndim != 1:
         raise RulesError(f"seeds must be one-dimensional; got shape {array.shape}")
     if array.dtype.kind == "u":

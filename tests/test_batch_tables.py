@@ -1,0 +1,146 @@
+"""batch.Tables: many tables stepped at once equal the engine step by step."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+import spades_core as sc
+from spades_core.batch import OBSERVATION_LAYOUT, OBSERVATION_SIZE, Tables
+from spades_core.encoding import ACTIONS
+
+BLOCK = {name: start for name, start, _ in OBSERVATION_LAYOUT}
+
+
+def observation_from_view(view: Any) -> npt.NDArray[np.uint8]:
+    """The documented observation layout, built from a seat's view alone."""
+    seat = int(view.seat)
+    obs = np.zeros(OBSERVATION_SIZE, dtype=np.uint8)
+
+    def relative(other: int) -> int:
+        return (other - seat) % 4
+
+    for card in view.hand:
+        obs[BLOCK["hand"] + card.id] = 1
+    obs[BLOCK["dealer"] + relative(int(view.dealer))] = 1
+    obs[BLOCK["phase"] + (0 if view.phase is sc.Phase.BID else 1)] = 1
+    for other, bid in view.bids.items():
+        obs[BLOCK["bids"] + 15 * relative(int(other)) + (0 if bid is None else bid + 1)] = 1
+    for other, card in view.current_trick:
+        obs[BLOCK["trick"] + 52 * relative(int(other)) + card.id] = 1
+    for trick in view.tricks:
+        for other, card in trick.plays:
+            obs[BLOCK["played"] + 52 * relative(int(other)) + card.id] = 1
+    for other, won in view.tricks_won.items():
+        obs[BLOCK["tricks_won"] + 14 * relative(int(other)) + won] = 1
+    if view.phase is sc.Phase.PLAY:
+        obs[BLOCK["leader"] + relative(int(view.leader))] = 1
+    obs[BLOCK["spades_broken"]] = view.spades_broken
+    return obs
+
+
+def run_against_engine(variant: str, episode: str, tables: int, steps: int, **options: Any) -> int:
+    """Steps ``Tables`` and one engine game per table with the same random
+    actions, checking every step; returns the episodes finished."""
+    batch = Tables(variant, tables, seed=900, episode=episode, **options)
+    next_seed = 900 + tables
+    games = [sc.new_game(variant, seed=900 + i, **options).deal() for i in range(tables)]
+    rng = np.random.default_rng(4)
+    finished = 0
+    for step in range(steps):
+        mask = batch.legal_mask()
+        observed = batch.observe()
+        other_seats = rng.integers(0, 4, tables)
+        observed_other = batch.observe(other_seats)
+        for i, game in enumerate(games):
+            assert tuple(mask[i]) == game.legal_mask(), (i, step)
+            assert batch.to_act[i] == int(game.to_act)  # type: ignore[arg-type]
+            assert (observed[i] == observation_from_view(game.view(game.to_act))).all()  # type: ignore[arg-type]
+            other = sc.Seat(int(other_seats[i]))
+            assert (observed_other[i] == observation_from_view(game.view(other))).all()
+        actions = batch.random_actions(rng)
+        rewards, done = batch.step(actions)
+        for i in range(tables):
+            game = games[i].apply(ACTIONS[actions[i]])
+            if game.phase in (sc.Phase.DEAL, sc.Phase.GAME_OVER):
+                assert tuple(rewards[i]) == tuple(game.hand_results[-1].points.values())
+                if episode == "hand" or game.phase is sc.Phase.GAME_OVER:
+                    assert done[i]
+                    if episode == "game":
+                        assert batch.winners[i] == int(game.winner)  # type: ignore[arg-type]
+                    finished += 1
+                    game = sc.new_game(variant, seed=next_seed, **options).deal()
+                    next_seed += 1
+                else:
+                    assert not done[i]
+                    game = game.deal()
+            else:
+                assert not done[i]
+                assert tuple(rewards[i]) == (0, 0)
+            games[i] = game
+        assert batch.seeds.tolist() == [g.seed for g in games]
+    return finished
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [
+        ("classic", {}),
+        ("mirror", {"first_lead": "two_of_clubs"}),
+        ("whiz", {"break_rule": "offsuit_spade", "whiz_nil_needs_no_ace": True}),
+    ],
+)
+def test_hand_tables_equal_the_engine_step_by_step(variant: str, options: Any) -> None:
+    assert run_against_engine(variant, "hand", tables=5, steps=240, **options) >= 15
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [
+        ("classic", {"target_score": 120, "loss_floor": -60}),
+        ("mirror", {"target_score": 100, "bag_limit": 3, "bag_overflow": "reset"}),
+    ],
+)
+def test_game_tables_equal_the_engine_step_by_step(variant: str, options: Any) -> None:
+    assert run_against_engine(variant, "game", tables=3, steps=900, **options) >= 1
+
+
+def test_an_illegal_action_raises_and_changes_nothing() -> None:
+    tables = Tables("classic", 4, seed=1)
+    before = tables.observe().copy(), tables.legal_mask().copy()
+    actions = tables.random_actions(0)
+    actions[2] = 0  # a card id while bidding
+    with pytest.raises(sc.IllegalActionError, match="table 2") as caught:
+        tables.step(actions)
+    assert caught.value.reason is sc.IllegalReason.WRONG_PHASE
+    assert (tables.observe() == before[0]).all()
+    assert (tables.legal_mask() == before[1]).all()
+    with pytest.raises(sc.IllegalActionError, match="one per table"):
+        tables.step([52])
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [
+        ({"n": 0}, "n must be"),
+        ({"seed": -1}, "seed must be"),
+        ({"episode": "match"}, "episode"),
+        ({"nil_value": "lots"}, "nil_value"),
+    ],
+)
+def test_bad_table_arguments_raise_rules_errors(kwargs: dict[str, Any], words: str) -> None:
+    arguments: dict[str, Any] = {"variant": "mirror", "n": 2, **kwargs}
+    with pytest.raises(sc.RulesError, match=words):
+        Tables(**arguments)
+
+
+def test_observe_checks_its_seats() -> None:
+    tables = Tables("whiz", 3)
+    with pytest.raises(sc.RulesError, match="seat"):
+        tables.observe(4)
+    with pytest.raises(sc.RulesError, match="seats"):
+        tables.observe([0, 1])
+    assert tables.observe(sc.Seat.SOUTH).shape == (3, OBSERVATION_SIZE)
