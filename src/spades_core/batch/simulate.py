@@ -28,9 +28,7 @@ LEVELS: Final = ("random", "easy")
 _GAMMA: Final = np.uint64(0x9E3779B97F4A7C15)
 
 
-def derived_seeds(
-    seed: int, purpose: int, count: int
-) -> np.ndarray[tuple[int], np.dtype[np.uint64]]:
+def derived_seeds(seed: int, purpose: int, count: int) -> npt.NDArray[np.uint64]:
     """``SeedStream(seed, purpose, i).next64()`` for ``i`` in ``range(count)``."""
     keyed = mix64(np.array([seed], dtype=np.uint64))[0]
     index = np.arange(count, dtype=np.uint64) + np.uint64(purpose << 32)
