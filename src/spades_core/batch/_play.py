@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import Final
+from typing import Any, Final
 
 import attrs
 import numpy as np
@@ -392,7 +392,7 @@ def play_hands(
     flat_won = won.reshape(-1)
     for trick_number in range(13):
         trick[:] = -1
-        best = no_card
+        best: npt.NDArray[np.integer[Any]] = no_card
         winner = leader
         led = no_card
         for position in range(4):
@@ -428,14 +428,14 @@ def play_hands(
             if position == 0:
                 led = SUIT_OF[card]
                 strength = trick_strength(led, card)
-                best = card.astype(np.int8)
+                best = card
                 broken = broken | breaks_spades(card, no_card, any_spade)
             else:
                 played = trick_strength(led, card)
                 takes = played > strength
                 strength = np.where(takes, played, strength)
-                best = np.where(takes, card, best).astype(np.int8)
-                winner = np.where(takes, seat, winner).astype(np.int8)
+                best = np.where(takes, card, best)
+                winner = np.where(takes, seat, winner)
                 broken = broken | breaks_spades(card, led, any_spade)
         flat_won[seat_base + winner] += 1
         leader = winner

@@ -28,6 +28,7 @@ from ._rules import (
     SELECT14,
     SLICE,
     SUIT_MASKS,
+    SUIT_OF,
     highest_card,
     lowest_card,
 )
@@ -71,7 +72,7 @@ class Decision:
     """Cards of the trick in progress by position from its leader ``(n, 4)``; -1 unplayed."""
     trick_size: I8
     """Cards already played to the trick in progress (0 for a lead)."""
-    best: I8
+    best: npt.NDArray[np.integer[Any]]
     """The card winning the trick in progress so far; -1 for a lead."""
     leader: I8
     """The seat that led (or leads) the trick in progress."""
@@ -179,7 +180,21 @@ def random_policy(decision: Decision) -> Ids:
     """Uniform over the legal actions, drawing from ``decision.rng``."""
     if decision.phase == "bid":
         return random_bids(decision.legal, decision.rng) + BID_ID_BASE
-    return random_cards(decision.legal, decision.rng)
+    legal: U64 = decision.legal
+    if not decision.trick_size.any():
+        return random_cards(legal, decision.rng)
+    # A follower holding the led suit chooses within that one suit: one table
+    # lookup instead of four. The others choose from their whole mask.
+    led = SUIT_OF[np.maximum(decision.trick[:, 0], 0)].astype(np.intp)
+    in_suit = ((legal >> (led * 13).astype(np.uint64)) & SLICE).astype(np.intp)
+    counts = POPCOUNT14[in_suit]
+    following = (decision.trick_size > 0) & (counts > 0)
+    picks = (decision.rng.random(len(legal)) * counts).astype(np.intp)
+    chosen: Ids = 13 * led + SELECT14[in_suit, picks]
+    others = np.flatnonzero(~following)
+    if len(others):
+        chosen[others] = random_cards(legal[others], decision.rng)
+    return chosen
 
 
 def lowest_policy(decision: Decision) -> Ids:
