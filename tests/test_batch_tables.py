@@ -9,36 +9,62 @@ import numpy.typing as npt
 import pytest
 
 import spades_core as sc
-from spades_core.batch import OBSERVATION_LAYOUT, OBSERVATION_SIZE, Tables
+from spades_core.batch import OBSERVATION_SECTIONS, OBSERVATION_SIZE, Tables
 from spades_core.encoding import ACTIONS
 
-BLOCK = {name: start for name, start, _ in OBSERVATION_LAYOUT}
+
+def _starts() -> dict[str, int]:
+    starts, position = {}, 0
+    for name, length in OBSERVATION_SECTIONS:
+        starts[name] = position
+        position += length
+    return starts
 
 
-def observation_from_view(view: Any) -> npt.NDArray[np.uint8]:
+AT = _starts()
+PHASES = {sc.Phase.DEAL: 0, sc.Phase.BID: 1, sc.Phase.PLAY: 2, sc.Phase.GAME_OVER: 3}
+
+
+def observation_from_view(view: Any) -> npt.NDArray[np.float32]:
     """The documented observation layout, built from a seat's view alone."""
     seat = int(view.seat)
-    obs = np.zeros(OBSERVATION_SIZE, dtype=np.uint8)
+    obs = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
 
     def relative(other: int) -> int:
         return (other - seat) % 4
 
+    obs[AT["phase"] + PHASES[view.phase]] = 1
     for card in view.hand:
-        obs[BLOCK["hand"] + card.id] = 1
-    obs[BLOCK["dealer"] + relative(int(view.dealer))] = 1
-    obs[BLOCK["phase"] + (0 if view.phase is sc.Phase.BID else 1)] = 1
-    for other, bid in view.bids.items():
-        obs[BLOCK["bids"] + 15 * relative(int(other)) + (0 if bid is None else bid + 1)] = 1
+        obs[AT["hand"] + card.id] = 1
+    for other in sc.Seat:
+        k = relative(int(other))
+        bid = view.bids[other]
+        obs[AT["bids"] + 15 * k + (0 if bid is None else bid + 1)] = 1
+        obs[AT["won"] + 14 * k + view.tricks_won[other]] = 1
+        for suit in view.shown_out[other]:
+            obs[AT["shown_out"] + 4 * k + int(suit)] = 1
+        count = view.spade_counts[other]
+        obs[AT["spade_count"] + 15 * k + (0 if count is None else count + 1)] = 1
     for other, card in view.current_trick:
-        obs[BLOCK["trick"] + 52 * relative(int(other)) + card.id] = 1
+        obs[AT["trick"] + 52 * relative(int(other)) + card.id] = 1
+        obs[AT["played"] + 52 * relative(int(other)) + card.id] = 1
     for trick in view.tricks:
         for other, card in trick.plays:
-            obs[BLOCK["played"] + 52 * relative(int(other)) + card.id] = 1
-    for other, won in view.tricks_won.items():
-        obs[BLOCK["tricks_won"] + 14 * relative(int(other)) + won] = 1
-    if view.phase is sc.Phase.PLAY:
-        obs[BLOCK["leader"] + relative(int(view.leader))] = 1
-    obs[BLOCK["spades_broken"]] = view.spades_broken
+            obs[AT["played"] + 52 * relative(int(other)) + card.id] = 1
+    if view.leader is not None:
+        obs[AT["leader"] + relative(int(view.leader))] = 1
+    obs[AT["to_act"] + relative(int(view.to_act))] = 1
+    obs[AT["dealer"] + relative(int(view.dealer))] = 1
+    obs[AT["spades_broken"]] = view.spades_broken
+    own = seat % 2
+    scores = list(view.scores.values())
+    bags = list(view.bags.values())
+    limit = view.rules.bag_limit or 10
+    target = view.rules.target_score
+    obs[AT["scores"]] = min(2.0, max(-2.0, scores[own] / target))
+    obs[AT["scores"] + 1] = min(2.0, max(-2.0, scores[1 - own] / target))
+    obs[AT["bags"]] = min(2.0, bags[own] / limit)
+    obs[AT["bags"] + 1] = min(2.0, bags[1 - own] / limit)
     return obs
 
 
@@ -58,9 +84,13 @@ def run_against_engine(variant: str, episode: str, tables: int, steps: int, **op
         for i, game in enumerate(games):
             assert tuple(mask[i]) == game.legal_mask(), (i, step)
             assert batch.to_act[i] == int(game.to_act)  # type: ignore[arg-type]
-            assert (observed[i] == observation_from_view(game.view(game.to_act))).all()  # type: ignore[arg-type]
+            seat = game.to_act
+            assert seat is not None
+            np.testing.assert_array_equal(observed[i], observation_from_view(game.view(seat)))
             other = sc.Seat(int(other_seats[i]))
-            assert (observed_other[i] == observation_from_view(game.view(other))).all()
+            np.testing.assert_array_equal(
+                observed_other[i], observation_from_view(game.view(other))
+            )
         actions = batch.random_actions(rng)
         rewards, done = batch.step(actions)
         for i in range(tables):

@@ -30,7 +30,7 @@ from spades_core.batch._rules import NO_BID, UnsupportedVariantError
 from spades_core.batch._tables import (
     BIDDING,
     EPISODES,
-    OBSERVATION_LAYOUT,
+    OBSERVATION_SECTIONS,
     OBSERVATION_SIZE,
     PLAYING,
     Tables,
@@ -42,7 +42,7 @@ __all__ = [
     "DEFAULT_CHUNK",
     "EPISODES",
     "NO_BID",
-    "OBSERVATION_LAYOUT",
+    "OBSERVATION_SECTIONS",
     "OBSERVATION_SIZE",
     "PLAYING",
     "BatchResult",

@@ -188,6 +188,17 @@ def _builtin_bid_rules() -> dict[object, BidRule]:
     }
 
 
+def _builtin_reveals() -> dict[object, str]:
+    from spades_variants.mirror import MirrorVariant
+    from spades_variants.whiz import WhizVariant
+
+    return {
+        Variant.revealed_spade_counts: "none",
+        MirrorVariant.revealed_spade_counts: "all",
+        WhizVariant.revealed_spade_counts: "non_nil",
+    }
+
+
 # -- scoring ----------------------------------------------------------------------
 
 
@@ -284,6 +295,9 @@ class BatchRules:
     game_outcomes: OutcomeRule | None
     any_spade_breaks: bool
     two_of_clubs_leads: bool
+    reveals_spade_counts: str
+    """Which bids reveal the bidder's spade count: ``"all"``, ``"non_nil"``,
+    ``"none"``, or ``"hook"`` (ask the variant's own hook)."""
 
 
 def batch_rules(variant: Variant, options: dict[str, Any]) -> BatchRules:
@@ -318,6 +332,7 @@ def batch_rules(variant: Variant, options: dict[str, Any]) -> BatchRules:
         game_outcomes=outcome_rule,
         any_spade_breaks=rules.break_rule is BreakRule.ANY_SPADE,
         two_of_clubs_leads=rules.first_lead is FirstLead.TWO_OF_CLUBS,
+        reveals_spade_counts=_builtin_reveals().get(kind.revealed_spade_counts, "hook"),
     )
 
 

@@ -16,6 +16,7 @@ from ._deal import CARD_BITS, deal_hands, first_dealers
 from ._play import make_rng, resolve_variant
 from ._policies import random_bids, random_cards
 from ._rules import (
+    FIRST_SPADE,
     NO_BID,
     SUIT_OF,
     breaks_spades,
@@ -27,7 +28,7 @@ from ._rules import (
 __all__ = [
     "BIDDING",
     "EPISODES",
-    "OBSERVATION_LAYOUT",
+    "OBSERVATION_SECTIONS",
     "OBSERVATION_SIZE",
     "PLAYING",
     "Tables",
@@ -44,22 +45,43 @@ PLAYING: Final = 1
 EPISODES: Final = ("hand", "game")
 """What a table plays before it restarts from the next seed."""
 
-OBSERVATION_LAYOUT: Final[tuple[tuple[str, int, int], ...]] = (
-    ("hand", 0, 52),
-    ("dealer", 52, 4),
-    ("phase", 56, 2),
-    ("bids", 58, 60),
-    ("trick", 118, 208),
-    ("played", 326, 208),
-    ("tricks_won", 534, 56),
-    ("leader", 590, 4),
-    ("spades_broken", 594, 1),
+OBSERVATION_SECTIONS: Final[tuple[tuple[str, int], ...]] = (
+    ("phase", 4),
+    ("hand", 52),
+    ("bids", 4 * 15),
+    ("trick", 4 * 52),
+    ("played", 4 * 52),
+    ("won", 4 * 14),
+    ("shown_out", 4 * 4),
+    ("spade_count", 4 * 15),
+    ("leader", 4),
+    ("to_act", 4),
+    ("dealer", 4),
+    ("spades_broken", 1),
+    ("scores", 2),
+    ("bags", 2),
 )
-"""``(name, start, length)`` of each block of an observation (see :meth:`Tables.observe`)."""
-OBSERVATION_SIZE: Final = 595
-"""The length of one seat's observation vector."""
+"""``(name, length)`` of each section of an observation, in order (see :meth:`Tables.observe`)."""
 
-_OFFSET: Final = {name: start for name, start, _ in OBSERVATION_LAYOUT}
+
+def _layout() -> dict[str, int]:
+    starts = {}
+    position = 0
+    for name, length in OBSERVATION_SECTIONS:
+        starts[name] = position
+        position += length
+    return starts
+
+
+_AT: Final = _layout()
+OBSERVATION_SIZE: Final = sum(length for _, length in OBSERVATION_SECTIONS)
+"""The length of one seat's observation vector (681)."""
+_PHASE_BID: Final = 1
+_PHASE_PLAY: Final = 2
+_SCORE_CLIP: Final = 2.0
+_BAG_CLIP: Final = 2.0
+_NO_LIMIT_BAGS: Final = 10
+_NON_SPADE_SUITS: Final = np.uint8(0b0111)
 _MAX_SEED: Final = (1 << 64) - 1
 _ONE: Final = np.uint64(1)
 
@@ -155,6 +177,7 @@ class Tables:
         self._winner = np.zeros(n, dtype=np.int8)
         self._tricks_done = np.zeros(n, dtype=np.int8)
         self._legal = np.zeros(n, dtype=np.uint64)
+        self._shown_out = np.zeros((n, 4), dtype=np.uint8)
         self._start_games(self._rows, self._take_seeds(n))
 
     def __repr__(self) -> str:
@@ -184,29 +207,38 @@ class Tables:
         chosen: Ids = np.where(playing, cards, bids)
         return chosen
 
-    def observe(self, seats: object = None) -> npt.NDArray[np.uint8]:
-        """Each table's observation for one seat, an ``(n, 595)`` array of 0/1.
+    def observe(self, seats: object = None) -> npt.NDArray[np.float32]:
+        """Each table's observation for one seat, an ``(n, 681)`` float32 array.
 
         ``seats`` is ``None`` (the seat to act at each table), a seat number
-        for every table, or an ``(n,)`` array of seat numbers. Everything is
-        seen from that seat: "relative seat" ``k`` is the seat ``k`` places
-        to its left (0 itself, 1 left, 2 partner, 3 right). Blocks, in
-        order (:data:`OBSERVATION_LAYOUT`):
+        for every table, or an ``(n,)`` array of seat numbers. Seats are
+        relative to the viewer: block 0 is the viewer, 1 the opponent on its
+        left (who acts after it), 2 its partner, 3 the opponent on its right.
+        Cards are indexed by id. Sections, in order
+        (:data:`OBSERVATION_SECTIONS`); all one-hot or 0/1 unless said:
 
-        * ``hand`` (52): the cards it holds now, by card id;
-        * ``dealer`` (4): the dealer's relative seat, one-hot;
-        * ``phase`` (2): bidding, playing;
-        * ``bids`` (4 × 15): per relative seat, one-hot: not bid yet, Nil, 1 … 13;
-        * ``trick`` (4 × 52): per relative seat, the card it played to the
-          trick in progress;
-        * ``played`` (4 × 52): per relative seat, the cards it played to the
-          tricks completed this hand;
-        * ``tricks_won`` (4 × 14): per relative seat, tricks won this hand, one-hot 0 … 13;
-        * ``leader`` (4): the relative seat leading the trick in progress
-          (all 0 while bidding);
-        * ``spades_broken`` (1).
+        * ``phase`` (4): dealing, bidding, playing, game over;
+        * ``hand`` (52): the viewer's cards now;
+        * ``bids`` (4 × 15): per seat, slot 0 = no bid yet, else 1 + bid (Nil is slot 1);
+        * ``trick`` (4 × 52): the card each seat put on the trick in progress;
+        * ``played`` (4 × 52): every card each seat played this hand, the
+          trick in progress included;
+        * ``won`` (4 × 14): tricks won this hand, 0-13;
+        * ``shown_out`` (4 × 4): suits each seat is known to be out of (it
+          failed to follow one, or led a spade before spades were broken);
+        * ``spade_count`` (4 × 15): dealt spades a bid revealed (every bid in
+          Mirror, every non-Nil bid in Whiz): slot 0 = unknown, else 1 + count;
+        * ``leader`` (4): who leads the trick in progress (all 0 while bidding);
+        * ``to_act`` (4): who is to bid or play;
+        * ``dealer`` (4);
+        * ``spades_broken`` (1);
+        * ``scores`` (2): own team, other team: running score / target score,
+          clipped to [-2, 2];
+        * ``bags`` (2): own team, other team: bags / bag limit (10 without a
+          limit), clipped to [0, 2].
 
-        It holds only what that seat may know: its own cards and the public record.
+        The layout is the one the PettingZoo and OpenSpiel adapters give for
+        ``game.view(seat)``, and holds only what that seat may know.
         """
         seat = self._seats(seats)
         n = self.n
@@ -215,32 +247,69 @@ class Tables:
         at = (self._seat_base[:, None] + relative).reshape(-1)
         masks = np.zeros((n, 9), dtype=np.uint64)
         masks[:, 0] = self.hands.reshape(-1)[self._seat_base + seat]
-        masks[:, 5:9] = self.played.reshape(-1)[at].reshape(n, 4)
         for position in range(4):
             card = self.trick[:, position]
             shown = position < self.trick_size
-            player = (self.leader + position - seat) & 3
+            player = ((self.leader + position - seat) & 3).astype(np.intp)
             bit = np.where(shown, CARD_BITS[np.maximum(card, 0)], np.uint64(0))
             masks[rows, 1 + player] |= bit
+        masks[:, 5:9] = self.played.reshape(-1)[at].reshape(n, 4) | masks[:, 1:5]
         bits = np.unpackbits(masks.astype("<u8").view(np.uint8), axis=1, bitorder="little")
         bits = bits.reshape(n, 9, 64)[:, :, :52]
-        obs = np.zeros((n, OBSERVATION_SIZE), dtype=np.uint8)
-        obs[:, 0:52] = bits[:, 0]
-        obs[:, _OFFSET["trick"] : _OFFSET["played"]] = bits[:, 1:5].reshape(n, 208)
-        obs[:, _OFFSET["played"] : _OFFSET["tricks_won"]] = bits[:, 5:9].reshape(n, 208)
+        obs = np.zeros((n, OBSERVATION_SIZE), dtype=np.float32)
+        obs[:, _AT["hand"] : _AT["hand"] + 52] = bits[:, 0]
+        obs[:, _AT["trick"] : _AT["trick"] + 208] = bits[:, 1:5].reshape(n, 208)
+        obs[:, _AT["played"] : _AT["played"] + 208] = bits[:, 5:9].reshape(n, 208)
+        out = self._shown_out.reshape(-1)[at].reshape(n, 4, 1)
+        out_bits = np.unpackbits(out, axis=2, bitorder="little")[:, :, :4]
+        obs[:, _AT["shown_out"] : _AT["shown_out"] + 16] = out_bits.reshape(n, 16)
         flat = obs.reshape(-1)
         base = rows * OBSERVATION_SIZE
-        flat[base + _OFFSET["dealer"] + ((self.dealer - seat) & 3)] = 1
-        flat[base + _OFFSET["phase"] + self.phase] = 1
+        phase = np.where(self.phase == PLAYING, _PHASE_PLAY, _PHASE_BID)
+        flat[base + _AT["phase"] + phase] = 1
         bids = self.bids.reshape(-1)[at].reshape(n, 4).astype(np.intp) + 1
         won = self.won.reshape(-1)[at].reshape(n, 4).astype(np.intp)
+        counts = self._revealed_counts().reshape(-1)[at].reshape(n, 4).astype(np.intp) + 1
         for k in range(4):
-            flat[base + _OFFSET["bids"] + 15 * k + bids[:, k]] = 1
-            flat[base + _OFFSET["tricks_won"] + 14 * k + won[:, k]] = 1
+            flat[base + _AT["bids"] + 15 * k + bids[:, k]] = 1
+            flat[base + _AT["won"] + 14 * k + won[:, k]] = 1
+            flat[base + _AT["spade_count"] + 15 * k + counts[:, k]] = 1
         playing = np.flatnonzero(self.phase == PLAYING)
-        flat[base[playing] + _OFFSET["leader"] + ((self.leader[playing] - seat[playing]) & 3)] = 1
-        obs[:, _OFFSET["spades_broken"]] = self.broken
+        leader = (self.leader[playing] - seat[playing]) & 3
+        flat[base[playing] + _AT["leader"] + leader] = 1
+        flat[base + _AT["to_act"] + ((self.to_act - seat) & 3)] = 1
+        flat[base + _AT["dealer"] + ((self.dealer - seat) & 3)] = 1
+        obs[:, _AT["spades_broken"]] = self.broken
+        rules = self._rules.rules
+        own = (seat & 1).astype(np.intp)
+        scores = self.scores[rows[:, None], np.stack([own, 1 - own], axis=1)]
+        bags = self.bags[rows[:, None], np.stack([own, 1 - own], axis=1)]
+        limit = rules.bag_limit if rules.bag_limit is not None else _NO_LIMIT_BAGS
+        obs[:, _AT["scores"] : _AT["scores"] + 2] = np.clip(
+            scores / rules.target_score, -_SCORE_CLIP, _SCORE_CLIP
+        )
+        obs[:, _AT["bags"] : _AT["bags"] + 2] = np.clip(bags / limit, 0.0, _BAG_CLIP)
         return obs
+
+    def _revealed_counts(self) -> I8:
+        """The dealt spade count each seat's bid reveals, -1 where none does."""
+        reveal = self._rules.reveals_spade_counts
+        if reveal == "all":
+            return self.bids
+        if reveal == "non_nil":
+            return np.where(self.bids > 0, self.bids, NO_BID).astype(np.int8)
+        if reveal == "none":
+            return np.full((self.n, 4), NO_BID, dtype=np.int8)
+        # A plugin's own hook, asked table by table (slow, but only for observations).
+        variant = self._rules.variant
+        counts = np.full((self.n, 4), NO_BID, dtype=np.int8)
+        for row in range(self.n):
+            made = {Seat(s): int(b) for s, b in enumerate(self.bids[row]) if b >= 0}
+            for revealed_seat, count in variant.revealed_spade_counts(
+                self._rules.rules, made
+            ).items():
+                counts[row, int(revealed_seat)] = count
+        return counts
 
     def _seats(self, seats: object) -> I8:
         if seats is None:
@@ -351,6 +420,12 @@ class Tables:
         takes = leading | (strength > self._strength[rows])
         self._strength[rows] = np.where(takes, strength, self._strength[rows])
         self._winner[rows] = np.where(takes, seat, self._winner[rows])
+        # A seat that does not follow is out of the led suit; one that leads a
+        # spade before spades are broken holds nothing else.
+        out = np.where(SUIT_OF[cards] != led, np.uint8(1) << led.astype(np.uint8), np.uint8(0))
+        spade_lead = leading & (cards >= FIRST_SPADE) & ~self.broken[rows]
+        out = np.where(spade_lead, _NON_SPADE_SUITS, out).astype(np.uint8)
+        self._shown_out.reshape(-1)[at] |= out
         self.broken[rows] |= breaks_spades(
             cards, np.where(leading, -1, led), self._rules.any_spade_breaks
         )
@@ -429,6 +504,7 @@ class Tables:
         self.bids[rows] = NO_BID
         self.won[rows] = 0
         self.played[rows] = 0
+        self._shown_out[rows] = 0
         self.trick[rows] = -1
         self.trick_size[rows] = 0
         self.broken[rows] = False
