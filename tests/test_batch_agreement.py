@@ -80,31 +80,13 @@ def check_block(variant: str, first_seed: int, options: dict[str, Any]) -> None:
         assert_rows_match(with_given, row, lowest_hand(game, given_bids[row]))
 
 
-first_seeds = st.integers(0, 2**64 - SEEDS_PER_EXAMPLE)
-
-
+@pytest.mark.parametrize("variant", ["classic", "mirror", "whiz"])
 @settings(max_examples=EXAMPLES_PER_VARIANT, deadline=None)
-@given(first_seed=first_seeds, options=option_sets("classic"))
-def test_lowest_policy_matches_the_checked_engine_classic(
-    first_seed: int, options: dict[str, Any]
+@given(first_seed=st.integers(0, 2**64 - SEEDS_PER_EXAMPLE), data=st.data())
+def test_lowest_policy_matches_the_checked_engine(
+    variant: str, first_seed: int, data: st.DataObject
 ) -> None:
-    check_block("classic", first_seed, options)
-
-
-@settings(max_examples=EXAMPLES_PER_VARIANT, deadline=None)
-@given(first_seed=first_seeds, options=option_sets("mirror"))
-def test_lowest_policy_matches_the_checked_engine_mirror(
-    first_seed: int, options: dict[str, Any]
-) -> None:
-    check_block("mirror", first_seed, options)
-
-
-@settings(max_examples=EXAMPLES_PER_VARIANT, deadline=None)
-@given(first_seed=first_seeds, options=option_sets("whiz"))
-def test_lowest_policy_matches_the_checked_engine_whiz(
-    first_seed: int, options: dict[str, Any]
-) -> None:
-    check_block("whiz", first_seed, options)
+    check_block(variant, first_seed, data.draw(option_sets(variant), label="options"))
 
 
 @pytest.mark.parametrize(

@@ -20,9 +20,10 @@ import numpy.typing as npt
 
 from spades_core import rng as _seeded
 
+from ._types import U64
+
 __all__ = ["deal_hands", "first_dealers", "mix64"]
 
-U64 = npt.NDArray[np.uint64]
 
 _GAMMA: Final = np.uint64(0x9E3779B97F4A7C15)
 _M1: Final = np.uint64(0xBF58476D1CE4E5B9)

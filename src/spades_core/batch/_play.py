@@ -26,12 +26,10 @@ from ._rules import (
     lead_plays,
     trick_strength,
 )
+from ._types import I8, U64, Ids
 
 __all__ = ["DEFAULT_CHUNK", "BatchResult", "play", "play_chunks"]
 
-U64 = npt.NDArray[np.uint64]
-I8 = npt.NDArray[np.int8]
-Ids = npt.NDArray[np.intp]
 
 DEFAULT_CHUNK: Final = 1 << 14
 """Hands played together by default: big enough to amortise numpy's per-call

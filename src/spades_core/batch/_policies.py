@@ -32,13 +32,10 @@ from ._rules import (
     highest_card,
     lowest_card,
 )
+from ._types import I8, I32, U64, Ids
 
 __all__ = ["BUILTIN_POLICIES", "Decision", "Policy", "PolicySpec", "resolve_policies"]
 
-U64 = npt.NDArray[np.uint64]
-I8 = npt.NDArray[np.int8]
-I32 = npt.NDArray[np.int32]
-Ids = npt.NDArray[np.intp]
 
 _SHIFTS4: Final = np.array([0, 13, 26, 39], dtype=np.uint64)
 _BID_BITS: Final = np.arange(14, dtype=np.int32)

@@ -20,6 +20,8 @@ from spades_core.errors import VariantError, brief
 from spades_core.options import BagOverflow, BreakRule, DoubleNil, FirstLead, NilTricks, Rules
 from spades_core.variant import Variant
 
+from ._types import I8, I32, I64, U64, Bools, Ints
+
 __all__ = [
     "NO_BID",
     "BatchRules",
@@ -27,17 +29,9 @@ __all__ = [
     "batch_rules",
     "breaks_spades",
     "lowest_card",
-    "popcount",
-    "suit_lengths",
     "trick_strength",
 ]
 
-U64 = npt.NDArray[np.uint64]
-I8 = npt.NDArray[np.int8]
-I32 = npt.NDArray[np.int32]
-I64 = npt.NDArray[np.int64]
-Bools = npt.NDArray[np.bool_]
-Ints = npt.NDArray[np.integer[Any]]
 
 NO_BID: Final = -1
 """A seat's entry in a bids array before it has bid."""
@@ -63,21 +57,6 @@ del _SELECT14, _value, _set
 class UnsupportedVariantError(VariantError):
     """A variant the batch engine cannot play: its bidding or scoring is
     code the engine cannot run on arrays, and it provides no batch hooks."""
-
-
-def popcount(masks: U64) -> npt.NDArray[np.int64]:
-    """Set bits of each 52-bit mask."""
-    total = np.zeros(masks.shape, dtype=np.int64)
-    for shift in _SHIFTS:
-        total += POPCOUNT14[((masks >> shift) & SLICE).astype(np.intp)]
-    return total
-
-
-def suit_lengths(masks: U64) -> npt.NDArray[np.int8]:
-    """Cards of each suit in each mask, ``(..., 4)``."""
-    return np.stack(
-        [POPCOUNT14[((masks >> shift) & SLICE).astype(np.intp)] for shift in _SHIFTS], axis=-1
-    )
 
 
 def lowest_card(masks: U64) -> npt.NDArray[np.int8]:

@@ -20,10 +20,10 @@ from ._rules import (
     NO_BID,
     SUIT_OF,
     breaks_spades,
-    follow_plays,
-    lead_plays,
+    legal_plays,
     trick_strength,
 )
+from ._types import I8, U64, Ids
 
 __all__ = [
     "BIDDING",
@@ -34,9 +34,6 @@ __all__ = [
     "Tables",
 ]
 
-U64 = npt.NDArray[np.uint64]
-I8 = npt.NDArray[np.int8]
-Ids = npt.NDArray[np.intp]
 
 BIDDING: Final = 0
 """A table's phase while its seats bid."""
@@ -525,12 +522,6 @@ class Tables:
         seat = self.to_act[rows]
         hand = self.hands.reshape(-1)[rows * 4 + seat]
         leading = self.trick_size[rows] == 0
-        legal = np.where(
-            leading,
-            lead_plays(hand, self.broken[rows]),
-            follow_plays(hand, self._led[rows]),
-        )
-        if self._rules.two_of_clubs_leads:
-            first_lead = leading & (self._tricks_done[rows] == 0)
-            legal = np.where(first_lead, _ONE, legal)
-        self._legal[rows] = legal
+        led = np.where(leading, NO_BID, self._led[rows])
+        first_lead = leading & (self._tricks_done[rows] == 0) & self._rules.two_of_clubs_leads
+        self._legal[rows] = legal_plays(hand, led, self.broken[rows], first_lead)
