@@ -39,15 +39,26 @@ def test_legal_plays_match_the_engine_in_random_positions() -> None:
         ("whiz", {"break_rule": "offsuit_spade"}),
     ):
         games = random_positions(variant, 300, 7, **options)
-        held = np.array([g._held[g._to_act] for g in games], dtype=np.uint64)
-        led = np.array([g._trick[0] // 13 if g._trick else -1 for g in games], dtype=np.int8)
-        broken = np.array([g._broken for g in games])
+        seats = [game.to_act for game in games]
+        held = np.array([g.hand(s).mask for g, s in zip(games, seats, strict=True)], np.uint64)  # type: ignore[arg-type]
+        led = np.array(
+            [int(g.current_trick[0][1].suit) if g.current_trick else -1 for g in games], np.int8
+        )
+        broken = np.array([g.spades_broken for g in games])
         first = np.array(
-            [not g._tricks and options.get("first_lead") == "two_of_clubs" for g in games]
+            [not g.tricks and options.get("first_lead") == "two_of_clubs" for g in games]
         )
         legal = _rules.legal_plays(held, led, broken, first)
-        expected = [transitions.legal_play_mask(g) for g in games]
-        assert [int(mask) for mask in legal] == expected
+        assert [int(mask) for mask in legal] == [g.legal_plays().mask for g in games]
+
+
+def test_shown_out_follows_the_view_rule() -> None:
+    cards = np.array([5, 20, 40, 41, 3], dtype=np.int8)
+    led = np.array([0, 0, -1, -1, -1], dtype=np.int8)
+    broken = np.array([False, False, False, True, False])
+    # Following clubs with a club shows nothing; a diamond on clubs shows clubs
+    # out; a spade led unbroken shows every other suit out; broken, nothing.
+    assert _rules.shown_out(cards, led, broken).tolist() == [0, 0b0001, 0b0111, 0, 0]
 
 
 def test_trick_strength_picks_the_engine_trick_winner() -> None:
@@ -88,9 +99,10 @@ def test_bid_rules_match_each_variant_hook() -> None:
             for _ in range(rnd.randrange(4)):
                 game = game.bid(rnd.choice(game.legal_bids()))
             games.append(game)
-        seats = np.array([g._to_act for g in games], dtype=np.int8)
-        hands = np.array([g._held[g._to_act] for g in games], dtype=np.uint64)
-        bids = np.array([[-1 if b is None else b for b in g._bids] for g in games], np.int8)
+        to_act = [g.to_act for g in games]
+        seats = np.array([int(seat) for seat in to_act], dtype=np.int8)  # type: ignore[arg-type]
+        hands = np.array([g.hand(s).mask for g, s in zip(games, to_act, strict=True)], np.uint64)  # type: ignore[arg-type]
+        bids = np.array([[g.bids.get(s, -1) for s in sc.Seat] for g in games], np.int8)
         masks = rules.legal_bids(rules.rules, hands, seats, bids)
         for mask, game in zip(masks, games, strict=True):
             assert [b for b in range(14) if int(mask) >> b & 1] == list(game.legal_bids())

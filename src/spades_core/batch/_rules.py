@@ -29,6 +29,7 @@ __all__ = [
     "batch_rules",
     "breaks_spades",
     "lowest_card",
+    "shown_out",
     "trick_strength",
 ]
 
@@ -38,6 +39,8 @@ NO_BID: Final = -1
 SUIT_MASKS: Final = np.array([0x1FFF << (13 * suit) for suit in range(4)], dtype=np.uint64)
 NON_SPADES: Final = np.uint64((1 << 39) - 1)
 FIRST_SPADE: Final = 39
+NON_SPADE_SUITS: Final = 0b0111
+"""The 4-bit suit set of clubs, diamonds and hearts."""
 SLICE: Final = np.uint64(0x1FFF)
 SUIT_OF: Final = np.repeat(np.arange(4, dtype=np.int8), 13)
 """The suit of each card id."""
@@ -118,6 +121,18 @@ def breaks_spades(card: Ints, led: Ints, any_spade: bool) -> Bools:
         return spade
     broken: Bools = spade & (led >= 0) & (led != 3)
     return broken
+
+
+def shown_out(card: Ints, led: Ints, broken: Bools) -> npt.NDArray[np.uint8]:
+    """The suits (4-bit sets) each player of ``card`` proves to be out of:
+    a card off the led suit shows the led suit out; a spade led (``led`` -1)
+    before spades are ``broken`` shows every other suit out."""
+    follows = led >= 0
+    off_suit = follows & (SUIT_OF[card] != led)
+    missing = np.where(off_suit, np.left_shift(1, np.maximum(led, 0)), 0)
+    spade_lead = ~follows & (card >= FIRST_SPADE) & ~broken
+    suits: npt.NDArray[np.uint8] = np.where(spade_lead, NON_SPADE_SUITS, missing).astype(np.uint8)
+    return suits
 
 
 # -- bidding ----------------------------------------------------------------------

@@ -16,11 +16,11 @@ from ._deal import CARD_BITS, deal_hands, first_dealers
 from ._play import make_rng, resolve_variant
 from ._policies import random_bids, random_cards
 from ._rules import (
-    FIRST_SPADE,
     NO_BID,
     SUIT_OF,
     breaks_spades,
     legal_plays,
+    shown_out,
     trick_strength,
 )
 from ._types import I8, U64, Ids
@@ -78,7 +78,6 @@ _PHASE_PLAY: Final = 2
 _SCORE_CLIP: Final = 2.0
 _BAG_CLIP: Final = 2.0
 _NO_LIMIT_BAGS: Final = 10
-_NON_SPADE_SUITS: Final = np.uint8(0b0111)
 _MAX_SEED: Final = (1 << 64) - 1
 _ONE: Final = np.uint64(1)
 
@@ -417,12 +416,9 @@ class Tables:
         takes = leading | (strength > self._strength[rows])
         self._strength[rows] = np.where(takes, strength, self._strength[rows])
         self._winner[rows] = np.where(takes, seat, self._winner[rows])
-        # A seat that does not follow is out of the led suit; one that leads a
-        # spade before spades are broken holds nothing else.
-        out = np.where(SUIT_OF[cards] != led, np.uint8(1) << led.astype(np.uint8), np.uint8(0))
-        spade_lead = leading & (cards >= FIRST_SPADE) & ~self.broken[rows]
-        out = np.where(spade_lead, _NON_SPADE_SUITS, out).astype(np.uint8)
-        self._shown_out.reshape(-1)[at] |= out
+        self._shown_out.reshape(-1)[at] |= shown_out(
+            cards, np.where(leading, NO_BID, led), self.broken[rows]
+        )
         self.broken[rows] |= breaks_spades(
             cards, np.where(leading, -1, led), self._rules.any_spade_breaks
         )
