@@ -174,3 +174,40 @@ def test_observe_checks_its_seats() -> None:
     with pytest.raises(sc.RulesError, match="seats"):
         tables.observe([0, 1])
     assert tables.observe(sc.Seat.SOUTH).shape == (3, OBSERVATION_SIZE)
+
+
+class _RevealingThrees(sc.Variant):
+    """A plugin: every seat bids 1, 2 or 3, and a bid reveals nothing but is
+    claimed to reveal the bidder's spade count (its own hook, not a built-in one)."""
+
+    def legal_bids(
+        self, rules: sc.Rules, seat: sc.Seat, hand: sc.CardSet, bids: Any
+    ) -> tuple[int, ...]:
+        return (1, 2, 3)
+
+    def batch_legal_bids(self, rules: sc.Rules, hands: Any, seats: Any, bids: Any) -> Any:
+        legal = np.zeros((len(hands), 14), dtype=np.bool_)
+        legal[:, 1:4] = True
+        return legal
+
+    def revealed_spade_counts(self, rules: sc.Rules, bids: Any) -> dict[sc.Seat, int]:
+        return {seat: bid + 1 for seat, bid in bids.items()}
+
+
+def test_a_plugin_reveal_hook_feeds_the_observation() -> None:
+    variant = _RevealingThrees(
+        id="revealing-threes", title="Threes", options=("break_rule",),
+        defaults={"break_rule": "any_spade"},
+    )  # fmt: skip
+    tables = Tables(variant, 3, seed=5)
+    games = [sc.new_game(variant, seed=5 + i).deal() for i in range(3)]
+    rng = np.random.default_rng(1)
+    for _ in range(12):
+        observed = tables.observe()
+        for i, game in enumerate(games):
+            seat = game.to_act
+            assert seat is not None
+            np.testing.assert_array_equal(observed[i], observation_from_view(game.view(seat)))
+        actions = tables.random_actions(rng)
+        tables.step(actions)
+        games = [game.apply(ACTIONS[a]) for game, a in zip(games, actions, strict=True)]
