@@ -43,6 +43,7 @@ from spades_core.errors import SpadesError
 from spades_core.game import new_game
 from spades_core.records import dumps, from_record, loads, to_record
 from spades_core.rng import SeedStream
+from spades_core.scoring import why_games_may_not_end
 from spades_core.seats import Seat
 from spades_core.state import Game, Phase
 from spades_core.views import View
@@ -535,7 +536,11 @@ class PlaySession:
         """Announce the winner and remove the autosave of the finished game."""
         winner = self.game.winner
         scores = self.game.scores
-        assert winner is not None
+        if winner is None:  # equal scores at the hand limit
+            self.say("", self.style.heading(f"Game over: a draw at {scores.values_[0]} all."))
+            with contextlib.suppress(OSError):
+                self.autosave.unlink(missing_ok=True)
+            return
         loser = winner.opponent
         ours = "you and your partner" if winner == self.config.seat.team else "your opponents"
         self.say(
@@ -661,6 +666,9 @@ def run(args: argparse.Namespace) -> int:
     )
     if game.phase is not Phase.DEAL and not game.is_over:
         session.say(f"Hand {game.hand_number + 1} is in progress.")
+    endless = why_games_may_not_end(game.rules)
+    if endless:
+        session.say(f"Warning: this game may never end: {endless}.")
     return session.run()
 
 

@@ -19,6 +19,7 @@ from spades_core.cli.play import add_option_argument, bot_move, parse_options
 from spades_core.cli.render import Style, seat_name
 from spades_core.errors import SpadesError
 from spades_core.game import new_game
+from spades_core.scoring import why_games_may_not_end
 from spades_core.seats import Seat, Team
 from spades_core.state import Game, Phase
 
@@ -65,6 +66,10 @@ def run(args: argparse.Namespace) -> int:
             bots.make(level)
     except (SpadesError, ValueError) as error:
         print(f"spades watch: {error}", file=sys.stderr)
+        return 2
+    endless = why_games_may_not_end(game.rules)
+    if endless:
+        print(f"spades watch: this game may never end: {endless}", file=sys.stderr)
         return 2
     try:
         watch(game, levels, out=sys.stdout, delay=max(0.0, args.delay))
@@ -134,11 +139,12 @@ def watch(game: Game, levels: dict[Team, str], *, out: TextIO, delay: float = 0.
             if delay:
                 time.sleep(delay)
     winner = game.winner
-    assert winner is not None
     say(
         "",
         style.heading(
-            f"{winner.name} wins {game.scores[winner]} to {game.scores[winner.opponent]} "
+            f"A draw at {game.scores[Team.NS]} all after {len(game.hand_results)} hands."
+            if winner is None
+            else f"{winner.name} wins {game.scores[winner]} to {game.scores[winner.opponent]} "
             f"after {len(game.hand_results)} hands."
         ),
     )
