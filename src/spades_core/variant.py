@@ -398,6 +398,7 @@ HAND_SCORE_LIMIT: Final = 10**9
 one hand's score; a hook answering more is refused."""
 
 _MOST_BID_LISTS: Final = 4096
+_ONLY_INT: Final = frozenset({int})
 # Answers of legal_bids already checked, by value: the given tuple or range (a
 # list or set as a tuple) -> its bids, ascending. Cleared when full, so it
 # stays small whatever a variant returns.
@@ -436,7 +437,7 @@ def checked_legal_bids(
         # Equal by value is not enough: (True,) == (1,) and (1.0,) == (1,),
         # and those answers are refused.
         if found is not None and (
-            found is key or kind is range or all(type(bid) is int for bid in key)  # type: ignore[attr-defined]
+            found is key or kind is range or _ONLY_INT.issuperset(map(type, key))  # type: ignore[call-overload]
         ):
             return found
     return _check_bid_list(variant, values, key)
@@ -445,12 +446,12 @@ def checked_legal_bids(
 def _check_bid_list(variant: Variant, values: object, key: object) -> tuple[int, ...]:
     bids: list[int] = []
     if isinstance(values, Iterable) and not isinstance(values, str | bytes | Mapping):
-        try:
+        try:  # at most 15: enough to see one too many
             bids = list(islice(values, 15))
         except (Exception, SystemExit) as error:
             raise _failed(variant, "legal_bids", error) from error
     if (
-        not 1 <= len(bids) <= 14
+        not bids
         or not all(type(bid) is int and 0 <= bid <= 13 for bid in bids)
         or len(set(bids)) != len(bids)
     ):
