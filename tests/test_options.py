@@ -4,6 +4,7 @@ enum values, :meth:`Variant.derive`, and the other arguments of ``new_game``."""
 from __future__ import annotations
 
 import enum
+import json
 
 import pytest
 
@@ -443,3 +444,15 @@ def test_an_unknown_variant_lists_the_installed_ones() -> None:
     assert isinstance(caught.value, LookupError)
     for variant in VARIANTS:
         assert variant in str(caught.value)
+
+
+@pytest.mark.parametrize("value", [10**4000, 1_000_001, -5])
+def test_a_record_with_an_option_out_of_range_is_refused(value: int) -> None:
+    record = json.loads(sc.dumps(sc.new_game("classic", seed=1)))
+    record["options"] = {"nil_value": value}
+    with pytest.raises(sc.RecordFormatError) as caught:
+        sc.loads(json.dumps(record))
+    assert caught.value.reason == "bad_option"
+    message = str(caught.value)
+    assert "'nil_value' accepts a whole number from 0 to 1,000,000" in message
+    assert len(message) < 200
