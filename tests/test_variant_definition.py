@@ -4,6 +4,7 @@ than in the middle of a game."""
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Mapping
 
 import pytest
@@ -189,3 +190,12 @@ def test_check_rules_refuses_option_combinations_the_variant_cannot_play() -> No
         variant.derive(target_score=50)
     with pytest.raises(sc.RulesError, match="at least 100"):
         AtLeastHundred(id="low", title="Low", options={"target_score": 10})
+
+
+def test_a_variant_derived_without_an_option_pickles_to_the_same_rules() -> None:
+    plain = sc.load_variant("classic").derive(id="plain", drop=["double_nil"], target_score=300)
+    game = sc.new_game(plain, seed=3).deal()
+    again = pickle.loads(pickle.dumps(game))
+    assert again.variant.option_specs.keys() == plain.option_specs.keys()
+    assert again.rules == game.rules
+    assert again.legal_bids() == game.legal_bids()
