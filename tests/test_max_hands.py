@@ -14,7 +14,8 @@ import pytest
 
 import spades_core as sc
 from spades_core.cli import main
-from spades_core.cli.play import PlayerConfig, PlaySession
+from spades_core.cli.saves import PlayerConfig
+from spades_core.cli.session import PlaySession
 from spades_core.cli.watch import watch
 from spades_core.scoring import why_games_may_not_end
 from spades_core.testing import check_game
@@ -207,7 +208,15 @@ def test_watch_refuses_options_whose_games_may_never_end(
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.startswith("spades watch: this game may never end: every bag costs 100")
-    assert "set loss_floor or max_hands" in captured.err
+    assert captured.err.rstrip().endswith("set loss_floor or max_hands, or --hands")
+
+
+def test_watch_shows_such_options_for_a_number_of_hands(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ["watch", "--variant", "mirror", "--delay", "0", "--seed", "3", "--level", "easy"]
+    assert main([*args, "-o", "bag_limit=1", "--hands", "1"]) == 0
+    assert "Stopped after 1 hand: " in capsys.readouterr().out
 
 
 def test_watch_plays_those_options_with_a_hand_limit_to_a_result(
@@ -263,5 +272,5 @@ def test_play_announces_a_draw_and_clears_the_autosave(tmp_path: Path) -> None:
         delay=0.0,
     )
     session.finish()
-    assert out.getvalue().strip() == "Game over: a draw at 0 all."
+    assert out.getvalue().strip() == "Game over: a draw at 0 all, after 1 hands."
     assert not autosave.exists()
