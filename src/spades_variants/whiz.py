@@ -24,8 +24,8 @@ class WhizVariant(Variant):
         is on and the hand holds the A♠; only Nil with no spades."""
         spades = hand.count(_SPADES)
         if spades and rules.whiz_nil_needs_no_ace and _ACE_OF_SPADES in hand:
-            return {spades}
-        return {0, spades}
+            return (spades,)
+        return (0, spades) if spades else (0,)
 
     def revealed_spade_counts(self, rules: Rules, bids: Mapping[Seat, int]) -> dict[Seat, int]:
         """A non-Nil bid is the bidder's spade count; Nil reveals nothing."""
