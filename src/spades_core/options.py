@@ -38,8 +38,8 @@ __all__ = [
 ]
 
 
-T = TypeVar("T")
-E = TypeVar("E", bound=enum.StrEnum)
+_T = TypeVar("_T")
+_E = TypeVar("_E", bound=enum.StrEnum)
 
 
 class NilTricks(enum.StrEnum):
@@ -93,7 +93,7 @@ class FirstLead(enum.StrEnum):
 
 @final
 @attrs.frozen
-class OptionSpec(Generic[T]):
+class OptionSpec(Generic[_T]):
     """One option: its ``name``, a description of what it ``accepts``, a one-line
     ``summary``, and ``parse``, which returns the checked value or raises
     :class:`~spades_core.RulesError`.
@@ -106,9 +106,9 @@ class OptionSpec(Generic[T]):
     name: str
     accepts: str
     summary: str
-    parse: Callable[[object], T] = attrs.field(eq=False, repr=False)
+    parse: Callable[[object], _T] = attrs.field(eq=False, repr=False)
 
-    def check(self, value: object) -> T:
+    def check(self, value: object) -> _T:
         """The value, checked; a :class:`RulesError` naming the option otherwise."""
         return self.parse(value)
 
@@ -179,11 +179,11 @@ def int_option(
     return spec
 
 
-def choice_option(name: str, summary: str, choices: type[E]) -> OptionSpec[E]:
+def choice_option(name: str, summary: str, choices: type[_E]) -> OptionSpec[_E]:
     """An option taking one member of a string enum, or its string value."""
     accepts = "one of " + ", ".join(repr(member.value) for member in choices)
 
-    def parse(value: object) -> E:
+    def parse(value: object) -> _E:
         if isinstance(value, choices):
             return value
         if isinstance(value, str):
@@ -283,12 +283,12 @@ class Rules:
     overrides: tuple[tuple[str, object], ...] = ()
 
     @overload
-    def get(self, option: OptionSpec[T]) -> T: ...
+    def get(self, option: OptionSpec[_T]) -> _T: ...
 
     @overload
     def get(self, option: str) -> object: ...
 
-    def get(self, option: OptionSpec[T] | str) -> T | object:
+    def get(self, option: OptionSpec[_T] | str) -> _T | object:
         """The value of an option, standard or plugin-defined.
 
         Given the :class:`OptionSpec` a variant lists, the value has that
