@@ -199,3 +199,15 @@ def test_a_variant_derived_without_an_option_pickles_to_the_same_rules() -> None
     assert again.variant.option_specs.keys() == plain.option_specs.keys()
     assert again.rules == game.rules
     assert again.legal_bids() == game.legal_bids()
+
+
+@pytest.mark.parametrize("name", ["self", "overrides", "defaults"])
+def test_an_option_named_like_a_parameter_is_an_unknown_option(name: str) -> None:
+    classic = sc.load_variant("classic")
+    options: dict[str, object] = {name: 1}
+    with pytest.raises(sc.RulesError, match=f"unknown option '{name}' for 'classic'"):
+        classic.rules(**options)
+    with pytest.raises(sc.RulesError, match=f"unknown option '{name}' for 'classic'"):
+        classic.derive(**options)
+    with pytest.raises(sc.RulesError, match=f"unknown option '{name}' for 'classic'"):
+        sc.new_game("classic", seed=1, dealer=None, **options)
