@@ -208,6 +208,6 @@ def test_an_option_named_like_a_parameter_is_an_unknown_option(name: str) -> Non
     with pytest.raises(sc.RulesError, match=f"unknown option '{name}' for 'classic'"):
         classic.rules(**options)
     with pytest.raises(sc.RulesError, match=f"unknown option '{name}' for 'classic'"):
-        classic.derive(**options)
+        classic.derive(**options)  # type: ignore[arg-type]
     with pytest.raises(sc.RulesError, match=f"unknown option '{name}' for 'classic'"):
         sc.new_game("classic", seed=1, dealer=None, **options)
