@@ -75,6 +75,7 @@ _NUMBERS: Final[Mapping[str, tuple[tuple[int | None, ...], int, int]]] = {
     "bag_limit": ((None, 1, 3, 10), 1, 30),
     "bag_penalty": ((0, 50, 100), 0, 300),
     "max_team_bid": ((None, 1, 7, 12, 13), 1, 13),
+    "max_hands": ((None, 1, 2), 1, 4),
 }
 _FLAGS: Final = frozenset({"whiz_nil_needs_no_ace"})
 
