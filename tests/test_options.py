@@ -446,7 +446,7 @@ def test_an_unknown_variant_lists_the_installed_ones() -> None:
         assert variant in str(caught.value)
 
 
-@pytest.mark.parametrize("value", [10**4000, 1_000_001, -5])
+@pytest.mark.parametrize("value", [2**40, 1_000_001, -5])
 def test_a_record_with_an_option_out_of_range_is_refused(value: int) -> None:
     record = json.loads(sc.dumps(sc.new_game("classic", seed=1)))
     record["options"] = {"nil_value": value}

@@ -152,6 +152,8 @@ def test_derive_drops_options() -> None:
         classic.derive(drop=["nope"])
     with pytest.raises(sc.RulesError, match="drop must be a list of option names"):
         classic.derive(drop="double_nil")
+    with pytest.raises(sc.RulesError, match="drop must be a list of option names"):
+        classic.derive(drop=[["double_nil"]])  # type: ignore[list-item]
     assert "double_nil" in classic.option_specs  # the original is untouched
 
 

@@ -19,6 +19,7 @@ from typing import Any, Final, Generic, Literal, TypeVar, final, overload
 
 import attrs
 
+from spades_core import _check
 from spades_core.errors import RulesError, brief
 
 __all__ = [
@@ -45,6 +46,10 @@ _E = TypeVar("_E", bound=enum.StrEnum)
 class NilTricks(enum.StrEnum):
     """How the tricks a Nil bidder takes count for the team."""
 
+    @classmethod
+    def _missing_(cls, value: object) -> NilTricks:
+        raise _check.not_a_member(cls, value)
+
     COUNT_TOWARD_CONTRACT = "count_toward_contract"
     """They count toward the partner's contract (classic)."""
     BAGS_ONLY = "bags_only"
@@ -55,6 +60,10 @@ class NilTricks(enum.StrEnum):
 
 class DoubleNil(enum.StrEnum):
     """How a hand where both partners bid Nil is scored."""
+
+    @classmethod
+    def _missing_(cls, value: object) -> DoubleNil:
+        raise _check.not_a_member(cls, value)
 
     INDEPENDENT = "independent"
     """Each Nil is scored on its own."""
@@ -67,6 +76,10 @@ class DoubleNil(enum.StrEnum):
 class BagOverflow(enum.StrEnum):
     """What happens to bags past the limit."""
 
+    @classmethod
+    def _missing_(cls, value: object) -> BagOverflow:
+        raise _check.not_a_member(cls, value)
+
     CARRY = "carry"
     """One penalty per full limit; the rest carries over."""
     RESET = "reset"
@@ -76,6 +89,10 @@ class BagOverflow(enum.StrEnum):
 class BreakRule(enum.StrEnum):
     """What breaks spades, allowing them to be led."""
 
+    @classmethod
+    def _missing_(cls, value: object) -> BreakRule:
+        raise _check.not_a_member(cls, value)
+
     OFFSUIT_SPADE = "offsuit_spade"
     """A spade played to a trick led in another suit (classic)."""
     ANY_SPADE = "any_spade"
@@ -84,6 +101,10 @@ class BreakRule(enum.StrEnum):
 
 class FirstLead(enum.StrEnum):
     """Who leads the first trick of a hand."""
+
+    @classmethod
+    def _missing_(cls, value: object) -> FirstLead:
+        raise _check.not_a_member(cls, value)
 
     LEFT_OF_DEALER = "left_of_dealer"
     """The player to the dealer's left, any legal card."""
@@ -299,10 +320,12 @@ class Rules:
         Given a name, the value is an ``object``, for tools that list options.
         """
         name = option.name if isinstance(option, OptionSpec) else option
+        if not isinstance(name, str):
+            raise RulesError(f"option names are strings; got {brief(name)}")
         for key, value in self.extra:
             if key == name:
                 return value
-        if isinstance(name, str) and name in STANDARD_OPTIONS:
+        if name in STANDARD_OPTIONS:
             standard: object = getattr(self, name)
             return standard
         raise RulesError(f"no option named {brief(name)}")

@@ -18,16 +18,17 @@ from collections.abc import Callable, Sequence
 from types import MappingProxyType
 from typing import Final
 
-from spades_core import rng
+from spades_core import _check, rng
 from spades_core.actions import BIDS, DEAL_FROM_SEED, PLAYS, Action, Bid, Deal, Play, deal_of
 from spades_core.cards import ALL_CARDS, SUIT_MASKS, CardSet
 from spades_core.errors import (
     IllegalActionError,
     IllegalReason,
     InvalidNotationError,
+    brief,
 )
 from spades_core.options import BreakRule, FirstLead
-from spades_core.seats import Seat, SeatMap, Team
+from spades_core.seats import Seat, Team
 from spades_core.state import NO_SEAT, SEATS, Game, GameSetup, HandResult, Phase, Trick
 from spades_core.variant import checked_game_end, checked_legal_bids, checked_score_hand
 
@@ -226,9 +227,9 @@ def check(game: Game, action: object, seat: object = None) -> None:
     """Raise the :class:`IllegalActionError` that applying ``action`` (by
     ``seat``, if given: a :class:`Seat` or its name) would raise; return ``None``
     if it is legal."""
-    if seat is not None and not isinstance(seat, int):
+    if seat is not None and type(seat) is not Seat:
         try:
-            seat = Seat.parse(seat)  # type: ignore[arg-type]
+            seat = _check.seat(seat, "apply")
         except InvalidNotationError as error:
             raise _illegal(IllegalReason.NOT_YOUR_TURN, str(error)) from None
     phase = game._phase
@@ -269,7 +270,7 @@ def check(game: Game, action: object, seat: object = None) -> None:
         return
     raise _illegal(
         IllegalReason.NOT_AN_ACTION,
-        f"not an action: {action!r}; use one of game.legal_actions(), a Bid or a Play",
+        f"not an action: {brief(action)}; use one of game.legal_actions(), a Bid or a Play",
     )
 
 
@@ -344,7 +345,6 @@ _set_legal = _slot_setter("_legal")
 _set_trick_leader = _slot_setter("leader", Trick)
 _set_trick_cards = _slot_setter("cards", Trick)
 _set_trick_winner = _slot_setter("winner", Trick)
-_set_seat_values = _slot_setter("values_", SeatMap)
 _set_card_mask = _slot_setter("mask", CardSet)
 _set_result_number = _slot_setter("_number", HandResult)
 _set_result_dealer = _slot_setter("_dealer", HandResult)
@@ -401,7 +401,8 @@ def _game(
 
 def apply(game: Game, action: object, seat: object = None) -> Game:
     """The game after ``action``; raises :class:`IllegalActionError` if it is not legal."""
-    if seat is None or seat == game._to_act:
+    # Only a real Seat takes the fast path: True or 1.0 would equal a seat number.
+    if seat is None or (type(seat) is Seat and seat == game._to_act):
         kind = type(action)
         if kind is Play:
             card = action.card.id  # type: ignore[attr-defined]
@@ -416,7 +417,7 @@ def apply(game: Game, action: object, seat: object = None) -> Game:
     if seat is not None:
         # check() accepted a seat given by name ("N"): it is the seat to act.
         return apply(game, action, None)
-    raise AssertionError(f"check() accepted an action apply() rejected: {action!r}")
+    raise AssertionError(f"check() accepted an action apply() rejected: {brief(action)}")
 
 
 def _is_listed(action: object, legal: tuple[Action, ...]) -> bool:
@@ -559,12 +560,6 @@ def play_unchecked(game: Game, card: int) -> Game:
         tricks,
         broken,
     )
-
-
-def _seat_map(values: tuple[int, ...]) -> SeatMap[int]:
-    seat_map: SeatMap[int] = _new_object(SeatMap)
-    _set_seat_values(seat_map, values)
-    return seat_map
 
 
 def score_hand(

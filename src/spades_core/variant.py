@@ -112,12 +112,12 @@ class Variant:
         if type(version) is not int or not 1 <= version <= 1_000_000:
             raise RulesError(f"variant {id!r}: version must be a whole number from 1 to 1,000,000")
         if not isinstance(title, str) or not title.strip():
-            raise RulesError(f"variant {id!r}: title must be a non-empty string")
+            raise RulesError(f"variant {brief(id)}: title must be a non-empty string")
         if not isinstance(summary, str):
-            raise RulesError(f"variant {id!r}: summary must be a string")
+            raise RulesError(f"variant {brief(id)}: summary must be a string")
         if type(self).legal_bids is Variant.legal_bids:
             raise RulesError(
-                f"variant {id!r}: {type(self).__name__} must override legal_bids "
+                f"variant {brief(id)}: {type(self).__name__} must override legal_bids "
                 "(every variant says how it bids)"
             )
         if not isinstance(options, Mapping):
@@ -214,9 +214,9 @@ class Variant:
 
     def _unknown_option(self, name: str) -> RulesError:
         supported = ", ".join(sorted(self.option_specs))
-        if name in STANDARD_OPTIONS:
+        if isinstance(name, str) and name in STANDARD_OPTIONS:
             return RulesError(
-                f"option {name!r} does not apply to the {self.id!r} variant; "
+                f"option {brief(name)} does not apply to the {self.id!r} variant; "
                 f"its options are: {supported}"
             )
         return RulesError(
@@ -250,6 +250,8 @@ class Variant:
         if isinstance(drop, str) or not isinstance(drop, Iterable):
             raise RulesError(f"drop must be a list of option names; got {brief(drop)}")
         dropped = tuple(drop)
+        if not all(isinstance(name, str) for name in dropped):
+            raise RulesError(f"drop must be a list of option names; got {brief(dropped)}")
         for name in (*dropped, *defaults):
             if not isinstance(name, str) or name not in self.option_specs:
                 raise self._unknown_option(name)
