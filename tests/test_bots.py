@@ -20,9 +20,11 @@ from spades_core import (
     Play,
     RulesError,
     Seat,
+    SeatMap,
     TeamMap,
 )
 from spades_core.bots import LEVELS, Bot, HardBot, Player, make, play_game
+from spades_core.bots.bidding import sure_winners
 from spades_core.views import View
 
 # A hard bot with a small budget keeps these tests quick; its search is the
@@ -41,6 +43,13 @@ def choice(level: str, game: sc.Game, **options: Any) -> object:
 def view_choice(level: str, view: View, seed: int = 3, **options: Any) -> object:
     action = make(level, seed=seed, **options).choose(view)
     return action.value if isinstance(action, Bid) else str(action)
+
+
+def choice_seeded(level: str, game: sc.Game, seed: int) -> object:
+    """What a bot of ``level`` seeded ``seed`` does for the seat to act (default budget)."""
+    seat = game.to_act
+    assert seat is not None
+    return view_choice(level, game.view(seat), seed=seed)
 
 
 # -- levels, protocol, play_game ---------------------------------------------------
@@ -538,3 +547,116 @@ def test_random_bot_spreads_its_choices() -> None:
     view = game.view(game.to_act)  # type: ignore[arg-type]
     bot = make("random", seed=1)
     assert len({bot.choose(view) for _ in range(60)}) > 5
+
+
+# -- the seeds' hard player ----------------------------------------------------------
+# The classic seed's hard players "track your partner's bid against the tricks
+# already won, count their sure winners before bidding, and play deliberately
+# over or under a Nil bid depending on whose it is". One test per behaviour, in
+# every variant where it applies.
+
+# West holds the K♠ and 2♠ after eleven tricks of ENDGAME; the last trick is
+# West's either way. Per variant: the bids (N, E, S, W), then the tricks won
+# after eleven tricks when East-West are short of their contract and when it is
+# already made (North-South's own result is settled either way).
+PARTNER_TRACKING = {
+    "classic": ([5, 1, 3, 2], (10, 1, 0, 0), (8, 3, 0, 0)),
+    "mirror": ([2, 2, 2, 7], (4, 2, 0, 5), (2, 2, 0, 7)),
+    "whiz": ([2, 2, 2, 7], (4, 2, 0, 5), (2, 2, 0, 7)),
+}
+
+
+@pytest.mark.parametrize("variant", sorted(PARTNER_TRACKING))
+def test_hard_tracks_its_partners_bid_against_the_tricks_won(variant: str) -> None:
+    bids, short, made = PARTNER_TRACKING[variant]
+    view = position(variant, ENDGAME, [*bids, *ENDGAME_ACTIONS[4:]]).view(Seat.WEST)
+    assert view.bids[Seat.EAST] == bids[1]
+    still_short = attrs.evolve(view, tricks_won=SeatMap(short))
+    contract_made = attrs.evolve(view, tricks_won=SeatMap(made))
+    for seed in (0, 1):
+        # Short of the team's contract: take this trick with the K♠ ...
+        assert view_choice("hard", still_short, seed=seed, **SMALL) == "KS"
+        # ... with it made, the trick is only a bag: duck it with the 2♠.
+        assert view_choice("hard", contract_made, seed=seed, **SMALL) == "2S"
+
+
+STRONG_NORTH = deal(
+    N="AS KS QS 2S AC AD AH 2C 3C 2D 3D 2H 3H",
+    E="3S 4S 5S 6S 4C 5C 6C 4D 5D 6D 4H 5H 6H",
+    S="7S 8S 9S 7C 8C 9C TC 7D 8D 9D 7H 8H 9H",
+    W="TS JS JC QC KC TD JD QD KD TH JH QH KH",
+)
+
+
+def test_hard_counts_its_sure_winners_before_bidding_in_classic() -> None:
+    # Three top spades and three side aces are six sure winners: hard bids at least that.
+    game = position("classic", STRONG_NORTH, [])
+    assert game.to_act is Seat.NORTH
+    assert sure_winners(game.view(Seat.NORTH).hand.mask) == 6
+    for seed in (0, 1):
+        bid = choice_seeded("hard", game, seed)
+        assert isinstance(bid, int)
+        assert bid >= 6
+
+
+# North's only spade is the A♠ in the first deal and the 2♠ in the second.
+WHIZ_ACE = deal(
+    N="AS 2C 3C 4C 5C 2D 3D 4D 5D 2H 3H 4H 5H",
+    E="2S 3S 4S 5S 6C 7C 8C 6D 7D 8D 6H 7H 8H",
+    S="6S 7S 8S 9S 9C TC JC 9D TD JD 9H TH JH",
+    W="TS JS QS KS QC KC AC QD KD AD QH KH AH",
+)
+WHIZ_DEUCE = {**WHIZ_ACE, Seat.NORTH: WHIZ_ACE[Seat.NORTH].replace("AS", "2S")}
+WHIZ_DEUCE[Seat.EAST] = WHIZ_ACE[Seat.EAST].replace("2S", "AS")
+
+
+def test_hard_counts_its_sure_winners_before_bidding_in_whiz() -> None:
+    # Whiz offers Nil or the spade count: the A♠ is a sure winner, so no Nil ...
+    with_ace = position("whiz", WHIZ_ACE, [])
+    assert sure_winners(with_ace.view(Seat.NORTH).hand.mask) == 1
+    without = position("whiz", WHIZ_DEUCE, [])
+    assert sure_winners(without.view(Seat.NORTH).hand.mask) == 0
+    for seed in (0, 1):
+        assert choice_seeded("hard", with_ace, seed) == 1
+        # ... while the same hand with the 2♠ instead has none and bids Nil.
+        assert choice_seeded("hard", without, seed) == 0
+
+
+# East, void in spades, bids Nil (forced in Mirror) and wins the first heart
+# with the 9♥; South could win it with the K♥.
+OPPONENT_NIL = deal(
+    N="3H 5H 6H 2C 3C 4C 2D 3D 4D 2S 3S 4S 5S",
+    E="9H 5C 6C 7C 8C 5D 6D 7D 8D QC KC QD KD",
+    S="4H KH 7H 9C TC JC 9D TD JD TS JS QS KS",
+    W="2H 8H TH JH QH AH AC AD AS 6S 7S 8S 9S",
+)
+# South, void in spades, bids Nil and holds the single Q♥; West leads the 7♥
+# and North, second to play, can cover with the K♥.
+PARTNER_NIL = deal(
+    N="KH 4H AC KC AD KD AS KS QS JS 6S 7S 8S",
+    E="2H 3H 5H 6H 8H 9H 2D 3D 4D 2S 3S 4S 5S",
+    S="QH 2C 3C 4C 5C 6C 7C 8C 9C 5D 6D 7D 8D",
+    W="7H TH JH AH TC 9D TD JD 9S TS QC JC QD",
+)
+# Bids in order West, North, East, South (dealer South).
+NIL_BIDS = {
+    "classic": ([5, 2, 0, 4], [2, 6, 3, 0]),
+    "mirror": ([5, 4, 0, 4], [2, 7, 4, 0]),
+    "whiz": ([5, 4, 0, 4], [2, 7, 4, 0]),
+}
+
+
+@pytest.mark.parametrize("variant", sorted(NIL_BIDS))
+def test_hard_plays_over_its_partners_nil_and_under_an_opponents(variant: str) -> None:
+    opponent_bids, partner_bids = NIL_BIDS[variant]
+    against = position(variant, OPPONENT_NIL, [*opponent_bids, "2H", "3H", "9H"], dealer="S")
+    assert against.to_act is Seat.SOUTH
+    assert against.view(Seat.SOUTH).bids[Seat.EAST] == 0
+    protecting = position(variant, PARTNER_NIL, [*partner_bids, "7H"], dealer="S")
+    assert protecting.to_act is Seat.NORTH
+    assert protecting.view(Seat.NORTH).bids[Seat.SOUTH] == 0
+    for seed in (0, 1, 2):
+        # The opponent's Nil: stay under the 9♥ so East must take the trick.
+        assert choice_seeded("hard", against, seed) == "7H"
+        # The partner's Nil: cover the 7♥ with the K♥ so South can play under it.
+        assert choice_seeded("hard", protecting, seed) == "KH"

@@ -45,6 +45,16 @@ GAME_VALUE: Final = 1000
 _NON_SPADES: Final = SUIT[0] | SUIT[1] | SUIT[2]
 _NIL_CANDIDATE_RISK: Final = 9.0
 """Hands riskier than this for Nil are not worth simulating a Nil bid for."""
+_PROTECTING_NIL: Final = frozenset(
+    (
+        Why.PROTECT_LEAD_VOID,
+        Why.PROTECT_LEAD_HIGH,
+        Why.PROTECT_COVER,
+        Why.PROTECT_OVERTAKE,
+        Why.PROTECT_TRUMP,
+    )
+)
+"""The normal policy's reasons that guard a partner's live Nil: the search keeps them."""
 
 
 @attrs.frozen
@@ -351,7 +361,9 @@ def search_play(view: View, table: Table, rng: random.Random, budget: Budget) ->
     """The card with the best play-out value (``table.legal`` has at least two cards)."""
     candidates = _candidates(table)
     normal_card, normal_why = normal_play(table)
-    if len(candidates) == 1:
+    if len(candidates) == 1 or normal_why in _PROTECTING_NIL:
+        # Play-outs guess the Nil partner's cards from public facts only, so a
+        # few samples are noisier than the rule that keeps a live Nil safe.
         return normal_card, normal_why
     cards_left = 52 - table.played.bit_count()
     samples = _samples(
