@@ -19,6 +19,7 @@ from types import MappingProxyType
 from typing import Final
 
 from spades_core import rng
+from spades_core._slices import SliceTable
 from spades_core.actions import BIDS, DEAL_FROM_SEED, PLAYS, Action, Bid, Deal, Play, deal_of
 from spades_core.cards import ALL_CARDS, SUIT_MASKS, CardSet
 from spades_core.errors import (
@@ -31,6 +32,14 @@ from spades_core.errors import (
 from spades_core.options import BreakRule, FirstLead
 from spades_core.seats import Seat, SeatMap, Team
 from spades_core.state import NO_SEAT, SEATS, TEAMS, Game, GameSetup, HandResult, Phase, Trick
+from spades_core.tricks import (
+    NO_SUIT,
+    RANKS,
+    breaks_spades,
+    first_leader,
+    legal_mask,
+    trick_winner,
+)
 
 __all__ = [
     "apply",
@@ -48,10 +57,8 @@ __all__ = [
     "trick_winner",
 ]
 
-_SPADES: Final = SUIT_MASKS[3]
-_NON_SPADES: Final = SUIT_MASKS[0] | SUIT_MASKS[1] | SUIT_MASKS[2]
-_FIRST_SPADE: Final = 39
-_TWO_OF_CLUBS: Final = 0
+_ANY_SPADE: Final = BreakRule.ANY_SPADE
+_TWO_OF_CLUBS_FIRST: Final = FirstLead.TWO_OF_CLUBS
 _NO_CARDS: Final = (0, 0, 0, 0)
 _NO_BIDS: Final[tuple[int | None, ...]] = (None, None, None, None)
 _NO_TRICKS: Final = (0, 0, 0, 0)
@@ -62,45 +69,10 @@ _BID: Final = Phase.BID
 _PLAY: Final = Phase.PLAY
 _GAME_OVER: Final = Phase.GAME_OVER
 
-# Plays for each 13-bit slice of a suit, filled on first use: turning a
-# legal-card mask into action objects is then one lookup per suit.
-_PLAYS_BY_SLICE: Final[list[list[tuple[Play, ...] | None]]] = [[None] * 8192 for _ in range(4)]
-
-
-def _plays_of_slice(suit: int, bits: int) -> tuple[Play, ...]:
-    table = _PLAYS_BY_SLICE[suit]
-    found = table[bits]
-    if found is None:
-        base = 13 * suit
-        found = tuple(PLAYS[base + rank] for rank in range(13) if bits >> rank & 1)
-        table[bits] = found
-    return found
-
-
-def plays_of_mask(mask: int) -> tuple[Play, ...]:
-    """The pre-built plays of the cards in ``mask``, lowest card id first."""
-    clubs, diamonds, hearts, spades = _PLAYS_BY_SLICE
-    found_clubs = clubs[mask & 0x1FFF]
-    found_diamonds = diamonds[(mask >> 13) & 0x1FFF]
-    found_hearts = hearts[(mask >> 26) & 0x1FFF]
-    found_spades = spades[mask >> 39]
-    if (
-        found_clubs is None
-        or found_diamonds is None
-        or found_hearts is None
-        or found_spades is None
-    ):
-        return _filling_plays_of_mask(mask)
-    return found_clubs + found_diamonds + found_hearts + found_spades
-
-
-def _filling_plays_of_mask(mask: int) -> tuple[Play, ...]:
-    return (
-        _plays_of_slice(0, mask & 0x1FFF)
-        + _plays_of_slice(1, (mask >> 13) & 0x1FFF)
-        + _plays_of_slice(2, (mask >> 26) & 0x1FFF)
-        + _plays_of_slice(3, mask >> 39)
-    )
+# Turning a legal-card mask into action objects is one lookup per suit.
+_PLAYS_OF_MASK: Final = SliceTable(PLAYS.__getitem__)
+plays_of_mask: Final = _PLAYS_OF_MASK.of_mask
+"""The pre-built plays of the cards in a mask, lowest card id first."""
 
 
 # -- queries -----------------------------------------------------------------
@@ -108,16 +80,15 @@ def _filling_plays_of_mask(mask: int) -> tuple[Play, ...]:
 
 def legal_play_mask(game: Game) -> int:
     """The mask of cards the seat to act may play (the game must be in ``PLAY``)."""
-    held = game._held[game._to_act]
     trick = game._trick
     if trick:
-        follow = held & SUIT_MASKS[trick[0] // 13]
-        return follow or held
-    if not game._tricks and game._setup.rules.first_lead is FirstLead.TWO_OF_CLUBS:
-        return 1 << _TWO_OF_CLUBS
-    if game._broken:
-        return held
-    return held & _NON_SPADES or held
+        return legal_mask(game._held[game._to_act], trick[0] // RANKS, game._broken, False)
+    return legal_mask(game._held[game._to_act], NO_SUIT, game._broken, _leads_two_of_clubs(game))
+
+
+def _leads_two_of_clubs(game: Game) -> bool:
+    # Whether a card leading now is the forced first lead of the hand.
+    return not game._tricks and game._setup.rules.first_lead is _TWO_OF_CLUBS_FIRST
 
 
 def legal_bid_values(game: Game) -> tuple[int, ...]:
@@ -193,13 +164,6 @@ def legal_actions(game: Game) -> tuple[Action, ...]:
     """The legal actions of the seat to act (``Game.legal_actions`` caches this)."""
     phase = game._phase
     if phase is _PLAY:
-        trick = game._trick
-        if trick:
-            led = trick[0] // 13
-            follow = game._held[game._to_act] & SUIT_MASKS[led]
-            if follow:
-                found = _PLAYS_BY_SLICE[led][follow >> (13 * led)]
-                return _plays_of_slice(led, follow >> (13 * led)) if found is None else found
         return plays_of_mask(legal_play_mask(game))
     if phase is _BID:
         return _bid_actions(legal_bid_values(game))
@@ -235,20 +199,6 @@ def tricks_of_plays(first_leader: int, plays: Sequence[int]) -> tuple[Trick, ...
 def card_ids(tricks: Sequence[Trick]) -> tuple[int, ...]:
     """The card ids of ``tricks`` in play order."""
     return tuple(card.id for trick in tricks for card in trick.cards)
-
-
-def trick_winner(cards: tuple[int, ...]) -> int:
-    """Position (0-3, from the leader) of the winning card among four card ids."""
-    best = cards[0]
-    position = 0
-    for i in (1, 2, 3):
-        card = cards[i]
-        if card // 13 == best // 13:
-            if card > best:
-                best, position = card, i
-        elif card >= _FIRST_SPADE:
-            best, position = card, i
-    return position
 
 
 # -- checking ----------------------------------------------------------------
@@ -336,7 +286,7 @@ def _check_play(game: Game, card: int) -> None:
             IllegalReason.MUST_FOLLOW_SUIT,
             f"{seat.name} must follow {led.name.lower()} ({follow}) and cannot play {shown}",
         )
-    if not game._tricks and game._setup.rules.first_lead is FirstLead.TWO_OF_CLUBS:
+    if _leads_two_of_clubs(game):
         raise _illegal(
             IllegalReason.MUST_LEAD_TWO_OF_CLUBS,
             f"{seat.name} must lead the 2C to the first trick, not {shown}",
@@ -514,8 +464,9 @@ def bid_unchecked(game: Game, value: int) -> Game:
     phase = _BID
     if to_act == (game._dealer + 1) % 4:
         phase = _PLAY
-        if game._setup.rules.first_lead is FirstLead.TWO_OF_CLUBS:
-            to_act = next(i for i in range(4) if game._held[i] & 1)
+        to_act = first_leader(
+            game._dealer, game._held, game._setup.rules.first_lead is _TWO_OF_CLUBS_FIRST
+        )
     return _game(
         game._setup,
         phase,
@@ -543,11 +494,9 @@ def play_unchecked(game: Game, card: int) -> Game:
     held_list[seat] ^= _BITS[card]
     held = tuple(held_list)
     trick = game._trick
-    broken = game._broken
-    if not broken and card >= _FIRST_SPADE:
-        broken = bool(trick and trick[0] < _FIRST_SPADE) or (
-            game._setup.rules.break_rule is BreakRule.ANY_SPADE
-        )
+    broken = game._broken or breaks_spades(
+        card, trick[0] // RANKS if trick else NO_SUIT, game._setup.rules.break_rule is _ANY_SPADE
+    )
     trick += (card,)
     if len(trick) < 4:
         return _game(
