@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import spades_core as sc
@@ -172,6 +172,7 @@ def shown_out_masks(view: View) -> list[int]:
     return [sum(1 << suit for suit in suits) for suits in view.shown_out.values()]
 
 
+@settings(deadline=None)  # a whole hand per example; the machine may be busy
 @given(hands_to_play())
 def test_engine_simulation_and_views_agree_card_by_card(case: tuple[sc.Game, int]) -> None:
     dealt, seed = case
@@ -231,6 +232,7 @@ def lockstep_chooser(
     return pick, games
 
 
+@settings(deadline=None)
 @given(hands_to_play(), st.integers(0, 52))
 def test_playout_follows_the_engine_from_any_point_of_a_hand(
     case: tuple[sc.Game, int], steps: int

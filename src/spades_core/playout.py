@@ -46,8 +46,10 @@ from typing import Final, TypeAlias
 from spades_core import rng as _seeded
 from spades_core._slices import SliceTable
 from spades_core.errors import IllegalActionError, IllegalReason, RulesError
-from spades_core.state import Game, Phase
-from spades_core.transitions import bid_values, card_ids, score_hand
+from spades_core.game import Game, Phase
+from spades_core.legality import bid_values
+from spades_core.results import card_ids
+from spades_core.transitions import score_hand
 from spades_core.tricks import (
     FIRST_SPADE,
     NO_SUIT,

@@ -32,13 +32,14 @@ import attrs
 
 from spades_core.actions import Action, Bid, Play
 from spades_core.cards import Card, CardSet, Suit
+from spades_core.game import SEATS, Phase
 from spades_core.options import Rules
+from spades_core.results import HandResults, Trick
 from spades_core.seats import Seat, SeatMap, Team, TeamMap
-from spades_core.state import SEATS, HandResult, Phase, Trick
 from spades_core.tricks import NO_SUIT, RANKS, breaks_spades, rule_flags, shown_out
 
 if TYPE_CHECKING:
-    from spades_core.state import Game
+    from spades_core.game import Game
     from spades_core.variant import Variant
 
 __all__ = ["View", "view_for"]
@@ -69,7 +70,7 @@ class View:
     spades_broken: bool
     scores: TeamMap[int]
     bags: TeamMap[int]
-    hand_results: tuple[HandResult, ...]
+    hand_results: HandResults
     """Finished hands (all their cards have been played, so nothing is hidden)."""
     winner: Team | None
     legal_actions: tuple[Action, ...]

@@ -29,8 +29,8 @@ from spades_core.bots._policy import Why, estimate_tricks, nil_risk, normal_bid,
 from spades_core.bots._table import NO_BID, Table
 from spades_core.cards import CardSet
 from spades_core.determinize import HiddenCards
+from spades_core.results import SEATS
 from spades_core.seats import Seat, SeatMap
-from spades_core.state import SEATS
 from spades_core.tricks import (
     FIRST_SPADE,
     NO_SUIT,
