@@ -76,17 +76,6 @@ _PLAY: Final = Phase.PLAY
 _GAME_OVER: Final = Phase.GAME_OVER
 
 
-def _game_of_hand(game: Game, previous: Game) -> None:
-    # What stays fixed for a whole hand.
-    _set_setup(game, previous._setup)
-    _set_dealer(game, previous._dealer)
-    _set_scores(game, previous._scores)
-    _set_bags(game, previous._bags)
-    _set_results(game, previous._results)
-    _set_winner(game, None)
-    _set_legal(game, None)
-
-
 def game_between_hands(
     setup: GameSetup,
     dealer: Seat,
@@ -125,8 +114,13 @@ def game_bidding(
     ``bids`` made, ``to_act`` next: in ``BID``, or in ``PLAY`` before its
     first card (``to_act`` then leads)."""
     game: Game = _new_object(Game)
-    _game_of_hand(game, previous)
+    _set_setup(game, previous._setup)
     _set_phase(game, phase)
+    _set_dealer(game, previous._dealer)
+    _set_scores(game, previous._scores)
+    _set_bags(game, previous._bags)
+    _set_results(game, previous._results)
+    _set_winner(game, None)
     _set_dealt(game, dealt)
     _set_held(game, dealt)
     _set_bids(game, bids)
@@ -136,6 +130,7 @@ def game_bidding(
     _set_won(game, _NO_TRICKS)
     _set_tricks(game, ())
     _set_broken(game, False)
+    _set_legal(game, None)
     return game
 
 
@@ -152,8 +147,13 @@ def game_playing(
     """``previous`` (in ``PLAY``) after a card: the cards ``held``, the trick in
     progress and the tricks completed so far."""
     game: Game = _new_object(Game)
-    _game_of_hand(game, previous)
+    _set_setup(game, previous._setup)
     _set_phase(game, _PLAY)
+    _set_dealer(game, previous._dealer)
+    _set_scores(game, previous._scores)
+    _set_bags(game, previous._bags)
+    _set_results(game, previous._results)
+    _set_winner(game, None)
     _set_dealt(game, previous._dealt)
     _set_held(game, held)
     _set_bids(game, previous._bids)
@@ -163,6 +163,7 @@ def game_playing(
     _set_won(game, won)
     _set_tricks(game, tricks)
     _set_broken(game, broken)
+    _set_legal(game, None)
     return game
 
 

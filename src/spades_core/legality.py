@@ -43,10 +43,16 @@ _DEAL: Final = Phase.DEAL
 _BID: Final = Phase.BID
 _PLAY: Final = Phase.PLAY
 
-# Turning a legal-card mask into action objects is one lookup per suit.
-_PLAYS_OF_MASK: Final = SliceTable(PLAYS.__getitem__)
-plays_of_mask: Final = _PLAYS_OF_MASK.of_mask
-"""The pre-built plays of the cards in a mask, lowest card id first."""
+# Turning a legal-card mask into action objects is one lookup (when the
+# cards are in one suit) or one per suit.
+_PLAYS: Final = SliceTable(PLAYS.__getitem__)
+_plays_of_one_suit: Final = _PLAYS.one_suit.get
+_plays_of_slices: Final = _PLAYS.of_mask
+
+
+def plays_of_mask(mask: int) -> tuple[Play, ...]:
+    """The pre-built plays of the cards in ``mask``, lowest card id first."""
+    return _plays_of_one_suit(mask) or _plays_of_slices(mask)
 
 
 # -- queries -----------------------------------------------------------------

@@ -44,7 +44,6 @@ from collections.abc import Callable
 from typing import Final, TypeAlias
 
 from spades_core import rng as _seeded
-from spades_core._slices import SliceTable
 from spades_core.errors import IllegalActionError, IllegalReason, RulesError
 from spades_core.game import Game, Phase
 from spades_core.legality import bid_values
@@ -144,21 +143,6 @@ def _checked(choose: Chooser) -> Chooser:
     return pick
 
 
-# The card ids of a legal mask, lowest first (the order of legal_actions()).
-# Masks within one suit (following suit, mostly: at most 4 * 8191 of them) are
-# also kept whole, found with one lookup.
-_IDS: Final = SliceTable(int)
-_IDS_OF_ONE_SUIT: Final[dict[int, tuple[int, ...]]] = {}
-_BITS: Final = tuple(1 << card for card in range(52))
-
-
-def _ids_of_mask(mask: int) -> tuple[int, ...]:
-    ids = _IDS.of_mask(mask)
-    if ids[0] // RANKS == ids[-1] // RANKS:
-        _IDS_OF_ONE_SUIT[mask] = ids
-    return ids
-
-
 def _finish_hand(game: Game, pick: Chooser) -> Game:
     """The game after the hand in progress (or the next one, in ``DEAL``) is
     played out and scored."""
@@ -199,16 +183,20 @@ def _finish_hand(game: Game, pick: Chooser) -> Game:
         broken = False
 
     lead_two_of_clubs = two_of_clubs and not plays
-    ids_of_one_suit = _IDS_OF_ONE_SUIT.get
     led = trick[0] // RANKS if trick else NO_SUIT
     to_follow = 4 - len(trick)
     for _ in range(13 - len(plays) // 4):
         if to_follow == 4:
             cards = held[seat]
             legal = legal_mask(cards, NO_SUIT, broken, lead_two_of_clubs)
-            ids = ids_of_one_suit(legal) or _ids_of_mask(legal)
-            card = ids[pick(len(ids))]
-            held[seat] = cards ^ _BITS[card]
+            # Skip to the chosen card: legal_actions() lists cards by id.
+            index = pick(legal.bit_count())
+            while index:
+                legal &= legal - 1
+                index -= 1
+            bit = legal & -legal
+            held[seat] = cards ^ bit
+            card = bit.bit_length() - 1
             if not broken and card >= FIRST_SPADE:
                 broken = breaks_spades(card, NO_SUIT, any_spade)
             lead_two_of_clubs = False
@@ -219,9 +207,14 @@ def _finish_hand(game: Game, pick: Chooser) -> Game:
         for _ in range(to_follow):
             cards = held[seat]
             legal = legal_mask(cards, led, broken, False)
-            ids = ids_of_one_suit(legal) or _ids_of_mask(legal)
-            card = ids[pick(len(ids))]
-            held[seat] = cards ^ _BITS[card]
+            # Skip to the chosen card: legal_actions() lists cards by id.
+            index = pick(legal.bit_count())
+            while index:
+                legal &= legal - 1
+                index -= 1
+            bit = legal & -legal
+            held[seat] = cards ^ bit
+            card = bit.bit_length() - 1
             if not broken and card >= FIRST_SPADE:
                 broken = breaks_spades(card, led, any_spade)
             plays.append(card)

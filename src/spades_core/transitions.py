@@ -40,7 +40,14 @@ from spades_core.legality import (
 from spades_core.options import BreakRule, FirstLead
 from spades_core.results import HandResult, HandResults, Trick, card_ids, make_trick
 from spades_core.seats import Seat, Team
-from spades_core.tricks import NO_SUIT, RANKS, breaks_spades, first_leader, trick_winner
+from spades_core.tricks import (
+    FIRST_SPADE,
+    NO_SUIT,
+    RANKS,
+    breaks_spades,
+    first_leader,
+    trick_winner,
+)
 
 # Besides its own steps, this module still offers the queries it held before
 # legality and the trick rules had modules of their own.
@@ -135,9 +142,13 @@ def play_unchecked(game: Game, card: int) -> Game:
     held_list[seat] ^= _BITS[card]
     held = tuple(held_list)
     trick = game._trick
-    broken = game._broken or breaks_spades(
-        card, trick[0] // RANKS if trick else NO_SUIT, game._setup.rules.break_rule is _ANY_SPADE
-    )
+    broken = game._broken
+    if not broken and card >= FIRST_SPADE:
+        broken = breaks_spades(
+            card,
+            trick[0] // RANKS if trick else NO_SUIT,
+            game._setup.rules.break_rule is _ANY_SPADE,
+        )
     trick += (card,)
     if len(trick) < 4:
         return game_playing(
