@@ -142,7 +142,8 @@ def legal_actions(game: Game) -> tuple[Action, ...]:
     """The legal actions of the seat to act (``Game.legal_actions`` caches this)."""
     phase = game._phase
     if phase is _PLAY:
-        return plays_of_mask(legal_play_mask(game))
+        mask = legal_play_mask(game)
+        return _plays_of_one_suit(mask) or _plays_of_slices(mask)
     if phase is _BID:
         return _bid_actions(legal_bid_values(game))
     if phase is _DEAL:
