@@ -113,24 +113,11 @@ def game_bidding(
     """``previous`` with a hand ``dealt`` (masks by seat, all still held) and
     ``bids`` made, ``to_act`` next: in ``BID``, or in ``PLAY`` before its
     first card (``to_act`` then leads)."""
-    game: Game = _new_object(Game)
-    _set_setup(game, previous._setup)
+    game = game_playing(previous, dealt, to_act, to_act, (), _NO_TRICKS, (), False)
+    # Not yet seen by anyone: the three fields a game in play copies are replaced.
     _set_phase(game, phase)
-    _set_dealer(game, previous._dealer)
-    _set_scores(game, previous._scores)
-    _set_bags(game, previous._bags)
-    _set_results(game, previous._results)
-    _set_winner(game, None)
     _set_dealt(game, dealt)
-    _set_held(game, dealt)
     _set_bids(game, bids)
-    _set_to_act(game, to_act)
-    _set_leader(game, to_act)
-    _set_trick(game, ())
-    _set_won(game, _NO_TRICKS)
-    _set_tricks(game, ())
-    _set_broken(game, False)
-    _set_legal(game, None)
     return game
 
 

@@ -34,7 +34,7 @@ from spades_core.cards import ALL_CARDS, Card, CardSet
 from spades_core.errors import IllegalActionError, InvalidNotationError, RulesError
 from spades_core.options import Rules
 from spades_core.registry import load_variant
-from spades_core.results import NO_RESULTS, SEATS, HandResults, Trick
+from spades_core.results import SEATS, HandResults, Trick
 from spades_core.rng import first_dealer
 from spades_core.seats import Seat, SeatMap, Team, TeamMap
 from spades_core.variant import Variant
@@ -346,7 +346,7 @@ def new_game(
         except InvalidNotationError as error:
             raise RulesError(f"dealer: {error}") from None
     return _transitions.between_hands(
-        GameSetup(chosen, rules, seed, first), first, (0, 0), (0, 0), NO_RESULTS, None
+        GameSetup(chosen, rules, seed, first), first, (0, 0), (0, 0), HandResults(), None
     )
 
 

@@ -184,44 +184,29 @@ def _finish_hand(game: Game, pick: Chooser) -> Game:
 
     lead_two_of_clubs = two_of_clubs and not plays
     led = trick[0] // RANKS if trick else NO_SUIT
-    to_follow = 4 - len(trick)
-    for _ in range(13 - len(plays) // 4):
-        if to_follow == 4:
-            cards = held[seat]
-            legal = legal_mask(cards, NO_SUIT, broken, lead_two_of_clubs)
-            # Skip to the chosen card: legal_actions() lists cards by id.
-            index = pick(legal.bit_count())
-            while index:
-                legal &= legal - 1
-                index -= 1
-            bit = legal & -legal
-            held[seat] = cards ^ bit
-            card = bit.bit_length() - 1
-            if not broken and card >= FIRST_SPADE:
-                broken = breaks_spades(card, NO_SUIT, any_spade)
-            lead_two_of_clubs = False
-            led = card // RANKS
-            plays.append(card)
+    for _ in range(52 - len(plays)):
+        cards = held[seat]
+        legal = legal_mask(cards, led, broken, lead_two_of_clubs)
+        # Skip to the chosen card: legal_actions() lists cards by id.
+        index = pick(legal.bit_count())
+        while index:
+            legal &= legal - 1
+            index -= 1
+        bit = legal & -legal
+        held[seat] = cards ^ bit
+        card = bit.bit_length() - 1
+        if not broken and card >= FIRST_SPADE:
+            broken = breaks_spades(card, led, any_spade)
+        plays.append(card)
+        if len(plays) & 3:
+            if led == NO_SUIT:
+                led = card // RANKS
+                lead_two_of_clubs = False
             seat = (seat + 1) % 4
-            to_follow = 3
-        for _ in range(to_follow):
-            cards = held[seat]
-            legal = legal_mask(cards, led, broken, False)
-            # Skip to the chosen card: legal_actions() lists cards by id.
-            index = pick(legal.bit_count())
-            while index:
-                legal &= legal - 1
-                index -= 1
-            bit = legal & -legal
-            held[seat] = cards ^ bit
-            card = bit.bit_length() - 1
-            if not broken and card >= FIRST_SPADE:
-                broken = breaks_spades(card, led, any_spade)
-            plays.append(card)
-            seat = (seat + 1) % 4
-        seat = leader = (leader + trick_winner(plays[-4:])) % 4
-        won[seat] += 1
-        to_follow = 4
+        else:
+            seat = leader = (leader + trick_winner(plays[-4:])) % 4
+            won[seat] += 1
+            led = NO_SUIT
 
     # The game gives score_hand the setup, dealer, totals and earlier results.
     return score_hand(game, dealt, tuple(bids), tuple(won), first, tuple(plays))  # type: ignore[arg-type]

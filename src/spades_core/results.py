@@ -244,10 +244,6 @@ def _history(items: list[HandResult], length: int) -> HandResults:
     return history
 
 
-NO_RESULTS: Final = HandResults()
-"""The history of a game before its first hand is scored."""
-
-
 # The cache slot is written past the frozen __setattr__ (it is not part of the value).
 _store_played: Callable[[HandResult, tuple[Trick, ...]], None] = vars(HandResult)["_played"].__set__
 _set_trick_leader: Callable[[Trick, Seat], None] = vars(Trick)["leader"].__set__
