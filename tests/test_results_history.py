@@ -72,7 +72,7 @@ def test_the_history_reads_like_a_tuple() -> None:
         history[5]
     with pytest.raises(IndexError):
         history[-6]
-    assert repr(history).startswith("HandResults([<HandResult 0")
+    assert repr(history).startswith("HandResults([<HandResult 1")
 
 
 def test_histories_of_different_lengths_or_results_differ() -> None:

@@ -142,7 +142,7 @@ class HandResult:
 
     def __repr__(self) -> str:
         return (
-            f"<HandResult {self._number}: dealer {SEATS[self._dealer].name}, "
+            f"<HandResult {self._number + 1}: dealer {SEATS[self._dealer].name}, "
             f"bids {self._bids}, tricks {self._won}, points {self._points}, "
             f"scores {self._scores}>"
         )
