@@ -82,9 +82,17 @@ def apply(game: Game, action: object, seat: object = None) -> Game:
     if seat is None or seat == game._to_act:
         kind = type(action)
         if kind is Play:
-            card = action.card.id  # type: ignore[attr-defined]
-            if game._phase is _PLAY and legal_play_mask(game) >> card & 1:
-                return play_unchecked(game, card)
+            if game._phase is _PLAY:
+                card = action.card.id  # type: ignore[attr-defined]
+                # A pre-built play found in the cached legal plays is legal:
+                # sooner than working the legal mask out again.
+                legal = game._legal
+                if legal is not None:
+                    for candidate in legal:
+                        if candidate is action:
+                            return play_unchecked(game, card)
+                if legal_play_mask(game) >> card & 1:
+                    return play_unchecked(game, card)
         elif kind is Bid:
             if game._phase is _BID and _is_listed(action, game.legal_actions()):
                 return bid_unchecked(game, action.value)  # type: ignore[attr-defined]
