@@ -62,7 +62,8 @@ def assert_error(
     error = load_error(record)
     assert (error.reason, error.hand, error.action) == (reason, hand, action), str(error)
     if hand is not None:
-        where = f"hand {hand}" + ("" if action is None else f", action {action}")
+        # Messages count from 1; the attributes are indexes into the record.
+        where = f"hand {hand + 1}" + ("" if action is None else f", action {action + 1}")
         assert str(error).startswith(where + ":")
     return error
 
@@ -626,7 +627,7 @@ def test_bad_record_in_a_later_hand_names_that_hand_and_action() -> None:
     record = base_record()
     record["hands"][1]["plays"][7] = "ZZ"
     error = assert_error(record, "bad_card", 1, 11)
-    assert str(error).startswith("hand 1, action 11: ")
+    assert str(error).startswith("hand 2, action 12: ")
 
 
 # -- nothing but RecordFormatError escapes -------------------------------------------
@@ -703,14 +704,10 @@ def test_any_text_loads_or_raises_record_format_error(text: str | bytes) -> None
 # -- plugin variants ------------------------------------------------------------------
 
 
-def _classic_with(option: OptionSpec, default: object) -> sc.Variant:
+def _classic_with(option: OptionSpec[Any], default: object) -> sc.Variant:
     classic = sc.load_variant("classic")
-    return type(classic)(
-        id="classic-plus",
-        title="Classic with an extra option",
-        options=(*classic.option_specs.values(), option),
-        defaults={**classic.defaults, option.name: default},
-    )
+    options: dict[Any, object] = {**classic.defaults, option: default}
+    return type(classic)(id="classic-plus", title="Classic with an extra option", options=options)
 
 
 @pytest.mark.parametrize("value", [object(), float("nan"), {1, 2}])
@@ -738,12 +735,7 @@ def test_variant_failing_during_replay_is_reported_as_a_record_error() -> None:
         def legal_bids(self, *args: object) -> tuple[int, ...]:
             raise RuntimeError("plugin bug")
 
-    failing = Failing(
-        id="classic",
-        title="Failing",
-        options=classic.option_specs.values(),
-        defaults=classic.defaults,
-    )
+    failing = Failing(id="classic", title="Failing", options=classic.defaults)
     text = sc.dumps(sc.new_game("classic", seed=1).deal().bid(4))
     with pytest.raises(RecordFormatError) as caught:
         sc.loads(text, variant=failing)

@@ -46,14 +46,16 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
+from spades_core import _check
 from spades_core.actions import BIDS, PLAYS, Deal
 from spades_core.cards import FULL_DECK_MASK, SUIT_MASKS, CardSet
-from spades_core.errors import IllegalActionError, InconsistentViewError, SpadesError
+from spades_core.errors import IllegalActionError, InconsistentViewError
 from spades_core.game import new_game
 from spades_core.options import FirstLead
 from spades_core.seats import Seat
 from spades_core.state import SEATS, Game, Phase
 from spades_core.transitions import between_hands
+from spades_core.variant import checked_legal_bids
 from spades_core.views import View
 
 __all__ = ["HiddenCards", "determinize"]
@@ -89,6 +91,7 @@ class HiddenCards:
     )
 
     def __init__(self, view: View) -> None:
+        _check.instance(view, View, "HiddenCards", "view", "a View (game.view(seat))")
         if view.phase not in (Phase.BID, Phase.PLAY):
             raise InconsistentViewError(
                 f"a view in the {view.phase.name} phase hides no cards; nothing to sample"
@@ -242,6 +245,7 @@ class HiddenCards:
 
     def sample(self, rng: random.Random) -> tuple[int, int, int, int]:
         """The four hands as held now (masks by seat number), hidden cards placed at random."""
+        rng = _check.random_generator(rng, "HiddenCards.sample")
         for _ in range(_MAX_BID_TRIES):
             held = self._place(rng)
             if self._bids_fit(held):
@@ -261,14 +265,7 @@ class HiddenCards:
         variant = view.variant
         for seat, bid, made in self._bid_checks:
             dealt = CardSet(held[seat] | self.played_by[seat])
-            try:
-                legal = variant.legal_bids(view.rules, SEATS[seat], dealt, made)
-            except SpadesError:
-                raise
-            except Exception:
-                # The engine reports a misbehaving plugin when the sample is replayed.
-                return True
-            if bid not in legal:
+            if bid not in checked_legal_bids(variant, view.rules, SEATS[seat], dealt, made):
                 return False
         return True
 
@@ -413,6 +410,7 @@ def determinize(view: View, rng: random.Random) -> Game:
     """
     if not isinstance(view, View):
         raise InconsistentViewError(f"determinize needs a View; got {type(view).__name__}")
+    rng = _check.random_generator(rng, "determinize")
     seed = rng.getrandbits(64)
     start = _hand_start(view, seed)
     if view.phase not in (Phase.BID, Phase.PLAY):

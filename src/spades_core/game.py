@@ -29,9 +29,10 @@ from typing import TYPE_CHECKING, Final, final
 
 import attrs
 
+from spades_core import _check
 from spades_core.actions import Action, Bid, Play, action_of
 from spades_core.cards import ALL_CARDS, Card, CardSet
-from spades_core.errors import IllegalActionError, InvalidNotationError, RulesError
+from spades_core.errors import IllegalActionError, InvalidNotationError, RulesError, brief
 from spades_core.options import Rules
 from spades_core.registry import load_variant
 from spades_core.results import SEATS, HandResults, Trick
@@ -52,6 +53,10 @@ NO_SEAT: Final = -1
 
 class Phase(enum.Enum):
     """Where a game is: ``DEAL`` → ``BID`` → ``PLAY`` → (scored) → ``DEAL`` … ``GAME_OVER``."""
+
+    @classmethod
+    def _missing_(cls, value: object) -> Phase:
+        raise _check.not_a_member(cls, value)
 
     DEAL = "deal"
     """Waiting for the next hand to be dealt."""
@@ -203,13 +208,13 @@ class Game:
         """Whether spades may be led (ignoring the only-spades exception)."""
         return self._broken
 
-    def hand(self, seat: Seat) -> CardSet:
+    def hand(self, seat: Seat | str) -> CardSet:
         """The cards ``seat`` holds now. Hidden information: give players views."""
-        return CardSet(self._held[Seat(seat)])
+        return CardSet(self._held[_check.seat(seat, "Game.hand")])
 
-    def dealt_hand(self, seat: Seat) -> CardSet:
+    def dealt_hand(self, seat: Seat | str) -> CardSet:
         """The 13 cards ``seat`` was dealt this hand."""
-        return CardSet(self._dealt[Seat(seat)])
+        return CardSet(self._dealt[_check.seat(seat, "Game.dealt_hand")])
 
     def __getstate__(self) -> dict[str, object]:
         return {name: getattr(self, name) for name in _FIELDS}
@@ -297,11 +302,11 @@ class Game:
         """The game after the seat to act plays ``card`` (a Card or ``"QH"``)."""
         return _transitions.apply(self, Play.of(card), seat)
 
-    def view(self, seat: Seat) -> View:
+    def view(self, seat: Seat | str) -> View:
         """What ``seat`` may see of the game (see :mod:`spades_core.views`)."""
         from spades_core.views import view_for
 
-        return view_for(self, seat)
+        return view_for(self, _check.seat(seat, "Game.view"))
 
     def public_view(self) -> View:
         """What a spectator may see of the game."""
@@ -322,6 +327,7 @@ _MAX_SEED = (1 << 64) - 1
 
 def new_game(
     variant: str | Variant,
+    /,
     *,
     seed: int | None = None,
     dealer: Seat | str | None = None,
@@ -342,15 +348,15 @@ def new_game(
     if seed is None:
         seed = secrets.randbits(64)
     elif type(seed) is not int or not 0 <= seed <= _MAX_SEED:
-        raise RulesError(f"seed must be a whole number from 0 to 2**64-1; got {seed!r}")
+        raise RulesError(f"seed must be a whole number from 0 to 2**64-1; got {brief(seed)}")
     rules = chosen.rules(**options)
     if dealer is None:
         first = SEATS[first_dealer(seed)]
     else:
         try:
-            first = dealer if isinstance(dealer, Seat) else Seat.parse(dealer)
+            first = _check.seat(dealer, "new_game", "dealer")
         except InvalidNotationError as error:
-            raise RulesError(f"dealer: {error}") from None
+            raise RulesError(str(error)) from None
     return _transitions.between_hands(
         GameSetup(chosen, rules, seed, first), first, (0, 0), (0, 0), HandResults(), None
     )

@@ -12,6 +12,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Final
 
+from spades_core import _check
 from spades_core._build import card_set
 from spades_core._slices import SliceTable
 from spades_core.actions import BIDS, DEAL_FROM_SEED, PLAYS, Action, Bid, Deal, Play, deal_of
@@ -20,13 +21,13 @@ from spades_core.errors import (
     IllegalActionError,
     IllegalReason,
     InvalidNotationError,
-    SpadesError,
-    VariantLoadError,
+    brief,
 )
 from spades_core.game import NO_SEAT, SEATS, Game, GameSetup, Phase
 from spades_core.options import FirstLead
 from spades_core.seats import Seat
 from spades_core.tricks import NO_SUIT, RANKS, legal_mask
+from spades_core.variant import checked_legal_bids
 
 __all__ = [
     "bid_values",
@@ -88,43 +89,8 @@ def bid_values(
     """The bids the variant allows seat number ``seat`` holding the mask
     ``hand`` when ``bids`` (by seat, ``None`` for no bid yet) have been made;
     checked as :func:`legal_bid_values` describes."""
-    variant = setup.variant
     made = MappingProxyType({SEATS[i]: b for i, b in enumerate(bids) if b is not None})
-    try:
-        values = variant.legal_bids(setup.rules, SEATS[seat], card_set(hand), made)
-    except SpadesError:
-        raise
-    except Exception as error:
-        raise VariantLoadError(
-            f"variant {variant.id!r} failed in legal_bids: {type(error).__name__}: {error}"
-        ) from error
-    if _CHECKED_BID_LISTS.get(id(values)) is not values:
-        if not _is_bid_list(values):
-            raise VariantLoadError(
-                f"variant {variant.id!r}: legal_bids must return a non-empty ascending tuple "
-                f"of distinct whole numbers 0-13; it returned {values!r}"
-            )
-        if len(_CHECKED_BID_LISTS) < _MOST_CHECKED_BID_LISTS:
-            _CHECKED_BID_LISTS[id(values)] = values
-    return values
-
-
-# Answers of legal_bids already checked, by identity. Holding each answer keeps
-# its id from being reused, so a variant that hands out the same tuples (as the
-# built-in ones do) has each checked once; fresh tuples are checked every time.
-_CHECKED_BID_LISTS: Final[dict[int, tuple[int, ...]]] = {}
-_MOST_CHECKED_BID_LISTS: Final = 4096
-
-
-def _is_bid_list(values: object) -> bool:
-    if not isinstance(values, tuple) or not values:
-        return False
-    previous = -1
-    for value in values:
-        if type(value) is not int or not previous < value <= 13:
-            return False
-        previous = value
-    return True
+    return checked_legal_bids(setup.variant, setup.rules, SEATS[seat], card_set(hand), made)
 
 
 # The bid actions of each answer of legal_bid_values (at most 2**14 distinct ones).
@@ -162,9 +128,9 @@ def check(game: Game, action: object, seat: object = None) -> None:
     """Raise the :class:`IllegalActionError` that applying ``action`` (by
     ``seat``, if given: a :class:`Seat` or its name) would raise; return ``None``
     if it is legal."""
-    if seat is not None and not isinstance(seat, int):
+    if seat is not None and type(seat) is not Seat:
         try:
-            seat = Seat.parse(seat)  # type: ignore[arg-type]
+            seat = _check.seat(seat, "apply")
         except InvalidNotationError as error:
             raise _illegal(IllegalReason.NOT_YOUR_TURN, str(error)) from None
     phase = game._phase
@@ -205,7 +171,7 @@ def check(game: Game, action: object, seat: object = None) -> None:
         return
     raise _illegal(
         IllegalReason.NOT_AN_ACTION,
-        f"not an action: {action!r}; use one of game.legal_actions(), a Bid or a Play",
+        f"not an action: {brief(action)}; use one of game.legal_actions(), a Bid or a Play",
     )
 
 

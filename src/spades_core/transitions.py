@@ -23,11 +23,10 @@ from spades_core._build import (
     game_bidding,
     game_playing,
     hand_result,
-    seat_map,
 )
 from spades_core.actions import Action, Bid, Deal, Play, deal_of
-from spades_core.errors import SpadesError, VariantLoadError
-from spades_core.game import SEATS, TEAMS, Game, GameSetup, Phase
+from spades_core.errors import brief
+from spades_core.game import SEATS, Game, GameSetup, Phase
 from spades_core.legality import (
     bid_values,
     check,
@@ -48,6 +47,7 @@ from spades_core.tricks import (
     first_leader,
     trick_winner,
 )
+from spades_core.variant import checked_game_end, checked_score_hand
 
 # Besides its own steps, this module still offers the queries it held before
 # legality and the trick rules had modules of their own.
@@ -79,7 +79,8 @@ _PLAY: Final = Phase.PLAY
 
 def apply(game: Game, action: object, seat: object = None) -> Game:
     """The game after ``action``; raises :class:`IllegalActionError` if it is not legal."""
-    if seat is None or seat == game._to_act:
+    # Only a real Seat takes the fast path: True or 1.0 would equal a seat number.
+    if seat is None or (type(seat) is Seat and seat == game._to_act):
         kind = type(action)
         if kind is Play:
             if game._phase is _PLAY:
@@ -102,7 +103,7 @@ def apply(game: Game, action: object, seat: object = None) -> Game:
     if seat is not None:
         # check() accepted a seat given by name ("N"): it is the seat to act.
         return apply(game, action, None)
-    raise AssertionError(f"check() accepted an action apply() rejected: {action!r}")
+    raise AssertionError(f"check() accepted an action apply() rejected: {brief(action)}")
 
 
 def _is_listed(action: object, legal: tuple[Action, ...]) -> bool:
@@ -196,29 +197,14 @@ def score_hand(
     setup = game._setup
     variant = setup.variant
     rules = setup.rules
-    try:
-        points, bags = variant.score_hand(rules, seat_map(bids), seat_map(won), game._bags)
-        scores = (game._scores[0] + points[0], game._scores[1] + points[1])
-        outcome = variant.game_outcome(rules, scores)
-    except SpadesError:
-        raise
-    except Exception as error:
-        raise VariantLoadError(
-            f"variant {variant.id!r} failed scoring a hand: {type(error).__name__}: {error}"
-        ) from error
-    if not _is_int_pair(points) or not _is_int_pair(bags) or outcome not in (None, 0, 1):
-        raise VariantLoadError(
-            f"variant {variant.id!r} returned a malformed score {points!r}, {bags!r} "
-            f"or outcome {outcome!r}"
-        )
+    points, bags = checked_score_hand(variant, rules, bids, won, game._bags)
+    scores = (game._scores[0] + points[0], game._scores[1] + points[1])
+    over, winner = checked_game_end(variant, rules, scores, len(game._results) + 1)
     dealer = game._dealer
     results = game._results
     result = hand_result(
         len(results), dealer, dealt, bids, won, points, bags, scores, first_leader, plays, played
     )
-    # The end of the game: when the variant names a winner.
-    winner = None if outcome is None else TEAMS[outcome]
-    over = winner is not None
     return game_between_hands(
         setup,
         dealer if over else SEATS[(dealer + 1) % 4],
@@ -238,27 +224,11 @@ def between_hands(
     results: Sequence[HandResult],
     winner: Team | None,
     *,
-    over: bool | None = None,
+    over: bool = False,
 ) -> Game:
     """A game with no hand in progress after ``results``: waiting for
-    ``dealer`` to deal, or over (by default when ``winner`` is set; a game
-    that ends in a draw is ``over`` with no winner)."""
+    ``dealer`` to deal, or over when ``winner`` is set or ``over`` (a draw)."""
     history = results if isinstance(results, HandResults) else HandResults(results)
     return game_between_hands(
-        setup,
-        dealer,
-        scores,
-        bags,
-        history,
-        winner,
-        winner is not None if over is None else over,
-    )
-
-
-def _is_int_pair(value: object) -> bool:
-    return (
-        isinstance(value, tuple)
-        and len(value) == 2
-        and type(value[0]) is int
-        and type(value[1]) is int
+        setup, dealer, scores, bags, history, winner, over or winner is not None
     )
