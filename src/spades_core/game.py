@@ -222,9 +222,14 @@ class Game:
     def __setstate__(self, state: dict[str, object]) -> None:
         for name, value in state.items():
             _SETTERS[name](self, value)
-        # Pickles of release 0.1 hold the history as a tuple.
+        # Pickles of release 0.1 hold the history as a tuple, and rules
+        # without the options added since: both are brought up to date.
         if not isinstance(self._results, HandResults):
             _SETTERS["_results"](self, HandResults(self._results))
+        setup = self._setup
+        if not all(hasattr(setup.rules, field.name) for field in attrs.fields(Rules)):
+            rules = setup.variant.rules(**dict(setup.rules.overrides))
+            _SETTERS["_setup"](self, attrs.evolve(setup, rules=rules))
 
     def __repr__(self) -> str:
         where = f"hand {self.hand_number + 1}, {self._phase.name}"
