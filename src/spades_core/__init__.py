@@ -8,6 +8,9 @@
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING
+
 from spades_core import bots, encoding, playout
 from spades_core.actions import NIL, Action, Bid, Deal, Play
 from spades_core.cards import Card, CardSet, Rank, Suit
@@ -43,6 +46,20 @@ from spades_core.state import Game, HandResult, Phase, Trick
 from spades_core.variant import Variant
 
 __version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from spades_core.simulation import simulate, tournament
+
+_LAZY = {"simulate": "spades_core.simulation", "tournament": "spades_core.simulation"}
+
+
+def __getattr__(name: str) -> object:
+    # Simulations pull in process pools and sockets: imported on first use only.
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'spades_core' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
+
 
 __all__ = [
     "NIL",
@@ -94,4 +111,6 @@ __all__ = [
     "new_game",
     "playout",
     "refresh_variants",
+    "simulate",
+    "tournament",
 ]

@@ -16,7 +16,7 @@ import spades_core
 
 __all__ = ["build_parser", "main"]
 
-SUBCOMMAND_MODULES = ("play", "watch", "rules", "variants", "replay", "simulate")
+SUBCOMMAND_MODULES = ("play", "watch", "rules", "variants", "replay", "simulate", "tournament")
 """Subcommand modules, in the order ``spades --help`` lists them."""
 
 

@@ -1,0 +1,295 @@
+"""Where simulation tasks run: this process, a local process pool, or Ray.
+
+A task is a contiguous range of item indices of one match
+(:func:`~spades_core.simulation.work.run_chunk`). Its result depends only on
+the match and the indices, so a task can be run again anywhere: a task that
+raises, or whose worker dies, is submitted again (up to ``retries`` times)
+and nothing is lost or counted twice. Results are handed back per task and
+combined by index, never in the order they finish.
+
+* ``local`` — with one worker, this process; otherwise a pool of ``workers``
+  processes (``spawn``). A worker that dies breaks the pool: it is replaced
+  and every task that was in it runs again.
+* ``ray`` — Ray tasks. Without an address a local Ray instance with
+  ``workers`` CPUs is started and stopped around the run; with one, the run
+  joins that cluster (and leaves it running). When Ray is already
+  initialized in this process, the run uses that connection.
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+import math
+import multiprocessing
+import socket
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Final, Literal
+
+import attrs
+
+from spades_core.errors import SpadesError, brief
+from spades_core.simulation.progress import Progress
+from spades_core.simulation.work import ItemResult, Match, run_chunk
+
+__all__ = [
+    "BACKENDS",
+    "DEFAULT_RETRIES",
+    "BackendError",
+    "BackendName",
+    "SimulationError",
+    "Task",
+    "plan_tasks",
+    "run_tasks",
+]
+
+BackendName = Literal["local", "ray"]
+"""The backends: ``"local"`` (default) and ``"ray"``."""
+BACKENDS: Final = ("local", "ray")
+DEFAULT_RETRIES: Final = 3
+"""How many times a failed task is run again before the run fails."""
+_CONNECT_TIMEOUT: Final = 5.0
+_TASKS_PER_WORKER: Final = 8
+_MAX_TASK_SIZE: Final = 64
+
+
+class SimulationError(SpadesError):
+    """A simulation task failed on every attempt; ``__cause__`` is the last failure."""
+
+
+class BackendError(SimulationError):
+    """A backend cannot run: Ray is not installed, or a cluster cannot be reached."""
+
+
+@attrs.frozen
+class Task:
+    """Items ``start`` to ``stop - 1`` of ``match``."""
+
+    match: Match
+    start: int
+    stop: int
+
+    def describe(self) -> str:
+        """The task in words, for error messages."""
+        kind = "deals" if self.match.mode == "hands" else "games"
+        return f"{kind} {self.start + 1}-{self.stop} of {self.match.first} vs {self.match.second}"
+
+
+def plan_tasks(matches: Sequence[Match], count: int, workers: int, size: int | None) -> list[Task]:
+    """Split ``count`` items of each match into tasks of ``size`` items (by
+    default about eight tasks per worker over the whole run, at most 64 items each)."""
+    if size is None:
+        total = count * len(matches)
+        size = max(1, min(_MAX_TASK_SIZE, math.ceil(total / (workers * _TASKS_PER_WORKER))))
+    return [
+        Task(match, start, min(count, start + size))
+        for match in matches
+        for start in range(0, count, size)
+    ]
+
+
+Report = Callable[[int, tuple[ItemResult, ...], int], None]
+"""Called with (task number, its results, tasks retried so far) as each task ends."""
+
+
+def run_tasks(
+    tasks: Sequence[Task],
+    *,
+    backend: BackendName,
+    workers: int,
+    address: str | None,
+    retries: int,
+    report: Report,
+) -> None:
+    """Run every task on ``backend``, calling ``report`` as each one ends."""
+    if backend == "ray":
+        _run_ray(tasks, workers, address, retries, report)
+    elif workers <= 1 or len(tasks) <= 1:
+        _run_here(tasks, retries, report)
+    else:
+        _run_pool(tasks, workers, retries, report)
+
+
+class _Attempts:
+    """Counts each task's failures and stops the run when one fails too often."""
+
+    def __init__(self, tasks: Sequence[Task], retries: int) -> None:
+        self.tasks = tasks
+        self.retries = retries
+        self.failures = [0] * len(tasks)
+        self.retried = 0
+
+    def failed(self, number: int, error: BaseException) -> None:
+        self.failures[number] += 1
+        if self.failures[number] > self.retries:
+            raise SimulationError(
+                f"the task for {self.tasks[number].describe()} failed "
+                f"{self.failures[number]} times; last: {type(error).__name__}: {error}"
+            ) from error
+        self.retried += 1
+
+
+def _run_here(tasks: Sequence[Task], retries: int, report: Report) -> None:
+    attempts = _Attempts(tasks, retries)
+    for number, task in enumerate(tasks):
+        while True:
+            try:
+                results = run_chunk(task.match, task.start, task.stop)
+            except Exception as error:
+                attempts.failed(number, error)
+                continue
+            report(number, results, attempts.retried)
+            break
+
+
+def _run_pool(tasks: Sequence[Task], workers: int, retries: int, report: Report) -> None:
+    attempts = _Attempts(tasks, retries)
+    pending = collections.deque(range(len(tasks)))
+    context = multiprocessing.get_context("spawn")
+
+    def new_pool() -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(max_workers=workers, mp_context=context)
+
+    pool = new_pool()
+    running: dict[Future[tuple[ItemResult, ...]], int] = {}
+    try:
+        while pending or running:
+            # A bounded window: a broken pool loses only the tasks inside it.
+            while pending and len(running) < 2 * workers:
+                number = pending.popleft()
+                task = tasks[number]
+                running[pool.submit(run_chunk, task.match, task.start, task.stop)] = number
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            broken: BrokenProcessPool | None = None
+            for future in finished:
+                number = running.pop(future)
+                try:
+                    results = future.result()
+                except BrokenProcessPool as error:
+                    broken = error
+                    attempts.failed(number, error)
+                    pending.appendleft(number)
+                except Exception as error:
+                    attempts.failed(number, error)
+                    pending.appendleft(number)
+                else:
+                    report(number, results, attempts.retried)
+            if broken is not None:
+                # A dead worker breaks the whole pool: start a new one and
+                # run again every task that was still in the old one.
+                for number in running.values():
+                    attempts.failed(number, broken)
+                    pending.appendleft(number)
+                running.clear()
+                pool.shutdown(wait=False, cancel_futures=True)
+                pool = new_pool()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _ray() -> Any:
+    try:
+        import ray
+    except ImportError as error:
+        raise BackendError("the ray backend needs Ray: pip install 'spades-core[ray]'") from error
+    return ray
+
+
+def check_address(address: str) -> None:
+    """Fail fast, with a clear :class:`BackendError`, when nothing listens at a
+    Ray ``address`` (``HOST:PORT`` or ``ray://HOST:PORT``; ``auto`` is left to Ray)."""
+    if address == "auto":
+        return
+    target = address.removeprefix("ray://")
+    host, colon, port_text = target.rpartition(":")
+    if not colon or not host or not port_text.isdigit() or not 0 < int(port_text) < 65536:
+        raise BackendError(
+            f"a Ray address is HOST:PORT (like 127.0.0.1:6379), ray://HOST:PORT or auto; "
+            f"got {brief(address)}"
+        )
+    try:
+        with socket.create_connection((host.strip("[]"), int(port_text)), _CONNECT_TIMEOUT):
+            pass
+    except OSError as error:
+        raise BackendError(
+            f"cannot reach a Ray cluster at {address}: {error}; start one with "
+            "'ray start --head', or leave out the address to start a local Ray instance"
+        ) from error
+
+
+def _run_ray(
+    tasks: Sequence[Task], workers: int, address: str | None, retries: int, report: Report
+) -> None:
+    ray = _ray()
+    started = False
+    if not ray.is_initialized():
+        if address is not None:
+            check_address(address)
+        try:
+            ray.init(
+                address=address,
+                num_cpus=None if address is not None else workers,
+                include_dashboard=False if address is None else None,
+                log_to_driver=False,
+                logging_level=logging.ERROR,
+                configure_logging=address is None,
+            )
+        except Exception as error:
+            where = f"the Ray cluster at {address}" if address else "a local Ray instance"
+            raise BackendError(
+                f"could not start or join {where}: {type(error).__name__}: {error}"
+            ) from error
+        started = True
+    try:
+        _run_on_ray(ray, tasks, retries, report)
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def _run_on_ray(ray: Any, tasks: Sequence[Task], retries: int, report: Report) -> None:
+    # Ray's own retries are off: the run counts attempts the same way on
+    # every backend, and retries exceptions as well as lost workers.
+    remote = ray.remote(max_retries=0)(run_chunk)
+    attempts = _Attempts(tasks, retries)
+
+    def submit(number: int) -> Any:
+        task = tasks[number]
+        return remote.remote(task.match, task.start, task.stop)
+
+    running = {submit(number): number for number in range(len(tasks))}
+    while running:
+        finished, _ = ray.wait(list(running), num_returns=1)
+        for ref in finished:
+            number = running.pop(ref)
+            try:
+                results = ray.get(ref)
+            except ray.exceptions.RayError as error:
+                attempts.failed(number, error)
+                running[submit(number)] = number
+            else:
+                report(number, results, attempts.retried)
+
+
+def progress_tracker(
+    tasks: Sequence[Task],
+    total: int,
+    on_progress: Callable[[Progress], None] | None,
+) -> tuple[list[tuple[ItemResult, ...] | None], Report]:
+    """A place for each task's results and the ``report`` that fills it and
+    tells ``on_progress`` (with ``total`` items in the run)."""
+    slots: list[tuple[ItemResult, ...] | None] = [None] * len(tasks)
+    start = time.monotonic()
+    counts = [0, 0]
+
+    def report(number: int, results: tuple[ItemResult, ...], retried: int) -> None:
+        slots[number] = results
+        counts[0] += len(results)
+        counts[1] += sum(result.hands for result in results)
+        if on_progress is not None:
+            on_progress(Progress(counts[0], total, counts[1], time.monotonic() - start, retried))
+
+    return slots, report
