@@ -54,6 +54,7 @@ DEFAULT_RETRIES: Final = 3
 _CONNECT_TIMEOUT: Final = 5.0
 _TASKS_PER_WORKER: Final = 8
 _MAX_TASK_SIZE: Final = 64
+_RAY_POLL: Final = 0.5
 
 
 class SimulationError(SpadesError):
@@ -80,14 +81,16 @@ class Task:
 
 def plan_tasks(matches: Sequence[Match], count: int, workers: int, size: int | None) -> list[Task]:
     """Split ``count`` items of each match into tasks of ``size`` items (by
-    default about eight tasks per worker over the whole run, at most 64 items each)."""
+    default about eight tasks per worker over the whole run, at most 64 items
+    each). The matches' tasks alternate, so that progress and the time left
+    are seen early for all of them."""
     if size is None:
         total = count * len(matches)
         size = max(1, min(_MAX_TASK_SIZE, math.ceil(total / (workers * _TASKS_PER_WORKER))))
     return [
         Task(match, start, min(count, start + size))
-        for match in matches
         for start in range(0, count, size)
+        for match in matches
     ]
 
 
@@ -261,17 +264,22 @@ def _run_on_ray(ray: Any, tasks: Sequence[Task], retries: int, report: Report) -
         return remote.remote(task.match, task.start, task.stop)
 
     running = {submit(number): number for number in range(len(tasks))}
-    while running:
-        finished, _ = ray.wait(list(running), num_returns=1)
-        for ref in finished:
-            number = running.pop(ref)
-            try:
-                results = ray.get(ref)
-            except ray.exceptions.RayError as error:
-                attempts.failed(number, error)
-                running[submit(number)] = number
-            else:
-                report(number, results, attempts.retried)
+    try:
+        while running:
+            # A bounded wait, so that Ctrl-C reaches Python between waits.
+            finished, _ = ray.wait(list(running), num_returns=1, timeout=_RAY_POLL)
+            for ref in finished:
+                number = running.pop(ref)
+                try:
+                    results = ray.get(ref)
+                except ray.exceptions.RayError as error:
+                    attempts.failed(number, error)
+                    running[submit(number)] = number
+                else:
+                    report(number, results, attempts.retried)
+    finally:
+        for ref in running:
+            ray.cancel(ref, force=True)
 
 
 def progress_tracker(

@@ -86,4 +86,7 @@ def wilson_interval(successes: int, trials: int) -> Interval:
     p = successes / trials
     center = (p + z2 / (2 * trials)) / (1 + z2 / trials)
     half = Z95 * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
-    return Interval(p, max(0.0, center - half), min(1.0, center + half))
+    # At 0 and 1 the bound is exactly the rate; rounding must not move it.
+    low = 0.0 if successes == 0 else center - half
+    high = 1.0 if successes == trials else center + half
+    return Interval(p, low, high)

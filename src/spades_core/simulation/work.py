@@ -33,7 +33,15 @@ from spades_core.rng import SeedStream
 from spades_core.seats import Seat, Team
 from spades_core.state import Game, HandResult, Phase
 
-__all__ = ["ItemResult", "Match", "Mode", "run_chunk", "run_item"]
+__all__ = [
+    "ItemResult",
+    "Match",
+    "Mode",
+    "item_seed",
+    "run_chunk",
+    "run_item",
+    "seat_players",
+]
 
 Mode = Literal["hands", "games"]
 """``"hands"``: single hands from 0–0; ``"games"``: whole games."""
@@ -76,15 +84,19 @@ class ItemResult:
     unfinished: int = 0
 
 
-def _derived(seed: int, purpose: int, index: int) -> int:
-    return SeedStream(seed, purpose, index).next64()
+def item_seed(match: Match, index: int) -> int:
+    """The seed of item ``index``'s game: its dealer and every deal come from it."""
+    return SeedStream(match.seed, _DEAL_PURPOSE, index).next64()
 
 
-def _players(match: Match, index: int, copy: int, swapped: bool) -> list[Player]:
+def seat_players(match: Match, index: int, copy: int = 0) -> list[Player]:
+    """The players of copy ``copy`` (0, or 1 for the duplicate) of item
+    ``index``, in seat order N, E, S, W, each with its own derived seed."""
+    swapped = copy == 1 and match.mode == "games"
     players = []
     for seat in Seat:
         spec = match.first if (seat.team is Team.NS) != swapped else match.second
-        seed = _derived(match.seed, _PLAYER_PURPOSE, index * 8 + copy * 4 + int(seat))
+        seed = SeedStream(match.seed, _PLAYER_PURPOSE, index * 8 + copy * 4 + int(seat)).next64()
         players.append(make_player(spec, seed=seed))
     return players
 
@@ -135,7 +147,7 @@ class _Tally:
 
 def run_item(match: Match, index: int) -> ItemResult:
     """Play item ``index`` of ``match`` (a deal or a game, with its duplicate copy)."""
-    seed = _derived(match.seed, _DEAL_PURPOSE, index)
+    seed = item_seed(match, index)
     tally = _Tally()
     copies = (False, True) if match.duplicate else (False,)
     if match.mode == "hands":
@@ -149,7 +161,7 @@ def run_item(match: Match, index: int) -> ItemResult:
                 )
             # The players keep their seats; the rotated deal gives each side
             # the other side's cards.
-            game = _play_hand(game, _players(match, index, copy, swapped=False))
+            game = _play_hand(game, seat_players(match, index, copy))
             tally.add(game, game.hand_results[0], slot_of_ns=0)
         return tally.result()
     wins = [0, 0]
@@ -157,7 +169,7 @@ def run_item(match: Match, index: int) -> ItemResult:
     for copy, swapped in enumerate(copies):
         game = bots.play_game(
             match.new_game(seed),
-            _players(match, index, copy, swapped),
+            seat_players(match, index, copy),
             max_hands=match.max_hands,
         )
         for result in game.hand_results:
