@@ -10,6 +10,7 @@ import os
 import signal
 import subprocess
 import sys
+from typing import Any
 
 import attrs
 import pytest
@@ -25,9 +26,8 @@ from spades_core.simulation import (
     simulate,
     tournament,
 )
-from spades_core.simulation import backends
 from spades_core.simulation.stats import bag_cost, mean_interval, wilson_interval
-from spades_core.simulation.work import Match, item_seed, run_item, seat_players
+from spades_core.simulation.work import Match, item_seed, run_chunk, run_item, seat_players
 
 
 def json_bytes(result: SimulationResult | sc.simulation.TournamentResult) -> str:
@@ -43,21 +43,24 @@ def test_sc_simulate_is_the_simulation_api_and_is_imported_lazily() -> None:
 
 
 def test_the_same_seed_gives_the_same_bytes_for_any_workers_and_task_size() -> None:
+    settings: tuple[dict[str, Any], ...] = (
+        {"workers": 1},
+        {"workers": 1, "task_size": 2},
+        {"workers": 2, "task_size": 1},
+        {"workers": 2, "task_size": 4},
+    )
     runs = [
         simulate("normal", "easy", variant="whiz", hands=9, seed=11, duplicate=True, **kw)
-        for kw in (
-            {"workers": 1},
-            {"workers": 1, "task_size": 2},
-            {"workers": 2, "task_size": 1},
-            {"workers": 2, "task_size": 4},
-        )
+        for kw in settings
     ]
     assert len({json_bytes(run) for run in runs}) == 1
     assert runs[0].hands == 18
 
 
 def test_games_mode_is_the_same_for_any_workers() -> None:
-    kwargs = {"games": 3, "seed": 2, "options": {"target_score": 150}, "duplicate": True}
+    kwargs: dict[str, Any] = {
+        "games": 3, "seed": 2, "options": {"target_score": 150}, "duplicate": True,
+    }  # fmt: skip
     one = simulate("normal", "random", variant="mirror", workers=1, **kwargs)
     two = simulate("normal", "random", variant="mirror", workers=2, task_size=1, **kwargs)
     assert json_bytes(one) == json_bytes(two)
@@ -120,9 +123,7 @@ def item_bags_taken(game: sc.Game, result: sc.HandResult, team: sc.Team) -> int:
 
 
 def test_games_mode_reports_both_win_rates_with_wilson_intervals() -> None:
-    result = simulate(
-        "normal", "random", games=4, seed=2, workers=1, options={"target_score": 100}
-    )
+    result = simulate("normal", "random", games=4, seed=2, workers=1, options={"target_score": 100})
     games = result.games
     assert games is not None
     assert games.played == 4
@@ -171,7 +172,7 @@ def test_progress_reports_every_item_and_hand() -> None:
 
 
 def test_a_failing_task_is_run_again(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = backends.run_chunk
+    real = run_chunk
     calls: list[int] = []
 
     def flaky(match: Match, start: int, stop: int) -> tuple[object, ...]:
@@ -180,7 +181,7 @@ def test_a_failing_task_is_run_again(monkeypatch: pytest.MonkeyPatch) -> None:
             raise OSError("a passing failure")
         return real(match, start, stop)
 
-    monkeypatch.setattr(backends, "run_chunk", flaky)
+    monkeypatch.setattr("spades_core.simulation.backends.run_chunk", flaky)
     seen: list[Progress] = []
     retried = simulate(
         "easy", "normal", hands=6, seed=4, workers=1, task_size=2, progress=seen.append
@@ -196,7 +197,7 @@ def test_a_task_failing_every_time_fails_the_run(monkeypatch: pytest.MonkeyPatch
     def broken(match: Match, start: int, stop: int) -> tuple[object, ...]:
         raise OSError("disk on fire")
 
-    monkeypatch.setattr(backends, "run_chunk", broken)
+    monkeypatch.setattr("spades_core.simulation.backends.run_chunk", broken)
     with pytest.raises(SimulationError, match=r"deals 1-3 of easy vs easy failed 3 times") as info:
         simulate("easy", "easy", hands=3, seed=1, workers=1, task_size=3, retries=2)
     assert isinstance(info.value.__cause__, OSError)

@@ -261,7 +261,8 @@ def plan_run(
     if not isinstance(variant, str):
         raise RulesError(f"variant must be an installed variant's id; got {brief(variant)}")
     # A bad variant or option fails here, before any worker starts.
-    rules = new_game(variant, seed=0, **dict(options)).rules
+    given: dict[str, Any] = dict(options)
+    rules = new_game(variant, seed=0, **given).rules
     return RunPlan(
         variant=variant,
         options=tuple(rules.overrides_json().items()),

@@ -26,6 +26,7 @@ import attrs
 
 from spades_core.errors import RulesError, brief
 from spades_core.players import PlayerSpec
+from spades_core.simulation.backends import DEFAULT_RETRIES, BackendName
 from spades_core.simulation.core import (
     DEFAULT_MAX_HANDS,
     RunPlan,
@@ -35,7 +36,6 @@ from spades_core.simulation.core import (
     plan_run,
     summarize,
 )
-from spades_core.simulation.backends import DEFAULT_RETRIES, BackendName
 from spades_core.simulation.progress import Progress
 from spades_core.simulation.stats import Interval, mean_interval
 from spades_core.simulation.work import ItemResult, Match, Mode
