@@ -40,9 +40,13 @@ __all__ = [
     "DEFAULT_RETRIES",
     "BackendError",
     "BackendName",
+    "Finished",
+    "Planner",
     "SimulationError",
     "Task",
+    "check_address",
     "plan_tasks",
+    "progress_tracker",
     "run_tasks",
 ]
 
@@ -96,24 +100,43 @@ def plan_tasks(matches: Sequence[Match], count: int, workers: int, size: int | N
 
 Report = Callable[[int, tuple[ItemResult, ...], int], None]
 """Called with (task number, its results, tasks retried so far) as each task ends."""
+Planner = Callable[[int], list[Task]]
+"""The tasks of a run for a number of workers (CPUs)."""
+Finished = list[tuple[Task, tuple[ItemResult, ...]]]
+"""Every task with its results, in task order."""
 
 
 def run_tasks(
-    tasks: Sequence[Task],
+    planner: Planner,
     *,
+    total: int,
     backend: BackendName,
     workers: int,
     address: str | None,
     retries: int,
-    report: Report,
-) -> None:
-    """Run every task on ``backend``, calling ``report`` as each one ends."""
+    progress: Callable[[Progress], None] | None,
+) -> Finished:
+    """Run the tasks ``planner`` makes for the backend's workers (on Ray, the
+    cluster's CPUs) and return them with their results; ``progress`` is told
+    after each task how many of the ``total`` items are done."""
     if backend == "ray":
-        _run_ray(tasks, workers, address, retries, report)
-    elif workers <= 1 or len(tasks) <= 1:
+        return _run_ray(planner, total, workers, address, retries, progress)
+    tasks = planner(workers)
+    slots, report = progress_tracker(tasks, total, progress)
+    if workers <= 1 or len(tasks) <= 1:
         _run_here(tasks, retries, report)
     else:
         _run_pool(tasks, workers, retries, report)
+    return _finished(tasks, slots)
+
+
+def _finished(tasks: Sequence[Task], slots: Sequence[tuple[ItemResult, ...] | None]) -> Finished:
+    done = []
+    for task, results in zip(tasks, slots, strict=True):
+        if results is None:  # pragma: no cover - every task is reported or the run raises
+            raise SimulationError(f"the task for {task.describe()} reported nothing")
+        done.append((task, results))
+    return done
 
 
 class _Attempts:
@@ -224,8 +247,13 @@ def check_address(address: str) -> None:
 
 
 def _run_ray(
-    tasks: Sequence[Task], workers: int, address: str | None, retries: int, report: Report
-) -> None:
+    planner: Planner,
+    total: int,
+    workers: int,
+    address: str | None,
+    retries: int,
+    progress: Callable[[Progress], None] | None,
+) -> Finished:
     ray = _ray()
     started = False
     if not ray.is_initialized():
@@ -247,7 +275,12 @@ def _run_ray(
             ) from error
         started = True
     try:
+        # Tasks are sized for the whole cluster, which may be larger than this machine.
+        cpus = int(ray.cluster_resources().get("CPU", 0)) or workers
+        tasks = planner(cpus)
+        slots, report = progress_tracker(tasks, total, progress)
         _run_on_ray(ray, tasks, retries, report)
+        return _finished(tasks, slots)
     finally:
         if started:
             ray.shutdown()

@@ -24,10 +24,8 @@ from spades_core.simulation.backends import (
     BACKENDS,
     DEFAULT_RETRIES,
     BackendName,
-    SimulationError,
     check_address,
     plan_tasks,
-    progress_tracker,
     run_tasks,
 )
 from spades_core.simulation.progress import Progress
@@ -186,21 +184,19 @@ class RunPlan:
         self, matches: Sequence[Match], progress: Callable[[Progress], None] | None
     ) -> list[list[ItemResult]]:
         """Every match's item results, in index order."""
-        tasks = plan_tasks(matches, self.count, self.workers, self.task_size)
-        slots, report = progress_tracker(tasks, self.count * len(matches), progress)
-        run_tasks(
-            tasks,
+        finished = run_tasks(
+            lambda workers: plan_tasks(matches, self.count, workers, self.task_size),
+            total=self.count * len(matches),
             backend=self.backend,
             workers=self.workers,
             address=self.address,
             retries=self.retries,
-            report=report,
+            progress=progress,
         )
+        number = {match: index for index, match in enumerate(matches)}
         per_match: list[list[ItemResult]] = [[] for _ in matches]
-        for task, results in zip(tasks, slots, strict=True):
-            if results is None:  # pragma: no cover - run_tasks reports every task or raises
-                raise SimulationError(f"the task for {task.describe()} reported nothing")
-            per_match[matches.index(task.match)].extend(results)
+        for task, results in sorted(finished, key=lambda done: done[0].start):
+            per_match[number[task.match]].extend(results)
         return per_match
 
 
