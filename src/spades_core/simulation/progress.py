@@ -41,7 +41,7 @@ def format_duration(seconds: float) -> str:
     """A short human duration.
 
     >>> format_duration(42.4), format_duration(125), format_duration(7300)
-    ('42 s', '2 min 5 s', '2 h 2 min')
+    ('42 s', '2 min 5 s', '2 h 1 min')
     """
     if math.isnan(seconds):
         return "unknown"
