@@ -203,11 +203,8 @@ class _Registry:
                 f"({', '.join(dist for dist, _ in claims)}); uninstall all but one"
             )
         distribution, target = claims[0]
-        module_name, _, attribute = target.partition(":")
         try:
-            found: object = importlib.import_module(module_name.strip())
-            for part in attribute.strip().split(".") if attribute.strip() else ():
-                found = getattr(found, part)
+            found: object = importlib.metadata.EntryPoint(name, target, PLAYER_GROUP).load()
         except Exception as error:
             raise PlayerError(
                 f"player {name!r} from {distribution} ({target}) could not be imported: "

@@ -13,8 +13,8 @@ import argparse
 import json
 import math
 import sys
-from collections.abc import Callable, Sequence
-from typing import Any, Final, TypeVar
+from collections.abc import Sequence
+from typing import Any, Final
 
 from spades_core.cli.play import add_option_argument, parse_options
 from spades_core.errors import SpadesError
@@ -23,14 +23,13 @@ from spades_core.simulation import (
     DEFAULT_HANDS,
     DEFAULT_MAX_HANDS,
     Interval,
-    Progress,
     SimulationError,
     SimulationResult,
 )
 from spades_core.simulation.backends import BACKENDS
 from spades_core.simulation.core import RunPlan, check_player, plan_run, summarize
 from spades_core.simulation.progress import ProgressPrinter, format_duration
-from spades_core.simulation.work import Match
+from spades_core.simulation.work import ItemResult, Match
 
 __all__ = [
     "add_run_arguments",
@@ -40,7 +39,7 @@ __all__ = [
     "plan_from_args",
     "register",
     "run",
-    "run_with_progress",
+    "run_matches",
     "to_json_text",
     "with_budget",
 ]
@@ -50,7 +49,6 @@ HARD_SECONDS_PER_MOVE: Final = 0.035
 _DEFAULT_STEPS: Final = 10000
 _LONG_RUN: Final = 60.0
 _HANDS_PER_GAME: Final = 10
-_T = TypeVar("_T")
 
 
 def add_run_arguments(parser: argparse.ArgumentParser, default_count: str) -> None:
@@ -183,13 +181,25 @@ def hard_warning(plan: RunPlan, matches: Sequence[Match]) -> str | None:
     )
 
 
-def run_with_progress(
-    args: argparse.Namespace, unit: str, work: Callable[[Callable[[Progress], None] | None], _T]
-) -> _T:
-    """``work(progress)`` with progress drawn on stderr unless ``--quiet``."""
+def run_matches(
+    command: str, args: argparse.Namespace, plan: RunPlan, players: str, matches: list[Match]
+) -> list[list[ItemResult]] | None:
+    """Announce the run on stderr (header, and a note when hard players make it
+    long), run it with progress unless ``--quiet``, and return every match's
+    item results; ``None`` after reporting a failed run."""
+    if not args.quiet:
+        print(header(plan, players, len(matches)), file=sys.stderr)
+        warning = hard_warning(plan, matches)
+        if warning:
+            print(warning, file=sys.stderr)
+        sys.stderr.flush()
+    unit = "deals" if plan.mode == "hands" else "games"
     printer = None if args.quiet else ProgressPrinter(sys.stderr, unit)
     try:
-        return work(printer)
+        return plan.run(matches, printer)
+    except SimulationError as error:
+        print(f"spades {command}: {error}", file=sys.stderr)
+        return None
     finally:
         if printer is not None:
             printer.close()
@@ -226,18 +236,10 @@ def run(args: argparse.Namespace) -> int:
     except (SpadesError, ValueError) as error:
         print(f"spades simulate: {error}", file=sys.stderr)
         return 2
-    if not args.quiet:
-        print(header(plan, f"{first} (NS) vs {second} (EW)"), file=sys.stderr)
-        warning = hard_warning(plan, [match])
-        if warning:
-            print(warning, file=sys.stderr)
-        sys.stderr.flush()
-    unit = "deals" if plan.mode == "hands" else "games"
-    try:
-        (results,) = run_with_progress(args, unit, lambda progress: plan.run([match], progress))
-    except SimulationError as error:
-        print(f"spades simulate: {error}", file=sys.stderr)
+    done = run_matches("simulate", args, plan, f"{first} (NS) vs {second} (EW)", [match])
+    if done is None:
         return 1
+    (results,) = done
     result = summarize(plan, match, results)
     if args.json:
         print(to_json_text(result.to_json()))

@@ -13,19 +13,17 @@ import sys
 
 from spades_core.cli.simulate import (
     add_run_arguments,
-    hard_warning,
-    header,
     number,
     plan_from_args,
     rate,
-    run_with_progress,
+    run_matches,
     to_json_text,
     with_budget,
     with_interval,
 )
 from spades_core.errors import SpadesError
 from spades_core.players import parse_player
-from spades_core.simulation import SimulationError, TournamentResult
+from spades_core.simulation import TournamentResult
 from spades_core.simulation.roundrobin import check_players, pairings, tournament_result
 
 __all__ = ["format_tournament", "register", "run"]
@@ -72,17 +70,8 @@ def run(args: argparse.Namespace) -> int:
     except (SpadesError, ValueError) as error:
         print(f"spades tournament: {error}", file=sys.stderr)
         return 2
-    if not args.quiet:
-        print(header(plan, ", ".join(labels), len(matches)), file=sys.stderr)
-        warning = hard_warning(plan, matches)
-        if warning:
-            print(warning, file=sys.stderr)
-        sys.stderr.flush()
-    unit = "deals" if plan.mode == "hands" else "games"
-    try:
-        per_match = run_with_progress(args, unit, lambda progress: plan.run(matches, progress))
-    except SimulationError as error:
-        print(f"spades tournament: {error}", file=sys.stderr)
+    per_match = run_matches("tournament", args, plan, ", ".join(labels), matches)
+    if per_match is None:
         return 1
     result = tournament_result(plan, matches, per_match)
     if args.json:
