@@ -307,3 +307,19 @@ def test_tournament_bad_players_exit_with_status_2(
 def test_tournament_needs_players(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tournament", "--hands", "1"]) == 2
     assert "--players" in capsys.readouterr().err
+
+
+def test_a_run_that_fails_exits_with_status_1(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(match: Match, start: int, stop: int) -> tuple[object, ...]:
+        raise OSError("disk on fire")
+
+    monkeypatch.setattr("spades_core.simulation.backends.run_chunk", broken)
+    status = main(["simulate", "--hands", "2", "--seed", "1", "--workers", "1", "--task-size", "2"])
+    assert status == 1
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1] == (
+        "spades simulate: the task for deals 1-2 of normal vs easy failed 4 times; "
+        "last: OSError: disk on fire"
+    )

@@ -197,7 +197,12 @@ def run_matches(
     printer = None if args.quiet else ProgressPrinter(sys.stderr, unit)
     try:
         return plan.run(matches, printer)
-    except SimulationError as error:
+    except (SimulationError, KeyboardInterrupt) as error:
+        if printer is not None:
+            printer.close()  # the message starts on a line of its own
+        if isinstance(error, KeyboardInterrupt):
+            print(f"spades {command}: interrupted", file=sys.stderr)
+            raise SystemExit(130) from None
         print(f"spades {command}: {error}", file=sys.stderr)
         return None
     finally:
