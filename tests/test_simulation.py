@@ -336,3 +336,11 @@ def test_a_tournament_refuses_bad_players(players: object, message: str) -> None
         tournament(players, hands=1, workers=1)  # type: ignore[arg-type]
     with pytest.raises(sc.RulesError, match="no pairing"):
         tournament(["easy", "normal"], hands=1, workers=1).pair(0, 0)
+
+
+def test_the_ray_backend_without_ray_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)
+    with pytest.raises(BackendError, match=r"pip install 'spades-core\[ray\]'"):
+        simulate("easy", "easy", hands=1, backend="ray")
