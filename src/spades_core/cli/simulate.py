@@ -158,7 +158,8 @@ def header(plan: RunPlan, players: str, pairings: int = 1) -> str:
 
 
 def hard_warning(plan: RunPlan, matches: Sequence[Match]) -> str | None:
-    """A warning when hard players will make the run take longer than a minute."""
+    """A warning when hard players will make the run take longer than a minute
+    (at their speed on an idle core: a busy machine is slower)."""
     hard = [
         spec for match in matches for spec in (match.first, match.second) if spec.name == "hard"
     ]
@@ -175,7 +176,7 @@ def hard_warning(plan: RunPlan, matches: Sequence[Match]) -> str | None:
         return None
     return (
         f"note: hard players think about {1000 * per_move:.0f} ms a move, so this run will "
-        f"take about {format_duration(seconds)}"
+        f"take {format_duration(seconds)} or more"
         + ("" if plan.address else f" on {plan.workers} worker{'s' * (plan.workers != 1)}")
         + " (a smaller budget, such as --steps 2000, is faster and weaker)"
     )
