@@ -136,6 +136,19 @@ def test_games_mode_prints_both_win_rates(capsys: pytest.CaptureFixture[str]) ->
     assert "random (EW) won 0: 0.0%, 95% CI [0.0%, 65.8%]" in out
 
 
+def test_variant_and_player_names_are_read_in_any_case(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out, _ = run_cli(
+        capsys, "simulate", "--variant", "Mirror", "--ns", "Normal", "--ew", "EASY",
+        "--hands", "1", "--seed", "1", "--workers", "1", "--json",
+    )  # fmt: skip
+    summary = json.loads(out)
+    assert (summary["variant"], summary["ns"]["player"], summary["ew"]["player"]) == (
+        "mirror", "normal", "easy",
+    )  # fmt: skip
+
+
 def test_steps_set_the_budget_of_hard_players_only(capsys: pytest.CaptureFixture[str]) -> None:
     out, err = run_cli(
         capsys, "simulate", "--ns", "hard", "--ew", "easy", "--hands", "1", "--seed", "1",
