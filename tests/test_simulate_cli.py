@@ -55,7 +55,8 @@ def test_the_header_and_seed_come_first_on_stderr_then_progress_lines(
     lines = err.splitlines()
     assert lines[0] == "classic: easy (NS) vs random (EW); 4 deals; seed 12; local, 1 worker"
     # Not a terminal: whole lines, the first one at once and the last one at the end.
-    assert lines[1].startswith("2/4 deals (50%), 2 hands, ")
+    assert lines[1].startswith("0/4 deals (0%), 0 hands, ")
+    assert lines[1].endswith(", time left not known yet")
     assert lines[-1].startswith("4/4 deals (100%), 4 hands, ")
     assert lines[-1].endswith("hands/s, done")
     assert "\r" not in err
@@ -108,7 +109,8 @@ def test_the_warning_comes_after_the_header_and_before_any_progress(
     lines = err.splitlines()
     assert lines[0].startswith("classic: hard:bid_steps=100:steps=100 (NS) vs easy (EW)")
     assert lines[1].startswith("note: hard players think about 0 ms a move")
-    assert lines[2].startswith("1/1 deals (100%)")
+    assert lines[2].startswith("0/1 deals (0%)")
+    assert lines[-1].startswith("1/1 deals (100%)")
 
 
 def test_text_table_shows_points_bags_and_the_bag_adjusted_headline(

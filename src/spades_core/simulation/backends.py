@@ -44,9 +44,9 @@ __all__ = [
     "Planner",
     "SimulationError",
     "Task",
+    "Tracker",
     "check_address",
     "plan_tasks",
-    "progress_tracker",
     "run_tasks",
 ]
 
@@ -58,7 +58,8 @@ DEFAULT_RETRIES: Final = 3
 _CONNECT_TIMEOUT: Final = 5.0
 _TASKS_PER_WORKER: Final = 8
 _MAX_TASK_SIZE: Final = 64
-_RAY_POLL: Final = 0.5
+_POLL: Final = 0.5
+"""Seconds between looks at running tasks (and progress ticks)."""
 
 
 class SimulationError(SpadesError):
@@ -98,8 +99,6 @@ def plan_tasks(matches: Sequence[Match], count: int, workers: int, size: int | N
     ]
 
 
-Report = Callable[[int, tuple[ItemResult, ...], int], None]
-"""Called with (task number, its results, tasks retried so far) as each task ends."""
 Planner = Callable[[int], list[Task]]
 """The tasks of a run for a number of workers (CPUs)."""
 Finished = list[tuple[Task, tuple[ItemResult, ...]]]
@@ -122,12 +121,12 @@ def run_tasks(
     if backend == "ray":
         return _run_ray(planner, total, workers, address, retries, progress)
     tasks = planner(workers)
-    slots, report = progress_tracker(tasks, total, progress)
+    tracker = Tracker(tasks, total, progress)
     if workers <= 1 or len(tasks) <= 1:
-        _run_here(tasks, retries, report)
+        _run_here(tasks, retries, tracker)
     else:
-        _run_pool(tasks, workers, retries, report)
-    return _finished(tasks, slots)
+        _run_pool(tasks, workers, retries, tracker)
+    return _finished(tasks, tracker.slots)
 
 
 def _finished(tasks: Sequence[Task], slots: Sequence[tuple[ItemResult, ...] | None]) -> Finished:
@@ -158,20 +157,24 @@ class _Attempts:
         self.retried += 1
 
 
-def _run_here(tasks: Sequence[Task], retries: int, report: Report) -> None:
+def _run_here(tasks: Sequence[Task], retries: int, tracker: Tracker) -> None:
     attempts = _Attempts(tasks, retries)
     for number, task in enumerate(tasks):
         while True:
             try:
-                results = run_chunk(task.match, task.start, task.stop)
+                results: list[ItemResult] = []
+                # Deal by deal, so that progress can tick inside a long task.
+                for index in range(task.start, task.stop):
+                    results.extend(run_chunk(task.match, index, index + 1))
+                    tracker.tick()
             except Exception as error:
                 attempts.failed(number, error)
                 continue
-            report(number, results, attempts.retried)
+            tracker.done(number, tuple(results), attempts.retried)
             break
 
 
-def _run_pool(tasks: Sequence[Task], workers: int, retries: int, report: Report) -> None:
+def _run_pool(tasks: Sequence[Task], workers: int, retries: int, tracker: Tracker) -> None:
     attempts = _Attempts(tasks, retries)
     pending = collections.deque(range(len(tasks)))
     context = multiprocessing.get_context("spawn")
@@ -188,7 +191,9 @@ def _run_pool(tasks: Sequence[Task], workers: int, retries: int, report: Report)
                 number = pending.popleft()
                 task = tasks[number]
                 running[pool.submit(run_chunk, task.match, task.start, task.stop)] = number
-            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            finished, _ = wait(running, timeout=_POLL, return_when=FIRST_COMPLETED)
+            if not finished:
+                tracker.tick()
             broken: BrokenProcessPool | None = None
             for future in finished:
                 number = running.pop(future)
@@ -202,7 +207,7 @@ def _run_pool(tasks: Sequence[Task], workers: int, retries: int, report: Report)
                     attempts.failed(number, error)
                     pending.appendleft(number)
                 else:
-                    report(number, results, attempts.retried)
+                    tracker.done(number, results, attempts.retried)
             if broken is not None:
                 # A dead worker breaks the whole pool: start a new one and
                 # run again every task that was still in the old one.
@@ -278,15 +283,15 @@ def _run_ray(
         # Tasks are sized for the whole cluster, which may be larger than this machine.
         cpus = int(ray.cluster_resources().get("CPU", 0)) or workers
         tasks = planner(cpus)
-        slots, report = progress_tracker(tasks, total, progress)
-        _run_on_ray(ray, tasks, retries, report)
-        return _finished(tasks, slots)
+        tracker = Tracker(tasks, total, progress)
+        _run_on_ray(ray, tasks, retries, tracker)
+        return _finished(tasks, tracker.slots)
     finally:
         if started:
             ray.shutdown()
 
 
-def _run_on_ray(ray: Any, tasks: Sequence[Task], retries: int, report: Report) -> None:
+def _run_on_ray(ray: Any, tasks: Sequence[Task], retries: int, tracker: Tracker) -> None:
     # Ray's own retries are off: the run counts attempts the same way on
     # every backend, and retries exceptions as well as lost workers.
     remote = ray.remote(max_retries=0)(run_chunk)
@@ -300,7 +305,9 @@ def _run_on_ray(ray: Any, tasks: Sequence[Task], retries: int, report: Report) -
     try:
         while running:
             # A bounded wait, so that Ctrl-C reaches Python between waits.
-            finished, _ = ray.wait(list(running), num_returns=1, timeout=_RAY_POLL)
+            finished, _ = ray.wait(list(running), num_returns=1, timeout=_POLL)
+            if not finished:
+                tracker.tick()
             for ref in finished:
                 number = running.pop(ref)
                 try:
@@ -309,28 +316,38 @@ def _run_on_ray(ray: Any, tasks: Sequence[Task], retries: int, report: Report) -
                     attempts.failed(number, error)
                     running[submit(number)] = number
                 else:
-                    report(number, results, attempts.retried)
+                    tracker.done(number, results, attempts.retried)
     finally:
         for ref in running:
             ray.cancel(ref, force=True)
 
 
-def progress_tracker(
-    tasks: Sequence[Task],
-    total: int,
-    on_progress: Callable[[Progress], None] | None,
-) -> tuple[list[tuple[ItemResult, ...] | None], Report]:
-    """A place for each task's results and the ``report`` that fills it and
-    tells ``on_progress`` (with ``total`` items in the run)."""
-    slots: list[tuple[ItemResult, ...] | None] = [None] * len(tasks)
-    start = time.monotonic()
-    counts = [0, 0]
+class Tracker:
+    """Keeps each task's results and tells ``on_progress`` how far the run is
+    (with ``total`` items in the run): after every task, and on every
+    :meth:`tick` while tasks are running, so that a log shows the run is alive."""
 
-    def report(number: int, results: tuple[ItemResult, ...], retried: int) -> None:
-        slots[number] = results
-        counts[0] += len(results)
-        counts[1] += sum(result.hands for result in results)
-        if on_progress is not None:
-            on_progress(Progress(counts[0], total, counts[1], time.monotonic() - start, retried))
+    def __init__(
+        self, tasks: Sequence[Task], total: int, on_progress: Callable[[Progress], None] | None
+    ) -> None:
+        self.slots: list[tuple[ItemResult, ...] | None] = [None] * len(tasks)
+        self.total = total
+        self.on_progress = on_progress
+        self.start = time.monotonic()
+        self.items = 0
+        self.hands = 0
+        self.retried = 0
 
-    return slots, report
+    def done(self, number: int, results: tuple[ItemResult, ...], retried: int) -> None:
+        """Task ``number`` finished with ``results``; ``retried`` tasks so far."""
+        self.slots[number] = results
+        self.items += len(results)
+        self.hands += sum(result.hands for result in results)
+        self.retried = retried
+        self.tick()
+
+    def tick(self) -> None:
+        """Report the progress as it stands."""
+        if self.on_progress is not None:
+            elapsed = time.monotonic() - self.start
+            self.on_progress(Progress(self.items, self.total, self.hands, elapsed, self.retried))

@@ -82,15 +82,19 @@ class ProgressPrinter:
             f"{progress.done}/{progress.total} {self.unit} ({percent:.0f}%), "
             f"{progress.hands} hands, "
             + ("" if math.isnan(rate) else f"{rate:.1f} hands/s, ")
-            + (
-                "done"
-                if progress.done == progress.total
-                else f"about {format_duration(progress.seconds_left)} left"
-            )
+            + self._left(progress)
         )
         if progress.retried:
             text += f", {progress.retried} task(s) retried"
         return text
+
+    @staticmethod
+    def _left(progress: Progress) -> str:
+        if progress.done == progress.total:
+            return "done"
+        if math.isnan(progress.seconds_left):
+            return "time left not known yet"
+        return f"about {format_duration(progress.seconds_left)} left"
 
     def __call__(self, progress: Progress) -> None:
         now = time.monotonic()
