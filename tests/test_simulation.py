@@ -264,6 +264,13 @@ def test_bad_arguments_raise_a_specific_error_before_any_work(
         simulate(players.get("ns", "easy"), players.get("ew", "easy"), **arguments)  # type: ignore[arg-type]
 
 
+def test_an_unknown_keyword_is_refused_with_the_list_of_arguments() -> None:
+    with pytest.raises(sc.RulesError, match=r"unknown argument hand; the arguments are address, "):
+        simulate("easy", "easy", hand=3)  # type: ignore[call-arg]
+    with pytest.raises(sc.RulesError, match="unknown argument deals"):
+        tournament(["easy", "normal"], deals=3)  # type: ignore[call-arg]
+
+
 def test_a_malformed_ray_address_is_refused_before_ray_starts() -> None:
     with pytest.raises(BackendError, match="a Ray address is HOST:PORT"):
         simulate("easy", "easy", backend="ray", address="nowhere")

@@ -13,9 +13,10 @@ from __future__ import annotations
 import os
 import secrets
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final
+from typing import Any, Final, TypedDict
 
 import attrs
+from typing_extensions import Unpack
 
 from spades_core.errors import RulesError, brief
 from spades_core.game import new_game
@@ -37,6 +38,7 @@ __all__ = [
     "DEFAULT_MAX_HANDS",
     "GamesResult",
     "RunPlan",
+    "RunSettings",
     "SideResult",
     "SimulationResult",
     "check_player",
@@ -206,23 +208,46 @@ def _whole(name: str, value: object, low: int) -> int:
     return value
 
 
-def plan_run(
-    *,
-    variant: str,
-    hands: int | None,
-    games: int | None,
-    seed: int | None,
-    duplicate: bool,
-    options: Mapping[str, object] | None,
-    max_hands: int,
-    backend: str,
-    workers: int | None,
-    address: str | None,
-    task_size: int | None,
-    retries: int,
-) -> RunPlan:
+class RunSettings(TypedDict, total=False):
+    """The keyword arguments :func:`simulate` and
+    :func:`~spades_core.simulation.tournament` share; :func:`simulate` says
+    what each one means."""
+
+    variant: str
+    hands: int | None
+    games: int | None
+    seed: int | None
+    duplicate: bool
+    options: Mapping[str, object] | None
+    max_hands: int
+    backend: BackendName
+    workers: int | None
+    address: str | None
+    task_size: int | None
+    retries: int
+
+
+def plan_run(**settings: Unpack[RunSettings]) -> RunPlan:
     """Check the arguments of a run (raising a specific
     :class:`~spades_core.SpadesError` for each bad one) and resolve defaults."""
+    unknown = sorted(set(settings) - RunSettings.__optional_keys__)
+    if unknown:
+        raise RulesError(
+            f"unknown argument {', '.join(unknown)}; the arguments are "
+            f"{', '.join(sorted(RunSettings.__optional_keys__))}"
+        )
+    variant: object = settings.get("variant", "classic")
+    hands = settings.get("hands")
+    games = settings.get("games")
+    seed = settings.get("seed")
+    duplicate = settings.get("duplicate", False)
+    options = settings.get("options")
+    max_hands = settings.get("max_hands", DEFAULT_MAX_HANDS)
+    backend = settings.get("backend", "local")
+    workers = settings.get("workers")
+    address = settings.get("address")
+    task_size = settings.get("task_size")
+    retries = settings.get("retries", DEFAULT_RETRIES)
     if hands is not None and games is not None:
         raise RulesError("give hands or games, not both")
     if games is not None:
@@ -268,7 +293,7 @@ def plan_run(
         duplicate=duplicate,
         max_hands=max_hands,
         bag_cost=bag_cost(rules.bag_limit, rules.bag_penalty),
-        backend=backend,  # type: ignore[arg-type]
+        backend=backend,
         workers=workers,
         address=address,
         task_size=task_size,
@@ -346,21 +371,16 @@ def simulate(
     ns: str | PlayerSpec = "normal",
     ew: str | PlayerSpec = "easy",
     *,
-    variant: str = "classic",
-    hands: int | None = None,
-    games: int | None = None,
-    seed: int | None = None,
-    duplicate: bool = False,
-    options: Mapping[str, object] | None = None,
-    max_hands: int = DEFAULT_MAX_HANDS,
-    backend: BackendName = "local",
-    workers: int | None = None,
-    address: str | None = None,
-    task_size: int | None = None,
-    retries: int = DEFAULT_RETRIES,
     progress: Callable[[Progress], None] | None = None,
+    **settings: Unpack[RunSettings],
 ) -> SimulationResult:
     """Play ``ns`` against ``ew`` and measure them.
+
+    Keyword arguments (all optional): ``variant`` (default ``"classic"``),
+    ``hands``, ``games``, ``seed``, ``duplicate`` (default False),
+    ``options``, ``max_hands`` (default 200), ``backend`` (default
+    ``"local"``), ``workers``, ``address``, ``task_size``, ``retries``
+    (default 3) and ``progress``.
 
     ``ns`` and ``ew`` are players (``"hard"``, ``"hard:steps=2000"``, a player
     from the ``spades_core.players`` entry-point group, or a
@@ -382,20 +402,7 @@ def simulate(
     work starts, :class:`BackendError` when the backend cannot run, and
     :class:`SimulationError` when a task fails on every attempt.
     """
-    plan = plan_run(
-        variant=variant,
-        hands=hands,
-        games=games,
-        seed=seed,
-        duplicate=duplicate,
-        options=options,
-        max_hands=max_hands,
-        backend=backend,
-        workers=workers,
-        address=address,
-        task_size=task_size,
-        retries=retries,
-    )
+    plan = plan_run(**settings)
     match = plan.match(check_player(ns), check_player(ew))
     (results,) = plan.run([match], progress)
     return summarize(plan, match, results)

@@ -19,17 +19,17 @@ interval over items (which accounts for the pairings sharing their deals).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
+from typing_extensions import Unpack
 
 from spades_core.errors import RulesError, brief
 from spades_core.players import PlayerSpec
-from spades_core.simulation.backends import DEFAULT_RETRIES, BackendName
 from spades_core.simulation.core import (
-    DEFAULT_MAX_HANDS,
     RunPlan,
+    RunSettings,
     SimulationResult,
     check_player,
     item_differences,
@@ -176,37 +176,13 @@ def tournament_result(
 def tournament(
     players: Sequence[str | PlayerSpec],
     *,
-    variant: str = "classic",
-    hands: int | None = None,
-    games: int | None = None,
-    seed: int | None = None,
-    duplicate: bool = False,
-    options: Mapping[str, object] | None = None,
-    max_hands: int = DEFAULT_MAX_HANDS,
-    backend: BackendName = "local",
-    workers: int | None = None,
-    address: str | None = None,
-    task_size: int | None = None,
-    retries: int = DEFAULT_RETRIES,
     progress: Callable[[Progress], None] | None = None,
+    **settings: Unpack[RunSettings],
 ) -> TournamentResult:
     """Play every pair of ``players`` (at least two, each at most once) over
     the same ``hands`` deals or ``games`` game seeds. The other arguments are
     those of :func:`~spades_core.simulation.simulate`; the work of all
     pairings is split into tasks together."""
-    plan = plan_run(
-        variant=variant,
-        hands=hands,
-        games=games,
-        seed=seed,
-        duplicate=duplicate,
-        options=options,
-        max_hands=max_hands,
-        backend=backend,
-        workers=workers,
-        address=address,
-        task_size=task_size,
-        retries=retries,
-    )
+    plan = plan_run(**settings)
     matches = pairings(plan, check_players(players))
     return tournament_result(plan, matches, plan.run(matches, progress))
