@@ -17,6 +17,7 @@ from spades_core.cards import Card, CardSet, Rank, Suit
 from spades_core.coach import Tip, coach
 from spades_core.determinize import determinize
 from spades_core.errors import (
+    ArgumentTypeError,
     DuplicateVariantError,
     IllegalActionError,
     IllegalReason,
@@ -64,6 +65,7 @@ def __getattr__(name: str) -> object:
 __all__ = [
     "NIL",
     "Action",
+    "ArgumentTypeError",
     "BagOverflow",
     "Bid",
     "BreakRule",
