@@ -107,7 +107,6 @@ def test_specs_read_options_and_print_back() -> None:
         ("hard:steps", "OPTION=VALUE"),
         ("hard:1x=2", "OPTION=VALUE"),
         ("hard:steps=1:steps=2", "'steps' is given twice"),
-        (None, "a player is a name like 'easy'"),
         ("nobody", "unknown player 'nobody'; installed players: random, easy, normal, hard"),
         ("normal:steps=3", "refused by its factory"),
         ("hard:colour=red", "colour"),
@@ -117,6 +116,14 @@ def test_specs_read_options_and_print_back() -> None:
 def test_bad_specs_raise_player_error(spec: object, message: str) -> None:
     with pytest.raises(PlayerError, match=message):
         make_player(spec, seed=1)  # type: ignore[arg-type]
+
+
+def test_a_spec_that_is_not_text_is_an_argument_type_error() -> None:
+    with pytest.raises(
+        sc.ArgumentTypeError,
+        match=r"spec must be a name like 'easy' or 'hard:steps=2000'; got None",
+    ):
+        make_player(None, seed=1)  # type: ignore[arg-type]
 
 
 def test_another_distributions_player_plays_in_simulations(site: PlayerSite) -> None:

@@ -41,6 +41,7 @@ from typing import Final, cast
 
 import attrs
 
+from spades_core._check import instance
 from spades_core.bots import Player
 from spades_core.errors import SpadesError, brief
 from spades_core.registry import BUILTIN_DISTRIBUTION, builtin_only
@@ -95,15 +96,15 @@ def _show(value: OptionValue) -> str:
 def parse_player(spec: str | PlayerSpec) -> PlayerSpec:
     """Read ``NAME[:OPTION=VALUE…]`` (names are case-insensitive). Values that
     read as whole numbers become ints, decimals floats, ``true``/``false``
-    booleans; anything else stays text. Raises :class:`PlayerError`.
+    booleans; anything else stays text. Raises :class:`PlayerError`
+    (:class:`~spades_core.ArgumentTypeError` for a spec that is not text).
 
     >>> parse_player("Hard:confidence=0.5:steps=400")
     PlayerSpec(name='hard', options=(('confidence', 0.5), ('steps', 400)))
     """
     if isinstance(spec, PlayerSpec):
         return spec
-    if not isinstance(spec, str):
-        raise PlayerError(f"a player is a name like 'easy' or 'hard:steps=2000'; got {brief(spec)}")
+    instance(spec, str, "a player", "spec", "a name like 'easy' or 'hard:steps=2000'")
     name, *parts = spec.strip().split(":")
     name = name.strip().lower()
     if not name or len(name) > _MAX_NAME or not name.replace("_", "").replace("-", "").isalnum():

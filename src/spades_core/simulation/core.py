@@ -18,7 +18,8 @@ from typing import Any, Final, TypedDict
 import attrs
 from typing_extensions import Unpack
 
-from spades_core.errors import RulesError, brief
+from spades_core._check import described, instance, whole_number
+from spades_core.errors import ArgumentTypeError, RulesError, brief
 from spades_core.game import new_game
 from spades_core.players import PlayerSpec, make_player, parse_player
 from spades_core.simulation.backends import (
@@ -42,6 +43,7 @@ __all__ = [
     "SideResult",
     "SimulationResult",
     "check_player",
+    "check_progress",
     "default_workers",
     "item_differences",
     "plan_run",
@@ -202,10 +204,14 @@ class RunPlan:
         return per_match
 
 
+_CALL: Final = "a simulation"
+
+
 def _whole(name: str, value: object, low: int) -> int:
-    if type(value) is not int or value < low:
+    number = whole_number(value, _CALL, name)
+    if number < low:
         raise RulesError(f"{name} must be a whole number ≥ {low}; got {brief(value)}")
-    return value
+    return number
 
 
 class RunSettings(TypedDict, total=False):
@@ -258,14 +264,15 @@ def plan_run(**settings: Unpack[RunSettings]) -> RunPlan:
         count = _whole("hands", DEFAULT_HANDS if hands is None else hands, 1)
     if seed is None:
         seed = secrets.randbits(63)
-    elif type(seed) is not int or not 0 <= seed <= _MAX_SEED:
+    elif not 0 <= whole_number(seed, _CALL, "seed") <= _MAX_SEED:
         raise RulesError(f"seed must be a whole number from 0 to 2**64-1; got {brief(seed)}")
-    if type(duplicate) is not bool:
-        raise RulesError(f"duplicate must be True or False; got {brief(duplicate)}")
+    instance(duplicate, bool, _CALL, "duplicate", "True or False")
     if options is None:
         options = {}
     elif not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
-        raise RulesError(f"options must map option names to values; got {brief(options)}")
+        raise ArgumentTypeError(
+            f"{_CALL}: options must map option names to values; got {described(options)}"
+        )
     _whole("max_hands", max_hands, 1)
     if backend not in BACKENDS:
         raise RulesError(f"backend must be one of {', '.join(BACKENDS)}; got {brief(backend)}")
@@ -276,11 +283,8 @@ def plan_run(**settings: Unpack[RunSettings]) -> RunPlan:
     if address is not None:
         if backend != "ray":
             raise RulesError("an address is for the ray backend (backend='ray')")
-        if not isinstance(address, str):
-            raise RulesError(f"address must be text like 127.0.0.1:6379; got {brief(address)}")
-        check_address(address)
-    if not isinstance(variant, str):
-        raise RulesError(f"variant must be an installed variant's id; got {brief(variant)}")
+        check_address(instance(address, str, _CALL, "address", "text like 127.0.0.1:6379"))
+    variant = instance(variant, str, _CALL, "variant", "an installed variant's id")
     # A bad variant or option fails here, before any worker starts.
     given: dict[str, Any] = dict(options)
     rules = new_game(variant, seed=0, **given).rules
@@ -299,6 +303,15 @@ def plan_run(**settings: Unpack[RunSettings]) -> RunPlan:
         task_size=task_size,
         retries=retries,
     )
+
+
+def check_progress(progress: object) -> None:
+    """Refuse a ``progress`` that is neither ``None`` nor callable."""
+    if progress is not None and not callable(progress):
+        raise ArgumentTypeError(
+            f"{_CALL}: progress must be a function taking a Progress, or None; "
+            f"got {described(progress)}"
+        )
 
 
 def check_player(spec: str | PlayerSpec) -> PlayerSpec:
@@ -403,6 +416,7 @@ def simulate(
     :class:`SimulationError` when a task fails on every attempt.
     """
     plan = plan_run(**settings)
+    check_progress(progress)
     match = plan.match(check_player(ns), check_player(ew))
     (results,) = plan.run([match], progress)
     return summarize(plan, match, results)

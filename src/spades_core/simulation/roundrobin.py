@@ -32,6 +32,7 @@ from spades_core.simulation.core import (
     RunSettings,
     SimulationResult,
     check_player,
+    check_progress,
     item_differences,
     plan_run,
     summarize,
@@ -184,5 +185,6 @@ def tournament(
     those of :func:`~spades_core.simulation.simulate`; the work of all
     pairings is split into tasks together."""
     plan = plan_run(**settings)
+    check_progress(progress)
     matches = pairings(plan, check_players(players))
     return tournament_result(plan, matches, plan.run(matches, progress))
