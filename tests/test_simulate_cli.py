@@ -338,3 +338,13 @@ def test_a_run_that_fails_exits_with_status_1(
         "spades simulate: the task for deals 1-2 of normal vs easy failed 4 times; "
         "last: OSError: disk on fire"
     )
+
+
+def test_games_that_may_never_end_are_announced(capsys: pytest.CaptureFixture[str]) -> None:
+    _, err = run_cli(
+        capsys, "simulate", "--variant", "mirror", "--ns", "random", "--ew", "random",
+        "--games", "1", "--seed", "1", "-o", "bag_limit=1", "--max-hands", "3", "--workers", "1",
+    )  # fmt: skip
+    note = err.splitlines()[1]
+    assert note.startswith("note: every bag costs 100 points, more than the 10 points")
+    assert note.endswith("each game stops after 3 hands (--max-hands) and counts as unfinished")

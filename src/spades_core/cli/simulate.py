@@ -30,10 +30,12 @@ from spades_core.simulation import (
 from spades_core.simulation.backends import BACKENDS
 from spades_core.simulation.core import RunPlan, check_player, plan_run, summarize
 from spades_core.simulation.progress import ProgressPrinter, format_duration
-from spades_core.simulation.work import ItemResult, Match
+from spades_core.simulation.work import DEAL_PURPOSE, ItemResult, Match
 
 __all__ = [
+    "DEAL_PURPOSE",
     "add_run_arguments",
+    "endless_note",
     "format_result",
     "hard_warning",
     "header",
@@ -185,6 +187,16 @@ def hard_warning(plan: RunPlan, matches: Sequence[Match]) -> str | None:
     )
 
 
+def endless_note(plan: RunPlan) -> str | None:
+    """In games mode, a note when the house rules let games go on for ever."""
+    if plan.mode != "games" or plan.endless is None:
+        return None
+    return (
+        f"note: {plan.endless}; each game stops after {plan.max_hands} hands "
+        "(--max-hands) and counts as unfinished"
+    )
+
+
 def run_matches(
     command: str, args: argparse.Namespace, plan: RunPlan, players: str, matches: list[Match]
 ) -> list[list[ItemResult]] | None:
@@ -193,9 +205,9 @@ def run_matches(
     item results; ``None`` after reporting a failed run."""
     if not args.quiet:
         print(header(plan, players, len(matches)), file=sys.stderr)
-        warning = hard_warning(plan, matches)
-        if warning:
-            print(warning, file=sys.stderr)
+        for note in (hard_warning(plan, matches), endless_note(plan)):
+            if note:
+                print(note, file=sys.stderr)
         sys.stderr.flush()
     unit = "deals" if plan.mode == "hands" else "games"
     printer = None if args.quiet else ProgressPrinter(sys.stderr, unit)
@@ -231,6 +243,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("--ew", default="easy", metavar="PLAYER", help="East-West (default: easy)")
     add_run_arguments(parser, f"default {DEFAULT_HANDS}")
+    parser.add_argument(
+        "--engine",
+        choices=("engine", "batch"),
+        default="engine",
+        help="engine (default) or batch: numpy arrays in this process, --hands only, "
+        "players random and easy (needs spades-core[batch])",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -242,13 +261,21 @@ def run(args: argparse.Namespace) -> int:
             check_player(with_budget(parse_player(text), args)) for text in (args.ns, args.ew)
         )
         match = plan.match(first, second)
+        batch = None
+        if args.engine == "batch":
+            from spades_core.batch.simulate import simulate_hands
+
+            batch = simulate_hands(match, plan.count)
     except (SpadesError, ValueError) as error:
         print(f"spades simulate: {error}", file=sys.stderr)
         return 2
-    done = run_matches("simulate", args, plan, f"{first} (NS) vs {second} (EW)", [match])
-    if done is None:
-        return 1
-    (results,) = done
+    if batch is not None:
+        results = batch
+    else:
+        done = run_matches("simulate", args, plan, f"{first} (NS) vs {second} (EW)", [match])
+        if done is None:
+            return 1
+        (results,) = done
     result = summarize(plan, match, results)
     if args.json:
         print(to_json_text(result.to_json()))

@@ -22,6 +22,7 @@ from spades_core._check import described, instance, whole_number
 from spades_core.errors import ArgumentTypeError, RulesError, brief
 from spades_core.game import new_game
 from spades_core.players import PlayerSpec, make_player, parse_player
+from spades_core.scoring import why_games_may_not_end
 from spades_core.simulation.backends import (
     BACKENDS,
     DEFAULT_RETRIES,
@@ -170,6 +171,8 @@ class RunPlan:
     address: str | None
     task_size: int | None
     retries: int
+    endless: str | None = None
+    """Why games under these rules may never end, or ``None``."""
 
     def match(self, first: PlayerSpec, second: PlayerSpec) -> Match:
         """The match between two players under this plan."""
@@ -302,6 +305,7 @@ def plan_run(**settings: Unpack[RunSettings]) -> RunPlan:
         address=address,
         task_size=task_size,
         retries=retries,
+        endless=why_games_may_not_end(rules),
     )
 
 

@@ -28,25 +28,30 @@ from spades_core.actions import Deal
 from spades_core.bots import Player
 from spades_core.cards import CardSet
 from spades_core.game import new_game
+from spades_core.options import Rules
 from spades_core.players import PlayerSpec, make_player
 from spades_core.rng import SeedStream
-from spades_core.seats import Seat, Team
+from spades_core.seats import Seat, SeatMap, Team, TeamMap
 from spades_core.state import Game, HandResult, Phase
+from spades_core.variant import Variant
 
 __all__ = [
+    "DEAL_PURPOSE",
     "ItemResult",
     "Match",
     "Mode",
     "item_seed",
     "run_chunk",
     "run_item",
+    "score_without_penalty",
     "seat_players",
 ]
 
 Mode = Literal["hands", "games"]
 """``"hands"``: single hands from 0–0; ``"games"``: whole games."""
 
-_DEAL_PURPOSE: Final = 0x5100
+DEAL_PURPOSE: Final = 0x5100
+"""The purpose of the seed streams items are dealt from (see :mod:`spades_core.rng`)."""
 _PLAYER_PURPOSE: Final = 0x5101
 
 
@@ -86,7 +91,7 @@ class ItemResult:
 
 def item_seed(match: Match, index: int) -> int:
     """The seed of item ``index``'s game: its dealer and every deal come from it."""
-    return SeedStream(match.seed, _DEAL_PURPOSE, index).next64()
+    return SeedStream(match.seed, DEAL_PURPOSE, index).next64()
 
 
 def seat_players(match: Match, index: int, copy: int = 0) -> list[Player]:
@@ -110,6 +115,16 @@ def _play_hand(game: Game, players: list[Player]) -> Game:
     return game
 
 
+def score_without_penalty(
+    variant: Variant, rules: Rules, bids: SeatMap[int], tricks: SeatMap[int]
+) -> tuple[TeamMap[int], TeamMap[int]]:
+    """A hand's points per team with no bag penalty, and the bags it took."""
+    # Scored again with no bag limit and no bags carried, the hand gives
+    # exactly that, whatever the bags carried before.
+    free = attrs.evolve(rules, bag_limit=None)
+    return variant.score_hand(free, bids, tricks, TeamMap((0, 0)))
+
+
 class _Tally:
     """Sums per player slot; ``slot_of_ns`` says which player holds North-South."""
 
@@ -120,10 +135,7 @@ class _Tally:
         self.hands = 0
 
     def add(self, game: Game, result: HandResult, slot_of_ns: int) -> None:
-        # Scoring the hand again with no bag limit gives its points without a
-        # penalty and the bags it took, whatever the bags carried before.
-        free = attrs.evolve(game.rules, bag_limit=None)
-        base, taken = game.variant.score_hand(free, result.bids, result.tricks, (0, 0))
+        base, taken = score_without_penalty(game.variant, game.rules, result.bids, result.tricks)
         for team in Team:
             slot = int(team) ^ slot_of_ns
             self.points[slot] += result.points[team]
