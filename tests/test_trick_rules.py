@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 import spades_core as sc
 from spades_core import BreakRule, CardSet, FirstLead, Phase, Seat
 from spades_core.bots._search import Sim
-from spades_core.bots._table import table_from_view
+from spades_core.bots.table import table_from_view
 from spades_core.playout import playout
 from spades_core.tricks import (
     FIRST_SPADE,
