@@ -21,7 +21,7 @@ from spades_core import encoding
 from spades_core.envs import features, openspiel
 from spades_core.state import Phase
 
-NON_DEFAULT = {
+NON_DEFAULT: dict[str, dict[str, object]] = {
     "classic": {"target_score": 300, "nil_value": 50, "bag_limit": 0, "hands": 2},
     "mirror": {"break_rule": "offsuit_spade", "target_score": 100, "hands": 0, "returns": "win"},
     "whiz": {"whiz_nil_needs_no_ace": True, "nil_tricks": "bags_with_points", "loss_floor": -100},
@@ -158,7 +158,8 @@ def test_the_game_type_is_honest() -> None:
     assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     assert kind.utility == pyspiel.GameType.Utility.GENERAL_SUM
     assert kind.reward_model == pyspiel.GameType.RewardModel.TERMINAL
-    assert kind.provides_information_state_tensor and kind.provides_observation_tensor
+    assert kind.provides_information_state_tensor
+    assert kind.provides_observation_tensor
     assert game.num_players() == 4
     assert game.num_distinct_actions() == encoding.NUM_ACTIONS
     assert game.max_chance_outcomes() == 52
@@ -179,7 +180,8 @@ def test_one_hands_returns_are_the_teams_points_for_the_hand() -> None:
         assert len(state.game.hand_results) == 1
         points = result.points
         assert state.returns() == [float(points[seat.team]) for seat in sc.Seat]
-        assert game.min_utility() <= min(state.returns()) <= max(state.returns()) <= game.max_utility()
+        assert game.min_utility() <= min(state.returns())
+        assert max(state.returns()) <= game.max_utility()
 
 
 def test_whole_games_return_plus_one_to_the_winners() -> None:
@@ -189,7 +191,8 @@ def test_whole_games_return_plus_one_to_the_winners() -> None:
         state = game.new_initial_state()
         play_randomly(state, rng)
         winner = state.game.winner
-        assert state.game.is_over and winner is not None
+        assert state.game.is_over
+        assert winner is not None
         assert state.returns() == [1.0 if seat.team is winner else -1.0 for seat in sc.Seat]
 
 
@@ -374,7 +377,8 @@ def test_openspiels_spades_never_lets_a_spade_be_led() -> None:
                 extra = set(mine.legal_actions()) - set(other.legal_actions())
                 if extra:
                     game = mine.game
-                    assert game.spades_broken and not game.current_trick
+                    assert game.spades_broken
+                    assert not game.current_trick
                     assert all(sc.Card.from_id(card).suit is sc.Suit.SPADES for card in extra)
                     return
                 action = rng.choice(other.legal_actions())
@@ -396,7 +400,10 @@ def _ismcts(game: Any, seed: int) -> ismcts.ISMCTSBot:
 def test_ismcts_and_the_library_bots_play_a_hand_through_the_wrapper(variant: str) -> None:
     game = load(variant=variant)
     searchers = {0: _ismcts(game, 1), 2: _ismcts(game, 2)}
-    players = {1: sc.bots.make("normal", seed=1), 3: sc.bots.make("hard", seed=3)}
+    players: dict[int, sc.bots.Player] = {
+        1: sc.bots.make("normal", seed=1),
+        3: sc.bots.make("hard", seed=3),
+    }
     state = game.new_initial_state()
     rng = random.Random(9)
     while not state.is_terminal():
@@ -418,7 +425,12 @@ def test_ismcts_and_the_library_bots_play_a_hand_through_the_wrapper(variant: st
 def test_an_ismcts_player_sits_at_a_spades_core_table() -> None:
     player = openspiel.ISMCTSPlayer(lambda game: _ismcts(game, 5), seed=5)
     game = sc.new_game("mirror", seed=21)
-    seats = [player, sc.bots.make("normal", seed=1), player, sc.bots.make("normal", seed=2)]
+    seats: list[sc.bots.Player] = [
+        player,
+        sc.bots.make("normal", seed=1),
+        player,
+        sc.bots.make("normal", seed=2),
+    ]
     game = game.deal()
     while game.phase is not Phase.DEAL:
         seat = game.to_act

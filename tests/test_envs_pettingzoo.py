@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import gymnasium
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
@@ -93,7 +94,9 @@ def test_one_hand_episodes_reward_the_hands_points() -> None:
     game = table.unwrapped.game
     assert len(game.hand_results) == 1
     points = game.hand_results[0].points
-    assert totals == {agent: float(points[seat.team]) for agent, seat in zip(pz.AGENTS, sc.Seat)}
+    assert totals == {
+        agent: float(points[seat.team]) for agent, seat in zip(pz.AGENTS, sc.Seat, strict=True)
+    }
     assert all(table.terminations.values())
     assert not any(table.truncations.values())
 
@@ -115,7 +118,9 @@ def test_observations_are_the_views_features_and_only_the_actor_has_a_mask() -> 
     for agent, seat in zip(pz.AGENTS, sc.Seat, strict=True):
         observation = table.observe(agent)
         assert np.array_equal(observation["observation"], features.observation(game.view(seat)))
-        assert observation["observation"] in table.observation_space(agent)["observation"]
+        space = table.observation_space(agent)
+        assert isinstance(space, gymnasium.spaces.Dict)
+        assert observation["observation"] in space["observation"]
         mask = observation["action_mask"]
         if seat == game.to_act:
             assert mask.tolist() == [int(flag) for flag in game.legal_mask()]
@@ -144,9 +149,7 @@ def test_ansi_rendering_draws_the_table_as_the_terminal_game() -> None:
     text = table.render()
     plain = render.Style(colour=False)
     view = game.view(seat)
-    assert text.splitlines()[: len(render.table_lines(view, plain)) - 0][0] == (
-        render.table_lines(view, plain)[0]
-    )
+    assert text.splitlines()[0] == render.table_lines(view, plain)[0]
     assert f"{render.seat_name(seat)} (to act)" in text
     assert "◀ to bid" in text
     for line in render.hand_lines(view.hand, plain):

@@ -62,8 +62,8 @@ OBSERVATION_SECTIONS: Final[tuple[tuple[str, tuple[int, ...]], ...]] = (
     ("to_act", (4,)),  # who is to bid or play
     ("dealer", (4,)),
     ("spades_broken", (1,)),
-    ("scores", (2,)),  # own team, other team, divided by the target score, clipped to [-2, 2]
-    ("bags", (2,)),  # own team, other team, divided by the bag limit (10 if none), clipped to [0, 2]
+    ("scores", (2,)),  # own team, other team: score / target score, clipped to [-2, 2]
+    ("bags", (2,)),  # own team, other team: bags / bag limit (10 if none), clipped to [0, 2]
 )
 """The observation's sections in order: ``(name, shape)``; seats are relative to the viewer."""
 

@@ -60,7 +60,7 @@ import pyspiel
 from spades_core.actions import Action, Deal
 from spades_core.cards import ALL_CARDS, CardSet
 from spades_core.determinize import determinize
-from spades_core.encoding import ACTIONS, BID_ID_BASE, NUM_ACTIONS, action_from_id, legal_ids
+from spades_core.encoding import BID_ID_BASE, NUM_ACTIONS, action_from_id, legal_ids
 from spades_core.envs import _episode, features
 from spades_core.errors import RulesError, SpadesError, brief
 from spades_core.game import new_game
@@ -106,6 +106,10 @@ class _OptionParameter:
     """The registered default."""
     means_variant_default: bool
     """Whether the registered default stands for each variant's own default."""
+
+    def left_unset(self, value: object) -> bool:
+        """Whether ``value`` is the registered default."""
+        return type(value) is type(self.default) and value == self.default
 
 
 def _accepts(spec: OptionSpec, value: object) -> bool:
@@ -154,7 +158,7 @@ def _as_parameter(value: object, kind: type) -> int | bool | str | None:
         return str(value.value)
     if value is None:
         return 0 if kind is int else None
-    return cast(Any, value)
+    return cast(int | bool | str, value)
 
 
 _OPTIONS: dict[str, _OptionParameter] = {}
@@ -164,7 +168,9 @@ def _installed_variants() -> list[Variant]:
     return [load_variant(variant_id) for variant_id in available_variants()]
 
 
-def game_parameters(variant: Variant | str, rules: Rules | None = None, **own: object) -> dict[str, Any]:
+def game_parameters(
+    variant: Variant | str, rules: Rules | None = None, **own: object
+) -> dict[str, Any]:
     """The OpenSpiel parameters of ``variant`` under ``rules`` (the variant's
     defaults when ``None``), plus ``hands`` / ``returns`` given in ``own``:
     what ``pyspiel.load_game(GAME_NAME, ...)`` takes to play those rules."""
@@ -189,11 +195,12 @@ def _rules_from(variant: Variant, given: Mapping[str, object]) -> tuple[Rules, d
             continue
         parameter = _OPTIONS.get(name)
         spec = variant.option_specs.get(name)
-        if parameter is not None and value == parameter.default and type(value) is type(
-            parameter.default
+        if (
+            parameter is not None
+            and parameter.left_unset(value)
+            and (spec is None or parameter.means_variant_default)
         ):
-            if spec is None or parameter.means_variant_default:
-                continue
+            continue
         if spec is None:
             # The variant reports the unknown option in its own words.
             variant.rules(**{name: value})
@@ -300,14 +307,15 @@ class SpadesCoreGame(pyspiel.Game):  # type: ignore[misc]
         episode at its current hand (its points count from the current scores)."""
         if not isinstance(game, Game):
             raise RulesError(f"state_from_game takes a Game; got {type(game).__name__}")
-        if game.variant.id != self.variant.id or not _same_rules(game.variant, game.rules, self.rules):
+        if game.variant.id != self.variant.id or not _same_rules(
+            game.variant, game.rules, self.rules
+        ):
             raise RulesError(
                 f"the game plays {game.variant.id!r} under other options than this "
                 f"OpenSpiel game ({self})"
             )
-        return SpadesCoreState(
-            self, _Position(game, (), game.hand_number, (game.scores.values_[0], game.scores.values_[1]))
-        )
+        scores = game.scores.values_
+        return SpadesCoreState(self, _Position(game, (), game.hand_number, (scores[0], scores[1])))
 
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: object = None
@@ -318,8 +326,7 @@ class SpadesCoreGame(pyspiel.Game):  # type: ignore[misc]
             raise RulesError(f"the observer takes no parameters; got {brief(params)}")
         perfect_recall = iig_obs_type is None or iig_obs_type.perfect_recall
         public_only = (
-            iig_obs_type is not None
-            and iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE
+            iig_obs_type is not None and iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE
         )
         return _Observer(perfect_recall=perfect_recall, public_only=public_only)
 
@@ -405,7 +412,11 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
         position = self._position
         game = position.game
         if self._player == _CHANCE:
-            if type(action) is not int or not 0 <= action < _episode.CARDS or action in position.dealing:
+            if (
+                type(action) is not int
+                or not 0 <= action < _episode.CARDS
+                or action in position.dealing
+            ):
                 raise RulesError(f"not a card left to deal: {brief(action)}")
             dealing = (*position.dealing, action)
             if len(dealing) < _episode.CARDS:
@@ -476,7 +487,9 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
                 "hands: " + " | ".join(f"{seat.letter} {game.hand(seat)}" for seat in SEATS)
             )
         if self._position.dealing:
-            lines.append("dealt so far: " + " ".join(str(ALL_CARDS[c]) for c in self._position.dealing))
+            lines.append(
+                "dealt so far: " + " ".join(str(ALL_CARDS[c]) for c in self._position.dealing)
+            )
         return "\n".join(lines)
 
 
@@ -532,8 +545,9 @@ def _public_text(view: View) -> str:
     trick = " ".join(f"{seat.letter}:{card}" for seat, card in view.current_trick)
     won = " ".join(f"{seat.letter}:{count}" for seat, count in view.tricks_won.items())
     return (
-        f"{view.variant.id} hand {view.hand_number + 1} {view.phase.name} dealer {view.dealer.letter} "
-        f"to act {_seat_text(view.to_act)}; bids {bids}; trick [{trick}]; won {won}; "
+        f"{view.variant.id} hand {view.hand_number + 1} {view.phase.name} "
+        f"dealer {view.dealer.letter} to act {_seat_text(view.to_act)}; "
+        f"bids {bids}; trick [{trick}]; won {won}; "
         f"scores NS {view.scores.values_[0]} EW {view.scores.values_[1]}; "
         f"bags NS {view.bags.values_[0]} EW {view.bags.values_[1]}"
         + ("; spades broken" if view.spades_broken else "")
@@ -559,9 +573,12 @@ def _observation_text(view: View) -> str:
 
 def _information_text(view: View) -> str:
     tricks = " / ".join(
-        f"{trick.leader.letter}: {' '.join(str(card) for card in trick.cards)}" for trick in view.tricks
+        f"{trick.leader.letter}: {' '.join(str(card) for card in trick.cards)}"
+        for trick in view.tricks
     )
-    earlier = " / ".join(json.dumps(result.summary(), sort_keys=True) for result in view.hand_results)
+    earlier = " / ".join(
+        json.dumps(result.summary(), sort_keys=True) for result in view.hand_results
+    )
     return (
         f"seat {_seat_text(view.seat)}; dealt {view.dealt_hand}; hand {view.hand}; "
         + _public_text(view)

@@ -4,8 +4,9 @@
 >>> table = env(variant="whiz", target_score=200)
 >>> table.reset(seed=1)
 >>> observation, reward, termination, truncation, info = table.last()
->>> table.agent_selection, observation["observation"].shape, int(observation["action_mask"].sum()) > 0
-('north', (681,), True)
+>>> mask = observation["action_mask"]
+>>> table.agent_selection, observation["observation"].shape, mask.shape, bool(mask.any())
+('north', (681,), (66,), True)
 
 :func:`env` returns :class:`raw_env` wrapped in PettingZoo's standard
 wrappers for turn-based games (an illegal action ends the episode with
@@ -74,10 +75,10 @@ def env(variant: str | Variant = "classic", render_mode: str | None = None, **kw
     return wrappers.OrderEnforcingWrapper(table)
 
 
-class raw_env(AECEnv[str, Observation, int]):  # noqa: N801 - PettingZoo's name for the class
+class raw_env(AECEnv):  # type: ignore[misc]
     """A table of four agents playing one variant (see the module docs)."""
 
-    metadata: Final = {  # type: ignore[misc]
+    metadata: Final = {
         "render_modes": ["ansi"],
         "name": "spades_core_v0",
         "is_parallelizable": False,
@@ -113,7 +114,7 @@ class raw_env(AECEnv[str, Observation, int]):  # noqa: N801 - PettingZoo's name 
                 "action_mask": gymnasium.spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
             }
         )
-        self.observation_spaces = {agent: observation_space for agent in AGENTS}
+        self.observation_spaces = dict.fromkeys(AGENTS, observation_space)
         self.action_spaces = {agent: gymnasium.spaces.Discrete(NUM_ACTIONS) for agent in AGENTS}
         self._seeds: random.Random | None = None
         self.game: Game = new_game(self.variant, seed=0, **options)
@@ -198,9 +199,11 @@ class raw_env(AECEnv[str, Observation, int]):  # noqa: N801 - PettingZoo's name 
         game = self.game
         if game.phase not in (Phase.BID, Phase.PLAY):
             lines = render.table_lines(game.public_view(), _PLAIN)
-            if game.hand_results:
-                bags = game.hand_results[-2].bags.values_ if len(game.hand_results) > 1 else (0, 0)
-                lines += ["", *render.result_lines(game.rules, game.hand_results[-1], (bags[0], bags[1]), _PLAIN)]
+            results = game.hand_results
+            if results:
+                bags = results[-2].bags.values_ if len(results) > 1 else (0, 0)
+                last = render.result_lines(game.rules, results[-1], (bags[0], bags[1]), _PLAIN)
+                lines += ["", *last]
             return "\n".join(lines)
         seat = game.to_act
         assert seat is not None
