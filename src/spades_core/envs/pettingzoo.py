@@ -6,7 +6,7 @@
 >>> observation, reward, termination, truncation, info = table.last()
 >>> mask = observation["action_mask"]
 >>> table.agent_selection, observation["observation"].shape, mask.shape, bool(mask.any())
-('north', (681,), (66,), True)
+('east', (681,), (66,), True)
 
 :func:`env` returns :class:`raw_env` wrapped in PettingZoo's standard
 wrappers for turn-based games (an illegal action ends the episode with
