@@ -586,15 +586,10 @@ def section_envs(plan: Plan) -> list[Result]:
                 game = game.apply(sc.encoding.ACTIONS[rng.choice(sc.encoding.legal_ids(game))])
         return hands / (clock() - start)
 
-    results = [
-        median_result(
-            "envs",
-            "engine, action ids",
-            "hands/s",
-            timed_runs(plan, raw),
-            note="seeded deal, legal_ids + apply",
-        )
-    ]
+    def rate(name: str, run: Callable[[int], float], note: str) -> Result:
+        return median_result("envs", name, "hands/s", timed_runs(plan, run), note=note)
+
+    results = [rate("engine, action ids", raw, "seeded deal, legal_ids + apply")]
     try:
         pyspiel: Any = importlib.import_module("pyspiel")
         wrapper: Any = importlib.import_module("spades_core.envs.openspiel")
@@ -617,13 +612,7 @@ def section_envs(plan: Plan) -> list[Result]:
             return hands / (clock() - start)
 
         results.append(
-            median_result(
-                "envs",
-                "OpenSpiel game",
-                "hands/s",
-                timed_runs(plan, openspiel),
-                note="52 chance deals, legal_actions + apply_action",
-            )
+            rate("OpenSpiel game", openspiel, "52 chance deals, legal_actions + apply_action")
         )
     try:
         zoo: Any = importlib.import_module("spades_core.envs.pettingzoo")
@@ -648,13 +637,7 @@ def section_envs(plan: Plan) -> list[Result]:
                 return hands / (clock() - start)
 
             results.append(
-                median_result(
-                    "envs",
-                    name,
-                    "hands/s",
-                    timed_runs(plan, pettingzoo),
-                    note="observation + mask every step, random masked actions",
-                )
+                rate(name, pettingzoo, "observation + mask every step, random masked actions")
             )
     return results
 

@@ -344,46 +344,49 @@ def test_states_serialize_as_game_records(moves: int) -> None:
 # -- against OpenSpiel's own spades ---------------------------------------------------------
 
 
-def test_one_classic_hand_scores_as_openspiels_spades_on_the_same_deals() -> None:
+def side_by_side(seed: int, hands: int) -> Iterator[tuple[Any, Any]]:
+    """Random one-hand classic episodes, here and in OpenSpiel's ``spades``, on
+    the same deals and actions (chosen among OpenSpiel's legal ones): both
+    states before every decision and at every end."""
     ours = load(variant="classic")
     theirs = pyspiel.load_game("spades")
-    rng = random.Random(2024)
-    for _ in range(60):
+    rng = random.Random(seed)
+    for _ in range(hands):
         mine, other = ours.new_initial_state(), theirs.new_initial_state()
         while not other.is_terminal():
             if other.is_chance_node():
                 action = rng.choice([card for card, _ in other.chance_outcomes()])
             else:
-                assert mine.current_player() == other.current_player()
-                # OpenSpiel's spades allows a subset of ours (it never breaks spades).
-                assert set(other.legal_actions()) <= set(mine.legal_actions())
+                yield mine, other
                 action = rng.choice(other.legal_actions())
             mine.apply_action(action)
             other.apply_action(action)
-        assert mine.is_terminal()
-        assert mine.returns() == other.returns()
+        yield mine, other
+
+
+def test_one_classic_hand_scores_as_openspiels_spades_on_the_same_deals() -> None:
+    ends = 0
+    for mine, other in side_by_side(2024, 60):
+        if other.is_terminal():
+            assert mine.is_terminal()
+            assert mine.returns() == other.returns()
+            ends += 1
+        else:
+            assert mine.current_player() == other.current_player()
+            # OpenSpiel's spades allows a subset of ours (it never breaks spades).
+            assert set(other.legal_actions()) <= set(mine.legal_actions())
+    assert ends == 60
 
 
 def test_openspiels_spades_never_lets_a_spade_be_led() -> None:
-    ours = load(variant="classic")
-    theirs = pyspiel.load_game("spades")
-    rng = random.Random(7)
-    for _ in range(40):
-        mine, other = ours.new_initial_state(), theirs.new_initial_state()
-        while not other.is_terminal():
-            if other.is_chance_node():
-                action = rng.choice([card for card, _ in other.chance_outcomes()])
-            else:
-                extra = set(mine.legal_actions()) - set(other.legal_actions())
-                if extra:
-                    game = mine.game
-                    assert game.spades_broken
-                    assert not game.current_trick
-                    assert all(sc.Card.from_id(card).suit is sc.Suit.SPADES for card in extra)
-                    return
-                action = rng.choice(other.legal_actions())
-            mine.apply_action(action)
-            other.apply_action(action)
+    for mine, other in side_by_side(7, 40):
+        extra = set(mine.legal_actions()) - set(other.legal_actions())
+        if extra:
+            game = mine.game
+            assert game.spades_broken
+            assert not game.current_trick
+            assert all(sc.Card.from_id(card).suit is sc.Suit.SPADES for card in extra)
+            return
     pytest.fail("no deal reached a lead where only spades-core allows a spade")
 
 

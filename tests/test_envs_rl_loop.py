@@ -3,28 +3,20 @@ environment runs as a script, is reproducible, and never picks an illegal action
 
 from __future__ import annotations
 
-import importlib.util
 import re
+import runpy
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
+from types import SimpleNamespace
 
 import numpy as np
 
 SCRIPT = Path(__file__).resolve().parents[1] / "examples" / "rl_loop.py"
 
 
-def _load_example() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("rl_loop_example", SCRIPT)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-example = _load_example()
+# The example's functions, without running its main().
+example = SimpleNamespace(**runpy.run_path(str(SCRIPT), run_name="rl_loop_example"))
 
 
 def test_the_script_prints_each_episodes_points() -> None:
