@@ -314,6 +314,10 @@ def test_resampling_keeps_the_information_state() -> None:
         hidden.add(str(sample.game.hand(sc.Seat((player + 1) % 4))))
         play_randomly(sample, rng)
     assert len(hidden) > 1
+    with pytest.raises(sc.RulesError, match="0-3"):
+        state.resample_from_infostate(4, sampler)
+    with pytest.raises(sc.RulesError, match="0-3"):
+        state.view(-2)
 
 
 # -- serialization --------------------------------------------------------------------------
@@ -442,6 +446,10 @@ def test_an_ismcts_player_sits_at_a_spades_core_table() -> None:
     assert len(game.hand_results) == 1
     with pytest.raises(sc.RulesError, match="View"):
         player.choose(game)  # type: ignore[arg-type]
+    dealt = game.deal()
+    waiting = next(seat for seat in sc.Seat if seat != dealt.to_act)
+    with pytest.raises(sc.IllegalActionError, match="not to act"):
+        player.choose(dealt.view(waiting))
 
 
 def test_a_state_from_a_game_needs_the_same_rules() -> None:

@@ -199,6 +199,15 @@ def test_the_raw_environment_refuses_an_illegal_action_and_changes_nothing() -> 
     with pytest.raises(sc.IllegalActionError):
         table.step(0)  # a card while bidding
     assert table.game is before
+    with pytest.raises(sc.IllegalActionError):
+        table.step("3")  # type: ignore[arg-type]
+    assert table.game is before
+    bidder = before.to_act
+    assert bidder is not None
+    table.step(np.int64(encoding.BID_ID_BASE + 3))
+    assert table.game.bids[bidder] == 3
+    with pytest.raises(sc.RulesError, match="no agent"):
+        table.observe("nobody")
     with pytest.raises(sc.RulesError, match="seed"):
         table.reset(seed="7")  # type: ignore[arg-type]
 

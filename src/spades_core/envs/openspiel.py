@@ -62,7 +62,7 @@ from spades_core.cards import ALL_CARDS, CardSet
 from spades_core.determinize import determinize
 from spades_core.encoding import BID_ID_BASE, NUM_ACTIONS, action_from_id, legal_ids
 from spades_core.envs import _episode, features
-from spades_core.errors import RulesError, SpadesError, brief
+from spades_core.errors import IllegalActionError, IllegalReason, RulesError, SpadesError, brief
 from spades_core.game import new_game
 from spades_core.options import OptionSpec, Rules
 from spades_core.records import dumps, loads
@@ -216,6 +216,14 @@ def _rules_from(variant: Variant, given: Mapping[str, object]) -> tuple[Rules, d
             held = _as_parameter(rules.get(name), type(parameter.default))
             resolved[name] = parameter.default if held is None else held
     return rules, resolved
+
+
+def _seat(player: object) -> Seat:
+    if type(player) is not int or not 0 <= player < 4:
+        raise RulesError(
+            f"players are numbered 0-3 (North, East, South, West); got {brief(player)}"
+        )
+    return SEATS[player]
 
 
 def _same_rules(variant: Variant, first: Rules, second: Rules) -> bool:
@@ -462,7 +470,7 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
     def view(self, player: int | None) -> View:
         """What ``player`` (a seat number, or ``None`` for a spectator) may see."""
         game = self._position.game
-        return game.public_view() if player is None else game.view(SEATS[player])
+        return game.public_view() if player is None else game.view(_seat(player))
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SpadesCoreState:
         """A state ``player_id`` cannot tell from this one, hidden cards drawn
@@ -475,8 +483,8 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
             rng.shuffle(deck)
             sample = attrs.evolve(position, dealing=tuple(deck[: len(position.dealing)]))
         else:
-            seat = SEATS[player_id]
-            sample = attrs.evolve(position, game=determinize(position.game.view(seat), rng))
+            view = position.game.view(_seat(player_id))
+            sample = attrs.evolve(position, game=determinize(view, rng))
         return SpadesCoreState(self.get_game(), sample)
 
     def __str__(self) -> str:
@@ -624,6 +632,10 @@ class ISMCTSPlayer:
         """The bot's action for ``view`` (one of ``view.legal_actions``)."""
         if not isinstance(view, View):
             raise RulesError(f"choose takes a View; got {type(view).__name__}")
+        if not view.is_my_turn:
+            raise IllegalActionError(
+                IllegalReason.NOT_YOUR_TURN, f"the view's seat ({view.seat}) is not to act"
+            )
         if len(view.legal_actions) == 1:
             return view.legal_actions[0]
         key = (view.variant.id, view.rules)

@@ -158,14 +158,14 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> Observation:
         """``agent``'s observation vector and legal-action mask."""
-        seat = _SEAT_OF[agent]
+        seat = self.seat_of(agent)
         game = self.game
         mask = np.zeros(NUM_ACTIONS, np.int8)
         if game.to_act == seat and not self.terminations[agent] and not self.truncations[agent]:
             mask[list(legal_ids(game))] = 1
         return {"observation": features.observation(game.view(seat)), "action_mask": mask}
 
-    def step(self, action: int | None) -> None:
+    def step(self, action: int | np.integer[Any] | None) -> None:
         """The agent to act takes action id ``action``."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -175,7 +175,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(AGENTS, 0.0)
         finished = len(game.hand_results)
-        game = game.apply(action_from_id(game, int(action)))  # type: ignore[arg-type]
+        # Policies hand over numpy integers; anything else goes to the engine as it is.
+        chosen = int(action) if isinstance(action, np.integer) else action
+        game = game.apply(action_from_id(game, chosen))  # type: ignore[arg-type]
         if len(game.hand_results) > finished:
             points = game.hand_results[-1].points
             for name, seat in _SEAT_OF.items():
@@ -221,4 +223,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     def seat_of(self, agent: str) -> Seat:
         """The seat ``agent`` plays."""
-        return _SEAT_OF[agent]
+        seat = _SEAT_OF.get(agent) if isinstance(agent, str) else None
+        if seat is None:
+            raise RulesError(f"no agent named {brief(agent)}; the agents are {', '.join(AGENTS)}")
+        return seat
