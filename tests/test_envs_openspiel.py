@@ -97,6 +97,12 @@ def test_unset_options_take_each_variants_own_defaults() -> None:
     assert mirror.rules == sc.load_variant("mirror").rules()
     assert classic.rules.loss_floor == -200
     assert mirror.rules.loss_floor is None
+    # The variants disagree on loss_floor: its registered default is the placeholder.
+    given = {"loss_floor": openspiel.INT_PLACEHOLDER}
+    assert load(variant="classic", **given).rules.loss_floor == -200
+    assert load(variant="mirror", **given).rules.loss_floor is None
+    # They agree on target_score: its registered default is that value.
+    assert load(variant="whiz").get_parameters()["target_score"] == 500
     assert mirror.rules.break_rule is sc.BreakRule.ANY_SPADE
 
 

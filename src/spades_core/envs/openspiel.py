@@ -75,6 +75,7 @@ from spades_core.views import View
 __all__ = [
     "FIRST_DEALER",
     "GAME_NAME",
+    "INT_PLACEHOLDER",
     "ISMCTSPlayer",
     "SpadesCoreGame",
     "SpadesCoreState",
