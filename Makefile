@@ -7,11 +7,20 @@ export HYPOTHESIS_PROFILE ?= ci
 # Keeps MkDocs from printing a notice about its successor on every build.
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: run test lint typecheck unit docs bench install dev clean browser
+.PHONY: run play test lint typecheck unit docs bench install dev clean browser
 
+# `make run`: set up, then one hand of Classic between four bots (a short, readable demo).
 run: $(VENV)/.installed
-	$(BIN)/python examples/random_game.py
-	$(BIN)/spades watch --variant mirror --delay 0
+	@echo "Demo: one hand of Classic Spades between four normal bots (spades watch)..."
+	@$(BIN)/spades watch --variant classic --delay 0 --hands 1 --seed 7
+	@echo ""
+	@echo "Play a game yourself:   make play     (or: make play ARGS='--variant mirror')"
+	@echo "Type spades commands directly after:   source $(VENV)/bin/activate"
+	@echo "  (or put it on the PATH: export PATH=\"$$PWD/$(BIN):\$$PATH\")"
+
+# `make play`: a game in the terminal against bots; ARGS are passed to `spades play`.
+play: $(VENV)/.installed
+	@$(BIN)/spades play $(ARGS)
 
 test: $(VENV)/.installed-dev browser lint typecheck unit docs
 
@@ -43,16 +52,20 @@ install: $(VENV)/.installed
 dev: $(VENV)/.installed-dev
 
 $(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	@echo "Creating .venv, a Python environment for this checkout..."
+	@$(PYTHON) -m venv $(VENV)
+	@echo "Updating pip in .venv..."
+	@$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
-	touch $@
+	@echo "Installing spades-core into .venv (about a minute the first time)..."
+	@$(BIN)/python -m pip install --quiet -e .
+	@touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $@ $(VENV)/.installed
+	@echo "Installing spades-core with the development tools into .venv..."
+	@$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $@ $(VENV)/.installed
 
 clean:
 	rm -rf $(VENV) build dist site .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -47,7 +47,7 @@ def describe_hand(result: sc.HandResult) -> list[str]:
     ]
     for team in sc.Team:
         lines.append(
-            f"  {team.name}  {result.points[team]:+5d} -> {result.scores[team]:5d}"
+            f"  {team.name}  {result.points[team]:+5d} → {result.scores[team]:5d}"
             f"   bags {result.bags[team]}"
         )
     return lines
@@ -57,6 +57,8 @@ def describe_game(game: sc.Game) -> list[str]:
     """Every line the example prints for a finished game."""
     lines = [
         f"{game.variant.title}, seed {game.seed}, first dealer {game.first_dealer.name.title()}",
+        "Every bid and card is drawn at random from the legal ones (no strategy),",
+        "so the bids are wild; `spades watch` shows bots playing to win.",
         "",
     ]
     for result in game.hand_results:

@@ -36,7 +36,7 @@ def describe_hand(result: sc.HandResult) -> Iterable[str]:
         yield f"  {seat.name.title():<5} bid {bid!s:>3}, took {result.tricks[seat]:>2}: {cards}"
     for number, trick in enumerate(result.played, start=1):
         plays = " ".join(f"{seat.letter}:{card.symbol}" for seat, card in trick.plays)
-        yield f"  trick {number:>2}: {plays}  -> {trick.winner.name.title()}"
+        yield f"  trick {number:>2}: {plays}  → {trick.winner.name.title()}"
     for team in sc.Team:
         yield (
             f"  {team.name}: {result.points[team]:+d} this hand, "

@@ -272,7 +272,7 @@ def test_a_bid_outside_0_to_13_is_not_allowed(value: int) -> None:
     assert game == dealt("classic", MIXED)
 
 
-@pytest.mark.parametrize("value", ["3", 3.0, True, None])
+@pytest.mark.parametrize("value", [3.0, True, None])
 def test_a_bid_that_is_not_a_whole_number_is_not_an_action(value: object) -> None:
     game = dealt("classic", MIXED)
     with pytest.raises(IllegalActionError) as caught:

@@ -97,7 +97,7 @@ def test_card_ids_are_suit_times_13_plus_rank() -> None:
 
 def test_card_symbol_and_repr() -> None:
     assert Card.parse("AS").symbol == "A♠"
-    assert Card.parse("10h").symbol == "T♥"
+    assert Card.parse("10h").symbol == "10♥"
     assert repr(Card.parse("10h")) == "Card('TH')"
 
 

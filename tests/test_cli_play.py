@@ -8,7 +8,6 @@ a temporary one (``SPADES_CORE_DATA_DIR``).
 
 from __future__ import annotations
 
-import io
 import itertools
 import json
 import re
@@ -19,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import spades_core as sc
+from play_helpers import private_data_dir, run_play  # noqa: F401 (the `data` fixture)
 from spades_core.cli import main
 from spades_core.cli.play import (
     AUTOSAVE_NAME,
@@ -34,28 +34,6 @@ from spades_core.cli.play import (
 ALL_NUMBERS = [str(n) for n in range(14)]
 
 
-@pytest.fixture
-def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A private data directory for the autosave."""
-    directory = tmp_path / "data"
-    monkeypatch.setenv(DATA_DIR_ENV, str(directory))
-    monkeypatch.delenv("NO_COLOR", raising=False)
-    return directory
-
-
-def run_play(
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    args: list[str],
-    lines: list[str],
-) -> tuple[int, str, str]:
-    """Run ``spades play ARGS`` with ``lines`` as its standard input."""
-    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(line + "\n" for line in lines)))
-    status = main(["play", "--delay", "0", *args])
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
-
-
 def test_full_hand_with_legal_and_illegal_input_hint_help_and_save(
     data: Path,
     tmp_path: Path,
@@ -66,22 +44,37 @@ def test_full_hand_with_legal_and_illegal_input_hint_help_and_save(
     script = ["help", "hint", "banana", "14", "3"]
     # Thirteen tricks: each turn tries every number until one is legal.
     script += ["0", "99", "ZZ"] + ALL_NUMBERS * 13
-    status, out, err = run_play(
-        monkeypatch, capsys, ["--variant", "classic", "--seed", "11"], script
-    )
+    # Card numbers stay with their cards, so the lines may reach later hands:
+    # a high target keeps the game going until the input ends.
+    args = [
+        "--variant",
+        "classic",
+        "--seed",
+        "11",
+        "-o",
+        "target_score=5000",
+        "-o",
+        "loss_floor=none",
+    ]
+    status, out, err = run_play(monkeypatch, capsys, args, script)
     assert status == 0, err
     # help lists the commands; hint asks the coach.
     assert "save FILE" in out
     assert "quit" in out
     assert "Coach: bid " in out
     # Bad bids get the reason and a new prompt.
-    assert "Type your bid as a number or 'nil'; got 'banana'" in out
-    assert "a bid is a whole number 0-13" in out
-    # Bad cards: a number off the list, text that is no card, a card the rules refuse.
+    assert "You cannot bid 'banana': bids are Nil (0) or 1 to 13. You may bid Nil or 1-13." in out
+    assert "You cannot bid '14': bids are Nil (0) or 1 to 13. You may bid Nil or 1-13." in out
+    # Your own bid is echoed like the bots' bids.
+    assert "South (you) bids 3" in out
+    # Bad cards: a number off the list, text that is no card, a card the rules refuse,
+    # all in the board's notation.
     assert "There is no card number 0" in out
     assert "There is no card number 99" in out
-    assert "not a card: 'ZZ'" in out
-    assert "Not allowed: SOUTH must follow" in out
+    assert "'ZZ' is not a card" in out
+    assert "You must follow " in out
+    assert "SOUTH" not in out
+    assert not re.search(r"\b(T[CDHS♣♦♥♠]|[2-9JQKA][CDHS])\b", out.split("Commands:")[0])
     # The hand was played out and scored with a breakdown.
     assert "Hand 1 scored" in out
     assert re.search(r"contract \d+ (made|set) \(\d+ tricks\)", out)
@@ -109,7 +102,7 @@ def test_resume_file_and_continue_pick_up_the_same_game(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     status, out, _ = run_play(
-        monkeypatch, capsys, ["--variant", "mirror", "--seed", "4"], ["", *ALL_NUMBERS * 3]
+        monkeypatch, capsys, ["--variant", "mirror", "--seed", "4"], ["", *ALL_NUMBERS]
     )
     assert status == 0
     in_progress, _ = read_save(data / AUTOSAVE_NAME)
@@ -125,7 +118,8 @@ def test_resume_file_and_continue_pick_up_the_same_game(
     resumed, _ = read_save(data / AUTOSAVE_NAME)
     assert resumed == in_progress  # 'show' changes nothing; the autosave is the same game
 
-    status, out, _ = run_play(monkeypatch, capsys, ["--continue"], ALL_NUMBERS)
+    one_card = str(next(iter(in_progress.legal_plays())))
+    status, out, _ = run_play(monkeypatch, capsys, ["--continue"], [one_card])
     assert status == 0
     assert "Continuing the game saved in" in out
     continued, _ = read_save(data / AUTOSAVE_NAME)
@@ -223,6 +217,7 @@ def test_bad_arguments_and_bad_save_files(
     status, _, err = run_play(monkeypatch, capsys, ["--resume", str(broken)], [])
     assert status == 1
     assert "is not a saved game" in err
+    assert broken.exists()  # a file named with --resume is the player's: never moved
     status, _, err = run_play(monkeypatch, capsys, ["--resume", str(tmp_path / "none.json")], [])
     assert status == 1
     assert "cannot read" in err

@@ -214,7 +214,7 @@ def test_colour_adds_escapes_and_nothing_else() -> None:
         return render.table_lines(view, style, labels={sc.Seat.SOUTH: "you"})
 
     def hand(style: Style) -> list[str]:
-        return render.hand_lines(view.hand, style, legal=legal, numbered=True)
+        return render.hand_lines(view.hand, style, legal=legal, numbers=dict.fromkeys(view.hand, 1))
 
     def result(style: Style) -> list[str]:
         bags = (first.bags[sc.Team.NS], first.bags[sc.Team.EW])

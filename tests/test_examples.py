@@ -42,7 +42,7 @@ def test_embed_game_loop_runs_unattended_with_auto() -> None:
     out = run_example("embed_game_loop.py", "--auto").stdout
     assert "coach: " in out
     assert "Hand 1 over: NS " in out
-    assert "Saved and reloaded: <Game whiz hand 1, DEAL" in out
+    assert "Saved and reloaded: <Game whiz hand 2, DEAL" in out
     assert "Hand 2 over: NS " in out
     assert "After 2 hands: NS " in out
 

@@ -83,7 +83,7 @@ def test_main_prints_every_hand_with_bids_tricks_points_scores_and_bags(
         assert f"tricks  {tricks}" in block
         for team in sc.Team:
             assert (
-                f"{team.name}  {result.points[team]:+5d} -> {result.scores[team]:5d}"
+                f"{team.name}  {result.points[team]:+5d} → {result.scores[team]:5d}"
                 f"   bags {result.bags[team]}"
             ) in block
     assert WINNER_LINE.match(output.rstrip("\n").splitlines()[-1])

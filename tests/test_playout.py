@@ -300,7 +300,7 @@ def test_a_playout_result_builds_its_tricks_once_and_reads_like_any_other() -> N
     assert sorted(card for trick in played for card in trick.cards) == list(sc.CardSet.full_deck())
     for seat in sc.Seat:
         assert result.tricks[seat] == sum(trick.winner is seat for trick in played)
-    assert repr(result).startswith("<HandResult 0: dealer ")
+    assert repr(result).startswith("<HandResult 1: dealer ")  # counted from 1, for people
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         result._number = 1  # type: ignore[misc]
 

@@ -4,8 +4,14 @@ Actions carry no seat: the seat to act performs them. The engine hands out
 pre-built instances (:data:`BIDS`, :data:`PLAYS`), so comparing and hashing
 actions is cheap.
 
->>> Bid.of(0), Play.of("QH")
-(Bid(Nil), Play(QH))
+Wherever an action is taken, the same notations are accepted (see
+:func:`action_of`): a :class:`Bid` or :class:`Play`, a card such as ``"QH"``,
+``"10h"`` or ``"Q♥"``, and a bid such as ``"3"`` or ``"nil"``.
+
+>>> Bid.of(0), Bid.of("nil"), Bid.of("3"), Play.of("QH")
+(Bid(Nil), Bid(Nil), Bid(3), Play(QH))
+>>> action_of("10h"), action_of("Nil"), action_of("bid 4")
+(Play(TH), Bid(Nil), Bid(4))
 """
 
 from __future__ import annotations
@@ -15,10 +21,10 @@ from typing import Final, final
 import attrs
 
 from spades_core.cards import ALL_CARDS, Card, CardSet
-from spades_core.errors import IllegalActionError, IllegalReason, InvalidNotationError
+from spades_core.errors import IllegalActionError, IllegalReason, InvalidNotationError, brief
 from spades_core.seats import Seat
 
-__all__ = ["BIDS", "NIL", "PLAYS", "Action", "Bid", "Deal", "Play"]
+__all__ = ["BIDS", "NIL", "PLAYS", "Action", "Bid", "Deal", "Play", "action_of"]
 
 
 @final
@@ -34,14 +40,23 @@ class Bid:
         return self.value == 0
 
     @classmethod
-    def of(cls, value: int) -> Bid:
-        """The pre-built bid of ``value`` (0-13)."""
-        if type(value) is not int or not 0 <= value <= 13:
-            raise IllegalActionError(
-                IllegalReason.BID_NOT_ALLOWED,
-                f"a bid is a whole number 0-13 (0 = Nil); got {value!r}",
-            )
-        return BIDS[value]
+    def of(cls, value: int | str | Bid) -> Bid:
+        """The pre-built bid of ``value``: a whole number 0-13, its digits
+        (``"3"``) or ``"nil"`` (any case) for 0, or a :class:`Bid`."""
+        if type(value) is int and 0 <= value <= 13:
+            return BIDS[value]
+        if isinstance(value, Bid):
+            return BIDS[value.value] if value in BIDS else value
+        if isinstance(value, str):
+            text = value.strip().lower()
+            if text == "nil":
+                return NIL
+            if text.isascii() and text.isdigit() and len(text) <= 2 and int(text) <= 13:
+                return BIDS[int(text)]
+        raise IllegalActionError(
+            IllegalReason.BID_NOT_ALLOWED,
+            f"a bid is a whole number 0-13 or 'nil' (0 = Nil); got {brief(value)}",
+        )
 
     def __str__(self) -> str:
         return "Nil" if self.value == 0 else str(self.value)
@@ -95,6 +110,33 @@ PLAYS: Final[tuple[Play, ...]] = tuple(Play(card) for card in ALL_CARDS)
 """The pre-built plays, indexed by card id."""
 DEAL_FROM_SEED: Final = Deal()
 """The action that deals the next hand from the game's seed."""
+
+
+def action_of(value: object) -> Action:
+    """The action ``value`` stands for: an action as it is, or text naming a
+    bid (``"3"``, ``"nil"``, ``"bid 3"``) or a card (``"QH"``, ``"10h"``,
+    ``"Q♥"``, ``"play QH"``). Anything else is returned unchanged, for the
+    engine to refuse as not an action.
+
+    Text that names neither raises :class:`IllegalActionError`
+    (``NOT_AN_ACTION``) saying how actions are written.
+    """
+    if not isinstance(value, str):
+        return value  # type: ignore[return-value]
+    words = value.split()
+    kind = words[0].lower() if len(words) == 2 else ""
+    text = words[1] if kind in ("bid", "play") else value.strip()
+    try:
+        if kind != "play" and (text.lower() == "nil" or text.isdigit()):
+            return Bid.of(text)
+        if kind != "bid":
+            return PLAYS[Card.parse(text).id]
+    except (IllegalActionError, InvalidNotationError):
+        pass
+    raise IllegalActionError(
+        IllegalReason.NOT_AN_ACTION,
+        f"not an action: {brief(value)}; write a bid (0-13 or nil) or a card (QH, 10h, Q♥)",
+    )
 
 
 def deal_of(hands: object) -> Deal:

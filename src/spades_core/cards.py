@@ -159,8 +159,8 @@ class Card:
 
     @property
     def symbol(self) -> str:
-        """The card with its suit symbol, for display: ``"A♠"``."""
-        return self.rank.letter + self.suit.symbol
+        """The card as the board shows it: ``"A♠"``, ``"10♥"`` (ten written out)."""
+        return ("10" if self.rank is Rank.TEN else self.rank.letter) + self.suit.symbol
 
     @classmethod
     def of(cls, rank: Rank, suit: Suit) -> Card:

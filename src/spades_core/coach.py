@@ -30,14 +30,15 @@ from spades_core.bots._policy import (
     winner_so_far,
 )
 from spades_core.bots._table import SPADE_MASK, SUIT, Table, table_from_view
-from spades_core.cards import ALL_CARDS
+from spades_core.cards import ALL_CARDS, Card, Suit
 from spades_core.seats import Seat
 from spades_core.views import View
 
-__all__ = ["Tip", "coach"]
+__all__ = ["Tip", "bid_rule", "coach"]
 
 _SUIT_NAMES: Final = ("clubs", "diamonds", "hearts", "spades")
 _SUIT_SINGULAR: Final = ("club", "diamond", "heart", "spade")
+_ACE_OF_SPADES: Final = Card.parse("AS")
 
 
 @final
@@ -78,9 +79,7 @@ _COACH_BOT: Final = NormalBot(seed=0)
 
 def name(card: int) -> str:
     """A card for people: ``"10♥"``, ``"K♠"``."""
-    shown = ALL_CARDS[card]
-    rank = "10" if shown.rank.letter == "T" else shown.rank.letter
-    return rank + shown.suit.symbol
+    return ALL_CARDS[card].symbol
 
 
 def _names(cards: list[int]) -> str:
@@ -110,11 +109,53 @@ def _bid_text(bid: int) -> str:
 # -- bids ------------------------------------------------------------------------
 
 
+def bid_rule(view: View) -> str:
+    """Why the seat to act in ``view`` may make only the bids it may, as a
+    clause for a sentence: ``"your partnership's bids may total at most 13 and
+    your partner bid 12"``, ``"in Mirror Spades your bid is your spade count,
+    and you hold 3 spades"``. Used by the coach and to explain a refused bid."""
+    legal = tuple(a.value for a in view.legal_actions if isinstance(a, Bid))
+    spades = view.hand.count(Suit.SPADES)
+    rules = view.rules
+    if _cap_binds(view, legal):
+        partner = view.bids[view.seat.partner]  # type: ignore[union-attr]
+        return (
+            f"your partnership's bids may total at most {rules.max_team_bid} "
+            f"and your partner bid {partner}"
+        )
+    title = view.variant.title
+    if legal == (0,) and not spades:
+        return f"you hold no spades, and in {title} that means Nil"
+    if legal == (spades,):
+        if rules.whiz_nil_needs_no_ace and _ACE_OF_SPADES in view.hand:
+            return (
+                f"you hold the A♠, so the house rule whiz_nil_needs_no_ace rules out Nil, "
+                f"and in {title} the other bid is your spade count, {spades}"
+            )
+        spade_word = f"{spades} spade{'s' if spades != 1 else ''}"
+        return f"in {title} your bid is your spade count, and you hold {spade_word}"
+    if legal == (0, spades):
+        return f"in {title} you may bid only Nil or your spade count, {spades}"
+    shown = ", ".join(_bid_text(value) for value in legal)
+    return f"the {title} rules allow only {shown or 'no bid'} here"
+
+
+def _cap_binds(view: View, legal: tuple[int, ...]) -> bool:
+    """Whether the team cap, after the partner's bid, is what limits ``legal``."""
+    cap = view.rules.max_team_bid
+    partner = view.bids[view.seat.partner] if view.seat is not None else None
+    return bool(cap is not None and partner and legal and max(legal) == cap - partner < 13)
+
+
 def _bid_reason(view: View, table: Table, bid: int, why: Why) -> str:
     hand = table.hand
     spades = _cards_desc(hand & SPADE_MASK)
     legal = table.legal_bids or tuple(a.value for a in view.legal_actions if isinstance(a, Bid))
+    capped = _cap_binds(view, legal)
     if why is Why.ONLY_CHOICE or why is Why.BID_FORCED:
+        if capped:
+            rule = bid_rule(view)
+            return f"{rule[0].upper()}{rule[1:]}, so {_bid_text(bid)} is your only bid."
         if not spades and legal == (0,):
             return "You hold no spades, so Nil is your only bid."
         if bid == len(spades) and view.variant.id == "mirror":
@@ -136,13 +177,24 @@ def _bid_reason(view: View, table: Table, bid: int, why: Why) -> str:
             f"Your hand is weak (your best card is the {name(top)}, with {spade_part}), "
             f"so bid Nil for {view.rules.nil_value} points."
         )
-    if why is Why.BID_WHIZ_COUNT:
-        strong = _strong_cards(hand)
+    strong = _strong_cards(hand)
+    if why is Why.BID_WHIZ_COUNT and bid == len(spades) and not capped:
         return (
             f"Your {_names(strong) if strong else 'spades'} make Nil too risky: bid your "
             f"{len(spades)} spade{'s' if len(spades) != 1 else ''}."
         )
-    winners = _strong_cards(hand)
+    if why is Why.BID_WHIZ_COUNT:
+        rule = bid_rule(view)
+        choices = " or ".join(_bid_text(value) for value in legal)
+        if strong:
+            risky = f"with the {_names(strong)}"
+        else:
+            risky = f"holding {len(spades)} spades" if len(spades) > 1 else "with this hand"
+        return (
+            f"{rule[0].upper()}{rule[1:]}, so you may bid only {choices}: bid {bid}, "
+            f"since Nil is too risky {risky}."
+        )
+    winners = strong
     estimate = estimate_tricks(hand)
     length = max(0, len(spades) - 3)
     extra = f", and {len(spades)} spades should take more by length or trumping" if length else ""
@@ -170,6 +222,8 @@ def _bid_reason(view: View, table: Table, bid: int, why: Why) -> str:
             if expected == 0
             else "length and your partner's support should bring a little more"
         )
+    elif capped and bid == max(legal):
+        lean = f"it is the most you may bid: {bid_rule(view)}"
     else:
         lean = "bidding a little under leaves room to avoid bags"
     return f"You can expect {tricks} ({listed}{extra}); bid {bid}{partner_part}: {lean}."
@@ -246,12 +300,8 @@ def _play_reason(view: View, table: Table, card: int, why: Why) -> str:
             f"Lead your last {_SUIT_SINGULAR[suit]}, the {card_name}: once you are out of "
             f"{_SUIT_NAMES[suit]} you can trump them."
         )
-    if why is Why.DUCK_LEAD:
-        return (
-            f"Your team has its contract ({counted} of {contract} tricks) and {team_bags} "
-            f"bag{'s' if team_bags != 1 else ''}: lead the {card_name}, a card unlikely to "
-            "win, to avoid taking more bags."
-        )
+    if why in (Why.DUCK_LEAD, Why.DUCK, Why.DUCK_DISCARD, Why.DUCK_FORCED):
+        return _duck_reason(why, card_name, winning, counted, contract, team_bags, table)
     if why is Why.WIN_CHEAPLY:
         return (
             f"Win the trick as cheaply as possible: your {card_name} beats the {winning}."
@@ -294,22 +344,6 @@ def _play_reason(view: View, table: Table, card: int, why: Why) -> str:
         return (
             f"Your partner's {winning} could still be beaten by the opponent after you: "
             f"make sure of the trick with your {card_name}."
-        )
-    if why in (Why.DUCK, Why.DUCK_DISCARD, Why.DUCK_FORCED):
-        made = (
-            f"Your team has its contract ({counted} of {contract} tricks) and "
-            f"{team_bags} bag{'s' if team_bags != 1 else ''}"
-        )
-        if why is Why.DUCK:
-            return f"{made}: play the {card_name} under the {winning} to avoid another bag."
-        if why is Why.DUCK_DISCARD:
-            return (
-                f"{made}: throw away your {card_name}, a card that could win a trick later, "
-                "to avoid bags."
-            )
-        return (
-            f"{made}, but every card you may play beats the {winning}: play the "
-            f"{card_name} and hope someone overtakes."
         )
     if why is Why.NIL_LEAD:
         return f"You bid Nil: lead the {card_name}, a low card the other players will have to beat."
@@ -372,3 +406,45 @@ def _play_reason(view: View, table: Table, card: int, why: Why) -> str:
             "room to be forced to win the trick."
         )
     return f"Play the {card_name}."  # pragma: no cover - every play idea is described above
+
+
+def _duck_reason(
+    why: Why,
+    card_name: str,
+    winning: str,
+    counted: int,
+    contract: int,
+    team_bags: int,
+    table: Table,
+) -> str:
+    """Why to lose a trick on purpose: the contract is made (more tricks are
+    bags), cannot be made any more (more tricks score nothing), or was never
+    wanted (both partners bid Nil)."""
+    if contract == 0:
+        standing = "You and your partner both bid Nil"
+        goal = " to take no more tricks"
+    elif counted >= contract:
+        standing = (
+            f"Your team has its contract ({counted} of {contract} tricks) and "
+            f"{team_bags} bag{'s' if team_bags != 1 else ''}"
+        )
+        goal = " to avoid another bag" if why is Why.DUCK else " to avoid taking more bags"
+    else:
+        standing = (
+            f"Your team can no longer make its contract ({counted} of {contract} tricks, "
+            f"{table.remaining()} still to play), so winning tricks would score nothing"
+        )
+        goal = ""
+    if why is Why.DUCK_LEAD:
+        return f"{standing}: lead the {card_name}, a card unlikely to win{goal and ','}{goal}."
+    if why is Why.DUCK:
+        return f"{standing}: play the {card_name} under the {winning}{goal}."
+    if why is Why.DUCK_DISCARD:
+        return (
+            f"{standing}: throw away your {card_name}, a card that could win a trick later"
+            f"{goal and ','}{goal}."
+        )
+    return (
+        f"{standing}, but every card you may play beats the {winning}: play the "
+        f"{card_name} and hope someone overtakes."
+    )

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Final, final
 
 import attrs
 
-from spades_core.actions import Action, Bid, Play
+from spades_core.actions import Action, Bid, Play, action_of
 from spades_core.cards import ALL_CARDS, Card, CardSet
 from spades_core.errors import IllegalActionError
 from spades_core.options import Rules
@@ -167,7 +167,7 @@ class HandResult:
 
     def __repr__(self) -> str:
         return (
-            f"<HandResult {self._number}: dealer {SEATS[self._dealer].name}, "
+            f"<HandResult {self._number + 1}: dealer {SEATS[self._dealer].name}, "
             f"bids {self._bids}, tricks {self._won}, points {self._points}, "
             f"scores {self._scores}>"
         )
@@ -322,7 +322,7 @@ class Game:
         return CardSet(self._dealt[Seat(seat)])
 
     def __repr__(self) -> str:
-        where = f"hand {self.hand_number}, {self._phase.name}"
+        where = f"hand {self.hand_number + 1}, {self._phase.name}"
         if self._to_act >= 0:
             where += f", {SEATS[self._to_act].name} to act"
         return f"<Game {self.variant.id} {where}; NS {self._scores[0]}, EW {self._scores[1]}" + (
@@ -363,19 +363,22 @@ class Game:
     ) -> IllegalActionError | None:
         """The error :meth:`apply` would raise for ``action``, or ``None`` if it is legal."""
         try:
-            _transitions.check(self, action, seat)
+            _transitions.check(self, action_of(action), seat)
         except IllegalActionError as error:
             return error
         return None
 
     # -- transitions -------------------------------------------------------------
 
-    def apply(self, action: Action, *, seat: Seat | str | None = None) -> Game:
-        """The game after the seat to act takes ``action``.
+    def apply(self, action: Action | str, *, seat: Seat | str | None = None) -> Game:
+        """The game after the seat to act takes ``action`` (an action, or its
+        notation as :func:`~spades_core.actions.action_of` reads it: ``"QH"``, ``"nil"``).
 
         With ``seat``, also checks that it is that seat's turn. Raises
         :class:`~spades_core.IllegalActionError` for anything not legal.
         """
+        if type(action) is str:
+            action = action_of(action)
         return _transitions.apply(self, action, seat)
 
     def deal(self, hands: Mapping[Seat, object] | Mapping[str, object] | None = None) -> Game:
@@ -383,9 +386,12 @@ class Game:
         ``hands`` (a mapping from each seat to its 13 cards)."""
         return _transitions.deal(self, hands)
 
-    def bid(self, value: int, *, seat: Seat | str | None = None) -> Game:
-        """The game after the seat to act bids ``value`` (0 is Nil)."""
-        return _transitions.apply(self, Bid.of(value) if type(value) is int else value, seat)
+    def bid(self, value: int | str, *, seat: Seat | str | None = None) -> Game:
+        """The game after the seat to act bids ``value`` (0 or ``"nil"`` is Nil, ``"3"``)."""
+        kind = type(value)
+        return _transitions.apply(
+            self, Bid.of(value) if kind is int or kind is str else value, seat
+        )
 
     def play(self, card: Card | str, *, seat: Seat | str | None = None) -> Game:
         """The game after the seat to act plays ``card`` (a Card or ``"QH"``)."""

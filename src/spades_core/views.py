@@ -184,7 +184,7 @@ class View:
     def __repr__(self) -> str:
         who = "spectator" if self.seat is None else self.seat.name
         return (
-            f"<View {who} of {self.variant.id} hand {self.hand_number}, {self.phase.name}; "
+            f"<View {who} of {self.variant.id} hand {self.hand_number + 1}, {self.phase.name}; "
             f"hand {self.hand}; bids { ({s.letter: b for s, b in self.bids.items()}) }; "
             f"trick {[f'{s.letter}:{c}' for s, c in self.current_trick]}; "
             f"won {list(self.tricks_won.values())}; scores {list(self.scores.values())}>"

@@ -41,7 +41,8 @@ WHIZ: Final = WhizVariant(
         "number of spades they hold (only Nil with no spades). Everything else follows "
         "Mirror: spades are broken by any earlier spade, a Nil player's tricks count "
         "only as bags, first to 500 wins, no loss floor, and a tie at the top plays "
-        "another hand. House rule: a player holding the ace of spades may not bid Nil."
+        "another hand. Optional house rule, off by default (whiz_nil_needs_no_ace=true): "
+        "a player holding the ace of spades may not bid Nil."
     ),
     options=(*SHARED_OPTIONS, "whiz_nil_needs_no_ace"),
     defaults={**MIRROR_FAMILY_DEFAULTS, "whiz_nil_needs_no_ace": False},

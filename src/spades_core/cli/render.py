@@ -114,7 +114,7 @@ def seat_name(seat: Seat) -> str:
 
 def card_text(card: Card, style: Style) -> str:
     """A card for people: rank then suit symbol (``10♥``), red suits in red."""
-    text = _RANK_TEXT[card.rank] + card.suit.symbol
+    text = card.symbol
     return style.red(text) if card.suit in _RED_SUITS else text
 
 
@@ -139,7 +139,7 @@ def action_text(action: Action, style: Style, *, imperative: bool = False) -> st
 
 def sorted_hand(hand: CardSet) -> list[Card]:
     """The cards in display order: by suit (``DISPLAY_SUIT_ORDER``), high to low.
-    Card numbers typed at the prompt refer to this order, starting at 1."""
+    ``spades play`` numbers the hand as dealt in this order, starting at 1."""
     return [card for suit in DISPLAY_SUIT_ORDER for card in reversed(list(hand.suit(suit)))]
 
 
@@ -148,20 +148,18 @@ def hand_lines(
     style: Style,
     *,
     legal: CardSet | None = None,
-    numbered: bool = False,
+    numbers: Mapping[Card, int] | None = None,
 ) -> list[str]:
     """One line per suit. With ``legal``, cards that may be played carry a
-    ``*`` (and the others are dimmed on a terminal); with ``numbered``, each
-    card shows its number in :func:`sorted_hand` order."""
+    ``*`` (and the others are dimmed on a terminal); with ``numbers``, each
+    card shows its number from that mapping (the player types it to play the card)."""
     lines = []
-    number = 0
     for suit in DISPLAY_SUIT_ORDER:
         entries = []
         for card in reversed(list(hand.suit(suit))):
-            number += 1
             text = card_text(card, style)
-            if numbered:
-                text = f"{number:>2} {text}"
+            if numbers is not None:
+                text = f"{numbers[card]:>2} {text}"
             if legal is not None:
                 text = style.bold(text) + "*" if card in legal else style.dim(text) + " "
             entries.append(text)

@@ -11,6 +11,7 @@ import enum
 import sys
 import textwrap
 
+from spades_core.cli import variant_name
 from spades_core.errors import SpadesError
 from spades_core.registry import load_variant
 from spades_core.variant import Variant
@@ -25,7 +26,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="show a variant's rules and options",
         description="Show a variant's rules summary and its house-rule options with defaults.",
     )
-    parser.add_argument("variant", metavar="VARIANT", help="variant id, e.g. classic, mirror, whiz")
+    parser.add_argument(
+        "variant",
+        metavar="VARIANT",
+        type=variant_name,
+        help="variant id in any case, e.g. classic, mirror, whiz",
+    )
     parser.add_argument(
         "--markdown", action="store_true", help="print the option table as Markdown"
     )

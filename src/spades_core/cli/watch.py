@@ -8,16 +8,15 @@ line; each hand ends with its score breakdown, and the game with the winner.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from typing import TextIO
 
 from spades_core import bots
-from spades_core.cli import render
+from spades_core.cli import level_name, render, seconds, variant_name
 from spades_core.cli.play import add_option_argument, bot_move, parse_options
 from spades_core.cli.render import Style, seat_name
-from spades_core.errors import SpadesError
+from spades_core.errors import SpadesError, brief
 from spades_core.game import new_game
 from spades_core.seats import Seat, Team
 from spades_core.state import Game, Phase
@@ -35,20 +34,33 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="watch four bots play a game",
         description="Watch four bots play a whole game of Spades, trick by trick.",
     )
-    parser.add_argument("--variant", default="classic", help="variant id (default: classic)")
+    parser.add_argument(
+        "--variant", default="classic", type=variant_name, help="variant id (default: classic)"
+    )
     add_option_argument(parser)
     parser.add_argument("--seed", type=int, help="seed for the deals and the bots")
     parser.add_argument(
         "--level",
         default=DEFAULT_LEVEL,
+        type=level_name,
         metavar="LEVEL",
         help=f"level of all four bots (default: {DEFAULT_LEVEL})",
     )
-    parser.add_argument("--ns", metavar="LEVEL", help="level of North and South (default: --level)")
-    parser.add_argument("--ew", metavar="LEVEL", help="level of East and West (default: --level)")
+    parser.add_argument(
+        "--ns", type=level_name, metavar="LEVEL", help="level of North and South (default: --level)"
+    )
+    parser.add_argument(
+        "--ew", type=level_name, metavar="LEVEL", help="level of East and West (default: --level)"
+    )
+    parser.add_argument(
+        "--hands",
+        type=_positive_int,
+        metavar="N",
+        help="stop after N hands (default: play the game to the end)",
+    )
     parser.add_argument(
         "--delay",
-        type=float,
+        type=seconds,
         default=DEFAULT_DELAY,
         metavar="SECONDS",
         help=f"pause after each trick (default: {DEFAULT_DELAY}; 0 for none)",
@@ -67,19 +79,32 @@ def run(args: argparse.Namespace) -> int:
         print(f"spades watch: {error}", file=sys.stderr)
         return 2
     try:
-        watch(game, levels, out=sys.stdout, delay=max(0.0, args.delay))
+        watch(game, levels, out=sys.stdout, delay=args.delay, max_hands=args.hands)
     except KeyboardInterrupt:
         print("\nStopped.", file=sys.stdout)
-    except BrokenPipeError:
-        # The reader went away (`spades watch | head`): stop quietly.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
     return 0
 
 
-def watch(game: Game, levels: dict[Team, str], *, out: TextIO, delay: float = 0.0) -> Game:
-    """Play ``game`` to the end with bots of ``levels``, writing each trick to
-    ``out``; the finished game."""
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"a number of hands is 1 or more; got {brief(text)}")
+    return value
+
+
+def watch(
+    game: Game,
+    levels: dict[Team, str],
+    *,
+    out: TextIO,
+    delay: float = 0.0,
+    max_hands: int | None = None,
+) -> Game:
+    """Play ``game`` with bots of ``levels``, writing each trick to ``out``,
+    to the end or until ``max_hands`` hands have been played; the game reached."""
     style = Style(colour=render.use_colour(out))
 
     def say(*lines: str) -> None:
@@ -94,6 +119,14 @@ def watch(game: Game, levels: dict[Team, str], *, out: TextIO, delay: float = 0.
         + f" · seed {game.seed}"
     )
     while not game.is_over:
+        if game.phase is Phase.DEAL and max_hands is not None and game.hand_number >= max_hands:
+            plural = "s" if max_hands > 1 else ""
+            say(
+                "",
+                f"Stopped after {max_hands} hand{plural}: "
+                f"NS {game.scores[Team.NS]}, EW {game.scores[Team.EW]}.",
+            )
+            return game
         if game.phase is Phase.DEAL:
             game = game.apply(game.legal_actions()[0])
             say(

@@ -490,7 +490,7 @@ def check_legal_actions_apply(game: Game) -> None:
         _fail("legal_actions", "applying an action changed the game it was applied to")
 
 
-_JUNK_ACTIONS: Final[tuple[object, ...]] = (None, "QH", 7, 2.5, object(), Bid(99), Bid(-1))
+_JUNK_ACTIONS: Final[tuple[object, ...]] = (None, "ZZ", 7, 2.5, object(), Bid(99), Bid(-1))
 
 
 def _junk_calls(game: Game) -> Iterator[tuple[str, Callable[[], object]]]:
@@ -498,7 +498,7 @@ def _junk_calls(game: Game) -> Iterator[tuple[str, Callable[[], object]]]:
     loose: Any = game
     for junk in _JUNK_ACTIONS:
         yield f"apply({junk!r})", partial(loose.apply, junk)
-    for value in (-1, 14, "3", None, True, 2.0):
+    for value in (-1, 14, "x", None, True, 2.0):
         yield f"bid({value!r})", partial(loose.bid, value)
     for card in ("ZZ", "", None, 52, "AS AS"):
         yield f"play({card!r})", partial(loose.play, card)

@@ -1,0 +1,305 @@
+"""The command line as a newcomer meets it: the README's commands, messages
+that name the command as it was started, a readable ``spades play`` (pauses,
+echoes, stable card numbers, ``last`` and ``score``, the board's notation,
+one format for refused bids), names in any case, refused negative delays and
+quiet exits into ``| head``."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import spades_core as sc
+from play_helpers import private_data_dir, run_play  # noqa: F401 (the `data` fixture)
+from spades_core.cli import build_parser, command_name, level_name, main, play, variant_name
+from spades_core.cli.commands import card_numbers, read_bid
+from spades_core.cli.saves import DATA_DIR_ENV
+
+ROOT = Path(__file__).resolve().parents[1]
+ALL_NUMBERS = [str(n) for n in range(14)]
+
+
+# -- the README ----------------------------------------------------------------------
+
+
+def readme_commands() -> list[list[str]]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```console\n(.*?)```", text, flags=re.S)
+    commands = []
+    for block in blocks:
+        for line in block.splitlines():
+            command = line.split("#", 1)[0].strip()
+            if command:
+                commands.append(shlex.split(command))
+    return commands
+
+
+def test_every_readme_command_exists_as_written() -> None:
+    commands = readme_commands()
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    targets = set(re.findall(r"^([a-z-]+):", makefile, flags=re.M))
+    spades = [words for words in commands if words[0] == "spades"]
+    assert {"make", "spades"} == {words[0] for words in commands}
+    assert len(spades) >= 7
+    for words in commands:
+        if words[0] == "make":
+            assert words[1] in targets, words
+            continue
+        try:
+            args = build_parser().parse_args(words[1:])
+        except SystemExit:
+            pytest.fail(f"the README's {' '.join(words)!r} is not a valid command")
+        assert args.command == words[1]
+
+
+def test_make_run_says_how_to_put_the_commands_on_the_path() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert "source .venv/bin/activate" in readme
+    assert 'export PATH="$PWD/.venv/bin:$PATH"' in readme
+    run_recipe = makefile.split("\nrun:", 1)[1].split("\n\n", 1)[0]
+    assert "activate" in run_recipe
+    assert "PATH" in run_recipe
+    assert "make play" in run_recipe
+    play_recipe = makefile.split("\nplay:", 1)[1].split("\n\n", 1)[0]
+    assert "spades play $(ARGS)" in play_recipe
+    # The demo shows bots, not random moves, and says so.
+    assert "spades watch" in run_recipe
+    assert "random_game" not in run_recipe
+
+
+def test_the_random_example_says_its_moves_are_random() -> None:
+    completed = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "random_game.py"), "--seed", "3"],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+        check=True,
+    )
+    assert "drawn at random from the legal ones" in completed.stdout.splitlines()[1]
+
+
+# -- how the command was started -------------------------------------------------------
+
+
+def test_command_name_follows_how_the_program_was_started(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(sys, "argv", [str(Path(sc.__file__).parent / "__main__.py"), "play"])
+    assert command_name() == "python -m spades_core"
+    script = tmp_path / "bin" / "spades"
+    script.parent.mkdir()
+    script.write_text("", encoding="utf-8")
+    monkeypatch.setattr(sys, "argv", [str(script), "play"])
+    monkeypatch.setenv("PATH", "")
+    assert command_name() == str(script)
+    monkeypatch.setenv("PATH", str(script.parent))
+    script.chmod(0o755)
+    assert command_name() == "spades"
+    monkeypatch.setattr(sys, "argv", ["spades", "play"])
+    assert command_name() == "spades"
+
+
+def test_the_exit_message_repeats_the_command_as_it_was_started(tmp_path: Path) -> None:
+    env = {DATA_DIR_ENV: str(tmp_path), "PYTHONIOENCODING": "utf-8", "PATH": ""}
+    completed = subprocess.run(
+        [sys.executable, "-m", "spades_core", "play", "--seed", "2"],
+        input="quit\n",
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert "Continue later with: python -m spades_core play --continue" in completed.stdout
+
+
+# -- spades play -------------------------------------------------------------------------
+
+
+def test_on_a_terminal_play_waits_for_enter_before_the_next_deal(
+    data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(play, "_is_terminal", lambda stream: True)
+    script = ["3", *ALL_NUMBERS * 13]
+    args = ["--seed", "11", "-o", "target_score=5000", "-o", "loss_floor=none"]
+    status, out, _ = run_play(monkeypatch, capsys, args, script)
+    assert status == 0
+    scored = out.index("Hand 1 scored")
+    pause = out.index("Press Enter to deal the next hand", scored)
+    assert out.index("Hand 2: ", scored) > pause
+
+
+def test_last_and_score_show_the_previous_trick_and_the_score_by_hand(
+    data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["--seed", "11", "-o", "target_score=5000", "-o", "loss_floor=none"]
+    status, out, _ = run_play(monkeypatch, capsys, args, ["last", "score", "3", "quit"])
+    assert status == 0
+    assert "No trick has been played yet." in out
+    assert "No hand has been scored yet." in out
+
+    script = ["3", *ALL_NUMBERS * 13, "last", "score"]
+    status, out, _ = run_play(monkeypatch, capsys, ["--continue"], script)
+    assert status == 0
+    game, _ = play.read_save(data / play.AUTOSAVE_NAME)
+    lines = out.splitlines()
+    last = [line for line in lines if re.match(r"Hand \d+, trick \d+: ", line)][-1]
+    shown = game.tricks[-1] if game.tricks else game.hand_results[-1].played[-1]
+    plays = ", ".join(f"{seat.name.title()} {card.symbol}" for seat, card in shown.plays)
+    assert last.endswith(f"{plays} → {shown.winner.name.title()} wins")
+    header = lines.index(next(line for line in lines if line.startswith("Hand      NS: points")))
+    rows = lines[header + 1 : header + 1 + len(game.hand_results)]
+    for row, result in zip(rows, game.hand_results, strict=True):
+        cells = row.split()
+        assert int(cells[0]) == result.number + 1
+        assert [int(cell) for cell in cells[1:]] == [
+            result.points[sc.Team.NS],
+            result.scores[sc.Team.NS],
+            result.bags[sc.Team.NS],
+            result.points[sc.Team.EW],
+            result.scores[sc.Team.EW],
+            result.bags[sc.Team.EW],
+        ]
+
+
+def test_a_card_keeps_its_number_for_the_whole_hand(
+    data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, _ = run_play(monkeypatch, capsys, ["--seed", "11"], ["3", *ALL_NUMBERS * 4])
+    assert status == 0
+    seen: dict[str, int] = {}
+    hands_shown = 0
+    for block in out.split("Your hand (* = you may play it):")[1:]:
+        hands_shown += 1
+        for line in block.splitlines()[1:5]:
+            for number, card in re.findall(r"(\d+) (10|[2-9JQKA])[♠♥♣♦]", line):
+                key = line.split()[0] + card
+                assert seen.setdefault(key, int(number)) == int(number)
+    assert hands_shown >= 3
+    assert sorted(seen.values()) == list(range(1, 14))
+    game = sc.new_game("classic", seed=11).deal()
+    numbers = card_numbers(game.hand(sc.Seat.SOUTH))
+    assert sorted(numbers.values()) == list(range(1, 14))
+
+
+def test_a_played_card_number_is_explained(
+    data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, _ = run_play(monkeypatch, capsys, ["--seed", "11"], ["3", *ALL_NUMBERS * 3])
+    assert status == 0
+    assert re.search(r"Card \d+, the (10|[2-9JQKA])[♠♥♣♦], has been played already\.", out)
+    assert re.search(r"South \(you\) plays (10|[2-9JQKA])[♠♥♣♦]", out)
+
+
+def classic_bidding(partner_bid: int) -> sc.Game:
+    """A classic game at South's bid, with North (South's partner) having bid."""
+    game = sc.new_game("classic", seed=4, dealer=sc.Seat.WEST).deal()
+    return game.bid(partner_bid).bid(3)
+
+
+def test_a_refused_classic_bid_says_the_partnership_cap_and_the_partner_bid() -> None:
+    view = classic_bidding(4).view(sc.Seat.SOUTH)
+    assert read_bid("13", view) == (
+        "You cannot bid 13: your partnership's bids may total at most 13 and your "
+        "partner bid 4. You may bid Nil or 1-9."
+    )
+
+
+@pytest.mark.parametrize("typed", ["99", "-1", "banana", "3.5", "nil nil"])
+def test_every_bad_bid_gets_the_same_message_format(typed: str) -> None:
+    view = classic_bidding(4).view(sc.Seat.SOUTH)
+    answer = read_bid(typed, view)
+    assert isinstance(answer, str)
+    assert re.fullmatch(
+        r"You cannot bid .+: bids are Nil \(0\) or 1 to 13\. You may bid Nil or 1-9\.", answer
+    )
+    assert read_bid("nil", view) == sc.Bid.of(0)
+    assert read_bid("bid 9", view) == sc.Bid.of(9)
+
+
+def test_a_refused_mirror_bid_says_it_must_be_the_spade_count() -> None:
+    game = sc.new_game("mirror", seed=4).deal()
+    seat = game.to_act
+    assert seat is not None
+    view = game.view(seat)
+    spades = view.hand.count(sc.Suit.SPADES)
+    other = 13 if spades != 13 else 12
+    answer = read_bid(str(other), view)
+    assert answer == (
+        f"You cannot bid {other}: in Mirror Spades your bid is your spade count, and you hold "
+        f"{spades} spade{'s' if spades != 1 else ''}. "
+        f"You may bid {'Nil' if spades == 0 else spades}."
+    )
+
+
+# -- names, delays, pipes --------------------------------------------------------------------
+
+
+def test_variant_and_level_names_are_read_in_any_case(
+    data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert variant_name("Classic") == "classic"
+    assert variant_name(" WHIZ ") == "whiz"
+    assert level_name("Hard") == "hard"
+    assert level_name("MEDIUM") == "medium"
+    assert level_name("genius") == "genius"  # left for bots.make to refuse
+    status, out, _ = run_play(
+        monkeypatch, capsys, ["--variant", "Mirror", "--opponents", "Random"], ["quit"]
+    )
+    assert status == 0
+    assert "New game of Mirror Spades" in out
+    assert "East and West at level random" in out
+    assert main(["rules", "WHIZ"]) == 0
+    assert capsys.readouterr().out.startswith("Whiz Spades (whiz")
+    assert main(["watch", "--variant", "Classic", "--level", "EASY", "--hands", "1"]) == 0
+    assert "Stopped after 1 hand: NS " in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("command", [["play"], ["watch"]])
+@pytest.mark.parametrize("delay", ["-1", "nan", "soon"])
+def test_a_negative_or_non_numeric_delay_is_refused(
+    data: Path, capsys: pytest.CaptureFixture[str], command: list[str], delay: str
+) -> None:
+    assert main([*command, "--delay", delay]) == 2
+    err = capsys.readouterr().err
+    assert "a delay is a number of seconds, 0 or more" in err
+
+
+@pytest.mark.parametrize(
+    "pipeline",
+    [
+        "{spades} rules whiz | head -1",
+        # `true` reads nothing and is gone before Python writes: the pipe is surely closed.
+        "{spades} rules whiz | true",
+        "{spades} variants | true",
+        "{spades} play --seed 3 --delay 0 < {moves} | true",
+        "{spades} watch --delay 0 | head -1",
+        "{spades} play --seed 3 --delay 0 < {moves} | head -1",
+    ],
+)
+def test_output_into_a_closed_pipe_ends_quietly(tmp_path: Path, pipeline: str) -> None:
+    spades = f"{shlex.quote(sys.executable)} -m spades_core"
+    moves = tmp_path / "moves.txt"
+    moves.write_text("\n".join(ALL_NUMBERS * 200) + "\n", encoding="utf-8")
+    command = pipeline.format(spades=spades, moves=shlex.quote(str(moves)))
+    completed = subprocess.run(
+        ["bash", "-o", "pipefail", "-c", command],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env={DATA_DIR_ENV: str(tmp_path), "PYTHONIOENCODING": "utf-8", "PATH": "/usr/bin:/bin"},
+        timeout=180,
+        check=False,
+    )
+    assert completed.stderr == ""
+    assert completed.returncode == 0
+    assert len(completed.stdout.splitlines()) == (1 if "head -1" in pipeline else 0)
