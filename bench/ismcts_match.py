@@ -17,26 +17,9 @@ import statistics
 import sys
 import time
 from collections.abc import Sequence
-from typing import Any
-
-import numpy as np
-from open_spiel.python.algorithms import ismcts, mcts
 
 import spades_core as sc
 from spades_core.envs.openspiel import ISMCTSPlayer
-
-
-def searcher(simulations: int, seed: int) -> ISMCTSPlayer:
-    """An IS-MCTS player with ``simulations`` per decision and random roll-outs."""
-
-    def make(game: Any) -> Any:
-        random_state = np.random.RandomState(seed)
-        evaluator = mcts.RandomRolloutEvaluator(1, random_state)
-        return ismcts.ISMCTSBot(
-            game, evaluator, 2.0, max_simulations=simulations, random_state=random_state
-        )
-
-    return ISMCTSPlayer(make, seed=seed)
 
 
 def play_hand(game: sc.Game, seats: Sequence[sc.bots.Player]) -> sc.HandResult:
@@ -62,7 +45,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     for deal in range(args.deals):
         for search_team in sc.Team:
-            searching = searcher(args.simulations, seed=deal)
+            searching = ISMCTSPlayer.random_rollouts(args.simulations, seed=deal)
             seats = [
                 searching
                 if seat.team is search_team

@@ -458,6 +458,21 @@ def test_an_ismcts_player_sits_at_a_spades_core_table() -> None:
         player.choose(dealt.view(waiting))
 
 
+def test_the_ready_made_ismcts_player_is_reproducible() -> None:
+    game = sc.new_game("whiz", seed=30).deal()
+    view = game.view(game.to_act)  # type: ignore[arg-type]
+    first = openspiel.ISMCTSPlayer.random_rollouts(6, seed=2).choose(view)
+    again = openspiel.ISMCTSPlayer.random_rollouts(6, seed=2).choose(view)
+    assert first == again
+    assert first in view.legal_actions
+    with pytest.raises(sc.RulesError, match="simulations"):
+        openspiel.ISMCTSPlayer.random_rollouts(0)
+    with pytest.raises(sc.RulesError, match="seed"):
+        openspiel.ISMCTSPlayer.random_rollouts(5, seed=-1)
+    with pytest.raises(sc.RulesError, match="make_bot"):
+        openspiel.ISMCTSPlayer("not a function")
+
+
 def test_a_state_from_a_game_needs_the_same_rules() -> None:
     game = load(variant="classic")
     other = sc.new_game("classic", seed=1, target_score=200).deal()

@@ -629,9 +629,35 @@ class ISMCTSPlayer:
     """
 
     def __init__(self, make_bot: Any, *, seed: int = 0) -> None:
+        if not callable(make_bot):
+            raise RulesError(f"make_bot must build a bot from a game; got {brief(make_bot)}")
         self._make_bot = make_bot
         self._rng = random.Random(seed)
         self._games: dict[tuple[str, Rules], tuple[SpadesCoreGame, Any]] = {}
+
+    @classmethod
+    def random_rollouts(
+        cls, simulations: int = 50, *, seed: int = 0, uct_c: float = 2.0
+    ) -> ISMCTSPlayer:
+        """OpenSpiel's ``ISMCTSBot`` with ``simulations`` per decision, each
+        leaf valued by one random roll-out to the end of the hand; ``seed``
+        (0 to 2**32-1) makes its choices reproducible."""
+        if type(simulations) is not int or simulations < 1:
+            raise RulesError(
+                f"simulations must be a whole number of at least 1; got {brief(simulations)}"
+            )
+        if type(seed) is not int or not 0 <= seed < 2**32:
+            raise RulesError(f"seed must be a whole number from 0 to 2**32-1; got {brief(seed)}")
+        from open_spiel.python.algorithms import ismcts, mcts
+
+        def make_bot(game: SpadesCoreGame) -> Any:
+            random_state = np.random.RandomState(seed)
+            evaluator = mcts.RandomRolloutEvaluator(1, random_state)
+            return ismcts.ISMCTSBot(
+                game, evaluator, uct_c, max_simulations=simulations, random_state=random_state
+            )
+
+        return cls(make_bot, seed=seed)
 
     def choose(self, view: View) -> Action:
         """The bot's action for ``view`` (one of ``view.legal_actions``)."""
