@@ -137,6 +137,18 @@ def test_a_parameter_of_the_wrong_type_is_refused_by_openspiel() -> None:
         pyspiel.load_game(openspiel.GAME_NAME, {"target_score": "high"})
 
 
+def test_bad_arguments_to_the_modules_functions_raise_spades_errors() -> None:
+    with pytest.raises(sc.RulesError, match="mapping"):
+        openspiel.SpadesCoreGame("variant=classic")  # type: ignore[arg-type]
+    with pytest.raises(sc.RulesError, match="Rules"):
+        openspiel.game_parameters("classic", "house rules")  # type: ignore[arg-type]
+    with pytest.raises(sc.InconsistentViewError, match="View"):
+        features.observation("a view")  # type: ignore[arg-type]
+    view = sc.new_game("classic", seed=1).deal().view(sc.Seat.EAST)
+    with pytest.raises(sc.InconsistentViewError, match="3645"):
+        features.information_state(view, out=np.zeros(10, np.float32))
+
+
 def test_game_parameters_load_the_same_rules() -> None:
     variant = sc.load_variant("classic")
     rules = variant.rules(target_score=250, loss_floor=None, nil_tricks="bags_only")

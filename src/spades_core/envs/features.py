@@ -30,6 +30,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from spades_core.errors import InconsistentViewError
 from spades_core.seats import Seat
 from spades_core.state import Phase
 from spades_core.views import View
@@ -150,8 +151,18 @@ def _set_cards(vector: Vector, offset: int, mask: int) -> None:
         mask ^= low
 
 
+def _check(view: object, out: object, size: int) -> None:
+    if not isinstance(view, View):
+        raise InconsistentViewError(f"features are built from a View; got {type(view).__name__}")
+    if out is not None and not (
+        isinstance(out, np.ndarray) and out.shape == (size,) and out.dtype == np.float32
+    ):
+        raise InconsistentViewError(f"out must be a float32 array of {size} numbers")
+
+
 def observation(view: View, out: Vector | None = None) -> Vector:
     """The observation vector of ``view`` (written into ``out`` when given)."""
+    _check(view, out, OBSERVATION_SIZE)
     vector = np.zeros(OBSERVATION_SIZE, np.float32) if out is None else out
     if out is not None:
         vector.fill(0.0)
@@ -162,6 +173,7 @@ def observation(view: View, out: Vector | None = None) -> Vector:
 def information_state(view: View, out: Vector | None = None) -> Vector:
     """The observation of ``view`` followed by the viewer's dealt hand and the
     order of every card played this hand (written into ``out`` when given)."""
+    _check(view, out, INFORMATION_STATE_SIZE)
     vector = np.zeros(INFORMATION_STATE_SIZE, np.float32) if out is None else out
     if out is not None:
         vector.fill(0.0)

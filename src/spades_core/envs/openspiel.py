@@ -176,7 +176,10 @@ def game_parameters(
     defaults when ``None``), plus ``hands`` / ``returns`` given in ``own``:
     what ``pyspiel.load_game(GAME_NAME, ...)`` takes to play those rules."""
     chosen = variant if isinstance(variant, Variant) else load_variant(variant)
-    rules = chosen.rules() if rules is None else rules
+    if rules is None:
+        rules = chosen.rules()
+    elif not isinstance(rules, Rules):
+        raise RulesError(f"rules must be a Rules (from Variant.rules); got {brief(rules)}")
     parameters: dict[str, Any] = {"variant": chosen.id, **own}
     for name, value in rules.overrides:
         parameter = _OPTIONS.get(name)
@@ -259,6 +262,10 @@ class SpadesCoreGame(pyspiel.Game):  # type: ignore[misc]
     """One variant under one set of options, as an OpenSpiel game (see the module docs)."""
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        if params is not None and not isinstance(params, Mapping):
+            raise RulesError(
+                f"parameters must be a mapping of names to values; got {brief(params)}"
+            )
         given = dict(params or {})
         variant_id = given.get("variant", _OWN_PARAMETERS["variant"])
         if not isinstance(variant_id, str):
