@@ -447,20 +447,28 @@ def test_ismcts_and_the_library_bots_play_a_hand_through_the_wrapper(variant: st
     assert state.returns() == [float(result.points[seat.team]) for seat in sc.Seat]
 
 
-def test_an_ismcts_player_sits_at_a_spades_core_table() -> None:
-    player = openspiel.ISMCTSPlayer(lambda game: _ismcts(game, 5), seed=5)
-    game = sc.new_game("mirror", seed=21)
+def ismcts_hand(seed: int) -> sc.Game:
+    """A mirror hand: an IS-MCTS player as North-South against normal bots."""
+    player = openspiel.ISMCTSPlayer(lambda game: _ismcts(game, seed), seed=seed)
     seats: list[sc.bots.Player] = [
         player,
         sc.bots.make("normal", seed=1),
         player,
         sc.bots.make("normal", seed=2),
     ]
-    game = game.deal()
+    game = sc.new_game("mirror", seed=21).deal()
     while game.phase is not Phase.DEAL:
         seat = game.to_act
         assert seat is not None
         game = game.apply(seats[seat].choose(game.view(seat)))
+    return game
+
+
+def test_an_ismcts_player_sits_at_a_spades_core_table() -> None:
+    game = ismcts_hand(5)
+    # Seeded bot and player: the same hand again.
+    assert ismcts_hand(5) == game
+    player = openspiel.ISMCTSPlayer(lambda game: _ismcts(game, 5), seed=5)
     assert len(game.hand_results) == 1
     with pytest.raises(sc.RulesError, match="View"):
         player.choose(game)  # type: ignore[arg-type]

@@ -629,7 +629,9 @@ class ISMCTSPlayer:
 
     ``make_bot(game)`` builds the bot for an OpenSpiel game; it is called once
     per variant and rules the player meets (``hands=1``: the bot plans to the
-    end of the hand). The bot sees a state rebuilt from the view by
+    end of the hand). A bot that takes a resampler (``set_resampler``, as
+    IS-MCTS does) draws its samples from the player's ``seed``, so a seeded
+    bot and a seeded player choose reproducibly. The bot sees a state rebuilt from the view by
     :func:`spades_core.determinize`; since it reads only the information
     state and draws its own samples, that state tells it nothing more than
     the view.
@@ -641,6 +643,9 @@ class ISMCTSPlayer:
         self._make_bot = make_bot
         self._rng = random.Random(seed)
         self._games: dict[tuple[str, Rules], tuple[SpadesCoreGame, Any]] = {}
+
+    def _resample(self, state: SpadesCoreState, player: int) -> SpadesCoreState:
+        return state.resample_from_infostate(player, self._rng.random)
 
     @classmethod
     def random_rollouts(
@@ -681,7 +686,11 @@ class ISMCTSPlayer:
             if GAME_NAME not in pyspiel.registered_names():
                 register()
             game = pyspiel.load_game(GAME_NAME, game_parameters(view.variant, view.rules, hands=1))
-            self._games[key] = (game, self._make_bot(game))
+            bot = self._make_bot(game)
+            if hasattr(bot, "set_resampler"):
+                # OpenSpiel's default sampler is seeded from the clock: draw from ours instead.
+                bot.set_resampler(self._resample)
+            self._games[key] = (game, bot)
         game, bot = self._games[key]
         state = game.state_from_game(determinize(view, self._rng))
         chosen = int(bot.step(state))
