@@ -91,4 +91,4 @@ def test_replay_record_rejects_a_record_that_breaks_the_rules(tmp_path: Path) ->
     )
     assert completed.returncode == 1
     assert completed.stderr.startswith(f"{bad}: ")
-    assert "hand 0, action 0: bid 13" in completed.stderr
+    assert "hand 1, action 1: bid 13" in completed.stderr

@@ -62,7 +62,8 @@ def assert_error(
     error = load_error(record)
     assert (error.reason, error.hand, error.action) == (reason, hand, action), str(error)
     if hand is not None:
-        where = f"hand {hand}" + ("" if action is None else f", action {action}")
+        # Messages count from 1; the attributes are indexes into the record.
+        where = f"hand {hand + 1}" + ("" if action is None else f", action {action + 1}")
         assert str(error).startswith(where + ":")
     return error
 
@@ -626,7 +627,7 @@ def test_bad_record_in_a_later_hand_names_that_hand_and_action() -> None:
     record = base_record()
     record["hands"][1]["plays"][7] = "ZZ"
     error = assert_error(record, "bad_card", 1, 11)
-    assert str(error).startswith("hand 1, action 11: ")
+    assert str(error).startswith("hand 2, action 12: ")
 
 
 # -- nothing but RecordFormatError escapes -------------------------------------------

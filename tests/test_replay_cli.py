@@ -123,7 +123,7 @@ def test_output_line_shape_for_an_invalid_record(
     assert list(error) == ["type", "reason", "hand", "action", "message"]
     assert error["type"] == "RecordFormatError"
     assert (error["reason"], error["hand"], error["action"]) == ("bid_not_allowed", 0, 0)
-    assert error["message"].startswith("hand 0, action 0: ")
+    assert error["message"].startswith("hand 1, action 1: ")
 
 
 def test_all_valid_exits_0_and_blank_lines_are_skipped(

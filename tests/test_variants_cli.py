@@ -150,3 +150,86 @@ def test_python_m_spades_core_variants_runs() -> None:
     assert result.returncode == 0, result.stderr
     ids = [row["id"] for row in json.loads(result.stdout)["variants"]]
     assert {"classic", "mirror", "whiz"} <= set(ids)
+
+
+HANGING = """
+import time
+
+time.sleep(3600)
+"""
+CRASHING = """
+import os
+
+from spades_core import load_variant
+
+VARIANT = load_variant("mirror").derive(id="crashing", title="Crashing")
+os._exit(7)
+"""
+EXITING = """
+import sys
+
+sys.exit("this plugin ends the program")
+"""
+EXITING_HOOK = """
+import sys
+
+from spades_variants.classic import ClassicVariant
+
+
+class ExitingScore(ClassicVariant):
+    def score_hand(self, rules, bids, tricks, bags_before):
+        sys.exit(5)
+
+
+VARIANT = ExitingScore(
+    id="exitscore", title="Exits", options=["target_score"], defaults={"target_score": 500}
+)
+"""
+
+
+def test_variants_check_reports_hanging_and_crashing_plugins_and_finishes(site: Site) -> None:
+    site.install("spades-variant-hangs", "hangs", HANGING)
+    site.install("spades-variant-crashing", "crashing", CRASHING)
+    site.install("spades-variant-quick", "quick", GOOD)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    # The hanging plugin sleeps for an hour; the command must stop it after its
+    # time limit (2 s) and finish. The outer limit only keeps a bug from
+    # hanging the test suite.
+    result = subprocess.run(
+        [sys.executable, "-m", "spades_core", "variants", "--check", "--timeout", "2", "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 1, result.stderr
+    rows = {row["id"]: row for row in json.loads(result.stdout)["variants"]}
+    assert rows["hangs"]["status"] == "error"
+    assert "no answer within 2 s" in rows["hangs"]["error"]
+    assert rows["crashing"]["status"] == "error"
+    assert "crashed its process (exit status 7)" in rows["crashing"]["error"]
+    assert rows["quick"]["status"] == "ok"
+    assert rows["quick"]["version"] == 3
+    assert rows["classic"]["status"] == "ok"
+
+
+def test_a_plugin_calling_sys_exit_at_import_is_a_load_error(
+    site: Site, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site.install("spades-variant-exits", "exits", EXITING)
+    with pytest.raises(sc.VariantLoadError, match="SystemExit: this plugin ends the program"):
+        sc.load_variant("exits")
+    assert main(["variants"]) == 1
+    out = capsys.readouterr().out
+    (row,) = [line for line in out.splitlines() if line.startswith("exits ")]
+    assert "VariantImportError" in row
+
+
+def test_a_plugin_hook_calling_sys_exit_is_a_load_error(site: Site) -> None:
+    site.install("spades-variant-exitscore", "exitscore", EXITING_HOOK)
+    game = sc.new_game("exitscore", seed=1)
+    with pytest.raises(sc.VariantLoadError, match="SystemExit"):
+        sc.bots.play_game(game, [sc.bots.RandomBot(seat) for seat in range(4)], max_hands=1)
+    with pytest.raises(sc.VariantLoadError, match="SystemExit"):
+        sc.playout.playout(game, lambda n: 0, hands=1)

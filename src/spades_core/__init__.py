@@ -14,6 +14,7 @@ from spades_core.cards import Card, CardSet, Rank, Suit
 from spades_core.coach import Tip, coach
 from spades_core.determinize import determinize
 from spades_core.errors import (
+    ArgumentTypeError,
     DuplicateVariantError,
     IllegalActionError,
     IllegalReason,
@@ -47,6 +48,7 @@ __version__ = "0.1.0"
 __all__ = [
     "NIL",
     "Action",
+    "ArgumentTypeError",
     "BagOverflow",
     "Bid",
     "BreakRule",

@@ -20,6 +20,7 @@ from typing import Final, final
 
 import attrs
 
+from spades_core import _check
 from spades_core.cards import ALL_CARDS, Card, CardSet
 from spades_core.errors import IllegalActionError, IllegalReason, InvalidNotationError, brief
 from spades_core.seats import Seat
@@ -148,12 +149,14 @@ def deal_of(hands: object) -> Deal:
     what is wrong.
     """
     if not hasattr(hands, "items"):
-        raise _bad_deal(f"a deal is a mapping from the four seats to their cards; got {hands!r}")
+        raise _bad_deal(
+            f"a deal is a mapping from the four seats to their cards; got {brief(hands)}"
+        )
     by_seat: dict[Seat, int] = {}
     seen = 0
     for key, cards in hands.items():
         try:
-            seat = key if isinstance(key, Seat) else Seat.parse(key)
+            seat = _check.seat(key, "deal", "a key of the deal")
         except InvalidNotationError as error:
             raise _bad_deal(f"in the deal: {error}") from None
         if seat in by_seat:
@@ -171,7 +174,10 @@ def deal_of(hands: object) -> Deal:
         except InvalidNotationError as error:
             raise _bad_deal(f"in {seat.name}'s hand: {error}") from None
         except TypeError:
-            raise _bad_deal(f"{seat.name}'s hand is not a list of cards: {cards!r}") from None
+            raise _bad_deal(f"{seat.name}'s hand is not a list of cards: {brief(cards)}") from None
+        if cardset.mask >> 52:
+            # Only a CardSet forged past its checked constructor can get here.
+            raise _bad_deal(f"{seat.name}'s hand holds bits beyond the 52 cards")
         if len(cardset) != 13:
             raise _bad_deal(f"{seat.name} has {len(cardset)} cards; every hand needs 13")
         if seen & cardset.mask:

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Iterator
-from typing import Final, final
+from typing import Final, TypeVar, final
 
 import attrs
 
-from spades_core.errors import InvalidNotationError
+from spades_core.errors import InvalidNotationError, brief
 
 __all__ = [
     "ALL_CARDS",
@@ -49,7 +49,7 @@ class Suit(enum.IntEnum):
     @classmethod
     def _missing_(cls, value: object) -> Suit:
         # Suit(7) is bad input to a public call: a SpadesError, not a bare ValueError.
-        raise InvalidNotationError(f"not a suit: {value!r}; suits are 0-3 (C, D, H, S)")
+        raise InvalidNotationError(f"not a suit: {brief(value)}; suits are 0-3 (C, D, H, S)")
 
     @property
     def letter(self) -> str:
@@ -67,11 +67,16 @@ class Suit(enum.IntEnum):
         return SUIT_MASKS[self]
 
     @classmethod
-    def parse(cls, text: str) -> Suit:
-        """Read a suit from its letter or symbol (``"S"``, ``"s"``, ``"♠"``)."""
-        found = _SUIT_BY_TEXT.get(text.strip().upper()) if isinstance(text, str) else None
+    def parse(cls, value: Suit | str) -> Suit:
+        """Read a suit from its letter or symbol (``"S"``, ``"s"``, ``"♠"``);
+        a :class:`Suit` is returned as it is."""
+        if isinstance(value, Suit):
+            return value
+        found = _SUIT_BY_TEXT.get(value.strip().upper()) if isinstance(value, str) else None
         if found is None:
-            raise InvalidNotationError(f"not a suit: {text!r}; write one of C, D, H, S or ♣ ♦ ♥ ♠")
+            raise InvalidNotationError(
+                f"not a suit: {brief(value)}; write one of C, D, H, S or ♣ ♦ ♥ ♠, or a Suit"
+            )
         return found
 
 
@@ -94,7 +99,7 @@ class Rank(enum.IntEnum):
 
     @classmethod
     def _missing_(cls, value: object) -> Rank:
-        raise InvalidNotationError(f"not a rank: {value!r}; ranks are 0 (deuce) to 12 (ace)")
+        raise InvalidNotationError(f"not a rank: {brief(value)}; ranks are 0 (deuce) to 12 (ace)")
 
     @property
     def letter(self) -> str:
@@ -102,12 +107,15 @@ class Rank(enum.IntEnum):
         return "23456789TJQKA"[self]
 
     @classmethod
-    def parse(cls, text: str) -> Rank:
-        """Read a rank: ``"A"``, ``"k"``, ``"T"``, ``"10"``, ``"7"``."""
-        found = _RANK_BY_TEXT.get(text.strip().upper()) if isinstance(text, str) else None
+    def parse(cls, value: Rank | str) -> Rank:
+        """Read a rank: ``"A"``, ``"k"``, ``"T"``, ``"10"``, ``"7"``; a
+        :class:`Rank` is returned as it is."""
+        if isinstance(value, Rank):
+            return value
+        found = _RANK_BY_TEXT.get(value.strip().upper()) if isinstance(value, str) else None
         if found is None:
             raise InvalidNotationError(
-                f"not a rank: {text!r}; write one of 2-9, T (or 10), J, Q, K, A"
+                f"not a rank: {brief(value)}; write one of 2-9, T (or 10), J, Q, K, A, or a Rank"
             )
         return found
 
@@ -131,16 +139,40 @@ FULL_DECK_MASK: Final = (1 << 52) - 1
 """The mask holding all 52 cards."""
 
 
+def _card_id(value: object) -> int:
+    # Card(12), Card("QH") and Card(Card("QH")) all mean the queen of hearts;
+    # anything else is refused before a Card exists.
+    if type(value) is int:
+        if 0 <= value < 52:
+            return value
+        raise InvalidNotationError(f"not a card id: {brief(value)}; card ids are 0-51")
+    if isinstance(value, Card):
+        return value.id
+    if isinstance(value, str):
+        return Card.parse(value).id
+    raise InvalidNotationError(f"not a card: {brief(value)}; give a card like 'QH', or its id 0-51")
+
+
+def _card_mask(value: object) -> int:
+    if type(value) is int and 0 <= value <= FULL_DECK_MASK:
+        return value
+    raise InvalidNotationError(
+        f"not a card mask: {brief(value)}; a CardSet mask is a whole number from 0 to 2**52-1 "
+        "(bit i set for the card with id i); CardSet.of and CardSet.parse read cards"
+    )
+
+
 @final
 @attrs.frozen(order=True, repr=False)
 class Card:
     """One playing card. ``id`` is ``suit * 13 + rank`` (0-51).
 
-    Build cards with :meth:`parse`, :meth:`of` or :meth:`from_id`; cards
-    compare and sort by id.
+    ``Card("QH")`` reads notation as :meth:`parse` does and ``Card(10)`` takes
+    an id; anything else raises :class:`~spades_core.InvalidNotationError`.
+    :meth:`of` and :meth:`from_id` also build cards; cards compare and sort by id.
     """
 
-    id: int
+    id: int = attrs.field(converter=_card_id)
 
     @property
     def suit(self) -> Suit:
@@ -165,13 +197,13 @@ class Card:
     @classmethod
     def of(cls, rank: Rank, suit: Suit) -> Card:
         """The card of a rank and a suit."""
-        return ALL_CARDS[Suit(suit) * 13 + Rank(rank)]
+        return ALL_CARDS[_suit(suit) * 13 + _rank(rank)]
 
     @classmethod
     def from_id(cls, card_id: int) -> Card:
         """The card with id ``card_id`` (0-51)."""
         if type(card_id) is not int or not 0 <= card_id < 52:
-            raise InvalidNotationError(f"not a card id: {card_id!r}; card ids are 0-51")
+            raise InvalidNotationError(f"not a card id: {brief(card_id)}; card ids are 0-51")
         return ALL_CARDS[card_id]
 
     @classmethod
@@ -181,11 +213,13 @@ class Card:
         if isinstance(text, Card):
             return text
         if not isinstance(text, str):
-            raise InvalidNotationError(f"not a card: {text!r}; write a card like 'AS' or '10D'")
+            raise InvalidNotationError(
+                f"not a card: {brief(text)}; write a card like 'AS' or '10D'"
+            )
         found = _CARD_BY_TEXT.get(text.strip().upper())
         if found is None:
             raise InvalidNotationError(
-                f"not a card: {text!r}; write rank then suit, like 'AS', 'TD', '10d' or 'Q♥'"
+                f"not a card: {brief(text)}; write rank then suit, like 'AS', 'TD', '10d' or 'Q♥'"
             )
         return found
 
@@ -221,14 +255,21 @@ def cards_of_mask(mask: int) -> tuple[Card, ...]:
 class CardSet:
     """An immutable set of cards backed by a 52-bit int ``mask``.
 
+    ``CardSet(mask)`` checks that ``mask`` is a whole number from 0 to
+    2**52-1 (raising :class:`~spades_core.InvalidNotationError` otherwise).
     Iteration goes by card id: clubs 2 to ace, then diamonds, hearts, spades.
     """
 
-    mask: int
+    mask: int = attrs.field(converter=_card_mask)
 
     @classmethod
     def of(cls, cards: Iterable[Card | str]) -> CardSet:
         """The set of the given cards (``Card`` objects or notation strings)."""
+        if isinstance(cards, str | bytes) or not isinstance(cards, Iterable):
+            raise InvalidNotationError(
+                f"not a collection of cards: {brief(cards)}; "
+                "give a list of cards, or use CardSet.parse for text"
+            )
         mask = 0
         for card in cards:
             mask |= Card.parse(card).mask if isinstance(card, str) else _as_card(card).mask
@@ -238,7 +279,7 @@ class CardSet:
     def parse(cls, text: str) -> CardSet:
         """Read space- or comma-separated cards: ``"AS KS 10D"``."""
         if not isinstance(text, str):
-            raise InvalidNotationError(f"not a list of cards: {text!r}")
+            raise InvalidNotationError(f"not a list of cards: {brief(text)}")
         return cls.of(part for part in text.replace(",", " ").split() if part)
 
     @classmethod
@@ -246,13 +287,13 @@ class CardSet:
         """All 52 cards."""
         return cls(FULL_DECK_MASK)
 
-    def suit(self, suit: Suit) -> CardSet:
-        """The cards of one suit."""
-        return CardSet(self.mask & SUIT_MASKS[suit])
+    def suit(self, suit: Suit | int | str) -> CardSet:
+        """The cards of one suit: a :class:`Suit`, its number or its notation."""
+        return CardSet(self.mask & SUIT_MASKS[_suit(suit)])
 
-    def count(self, suit: Suit) -> int:
+    def count(self, suit: Suit | int | str) -> int:
         """How many cards of ``suit`` the set holds."""
-        return (self.mask & SUIT_MASKS[suit]).bit_count()
+        return (self.mask & SUIT_MASKS[_suit(suit)]).bit_count()
 
     def highest(self) -> Card | None:
         """The card with the highest id (in spades, the highest spade)."""
@@ -282,12 +323,18 @@ class CardSet:
         return iter(cards_of_mask(self.mask))
 
     def __or__(self, other: CardSet) -> CardSet:
+        if not isinstance(other, CardSet):
+            return NotImplemented
         return CardSet(self.mask | other.mask)
 
     def __and__(self, other: CardSet) -> CardSet:
+        if not isinstance(other, CardSet):
+            return NotImplemented
         return CardSet(self.mask & other.mask)
 
     def __sub__(self, other: CardSet) -> CardSet:
+        if not isinstance(other, CardSet):
+            return NotImplemented
         return CardSet(self.mask & ~other.mask)
 
     def __str__(self) -> str:
@@ -297,7 +344,29 @@ class CardSet:
         return f"CardSet.parse({str(self)!r})"
 
 
+_SuitOrRank = TypeVar("_SuitOrRank", Suit, Rank)
+
+
+def _member(kind: type[_SuitOrRank], value: object, numbers: str) -> _SuitOrRank:
+    # A suit or rank argument: the member, its number (a real int, not a bool)
+    # or notation. Numbers are range-checked here: Suit(n) would format a huge
+    # n in its own message.
+    if type(value) is int:
+        if 0 <= value < len(kind):
+            return kind(value)
+        raise InvalidNotationError(f"not a {kind.__name__.lower()}: {brief(value)}; {numbers}")
+    return kind.parse(value)  # type: ignore[arg-type]
+
+
+def _suit(value: object) -> Suit:
+    return _member(Suit, value, "suits are 0-3 (C, D, H, S)")
+
+
+def _rank(value: object) -> Rank:
+    return _member(Rank, value, "ranks are 0 (deuce) to 12 (ace)")
+
+
 def _as_card(card: object) -> Card:
     if isinstance(card, Card):
         return card
-    raise InvalidNotationError(f"not a card: {card!r}")
+    raise InvalidNotationError(f"not a card: {brief(card)}")

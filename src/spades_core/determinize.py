@@ -46,6 +46,7 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
+from spades_core import _check
 from spades_core.actions import BIDS, PLAYS, Deal
 from spades_core.cards import FULL_DECK_MASK, SUIT_MASKS, CardSet
 from spades_core.errors import IllegalActionError, InconsistentViewError, SpadesError
@@ -89,6 +90,7 @@ class HiddenCards:
     )
 
     def __init__(self, view: View) -> None:
+        _check.instance(view, View, "HiddenCards", "view", "a View (game.view(seat))")
         if view.phase not in (Phase.BID, Phase.PLAY):
             raise InconsistentViewError(
                 f"a view in the {view.phase.name} phase hides no cards; nothing to sample"
@@ -242,6 +244,7 @@ class HiddenCards:
 
     def sample(self, rng: random.Random) -> tuple[int, int, int, int]:
         """The four hands as held now (masks by seat number), hidden cards placed at random."""
+        rng = _check.random_generator(rng, "HiddenCards.sample")
         for _ in range(_MAX_BID_TRIES):
             held = self._place(rng)
             if self._bids_fit(held):
@@ -413,6 +416,7 @@ def determinize(view: View, rng: random.Random) -> Game:
     """
     if not isinstance(view, View):
         raise InconsistentViewError(f"determinize needs a View; got {type(view).__name__}")
+    rng = _check.random_generator(rng, "determinize")
     seed = rng.getrandbits(64)
     start = _hand_start(view, seed)
     if view.phase not in (Phase.BID, Phase.PLAY):

@@ -28,14 +28,12 @@ True
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
+from spades_core import _check
 from spades_core.actions import BIDS, PLAYS, Bid, Deal, Play
-from spades_core.errors import IllegalActionError, IllegalReason
-from spades_core.state import Phase
-
-if TYPE_CHECKING:
-    from spades_core.state import Game
+from spades_core.errors import IllegalActionError, IllegalReason, brief
+from spades_core.state import Game, Phase
 
 __all__ = [
     "ACTIONS",
@@ -74,12 +72,13 @@ def action_id(action: object) -> int:
     what = (
         "a Deal has no action id: dealing is a chance event, not a player's choice"
         if isinstance(action, Deal)
-        else f"not a bid or a play: {action!r}"
+        else f"not a bid or a play: {brief(action)}"
     )
     raise IllegalActionError(IllegalReason.NOT_AN_ACTION, what)
 
 
 def _mask_bits(game: Game) -> int:
+    _check.instance(game, Game, "encoding", "game", "a Game")
     phase = game.phase
     if phase is Phase.PLAY:
         # Card ids are mask bits already.
@@ -121,8 +120,9 @@ def action_from_id(game: Game, action_id: int) -> Play | Bid:
     if type(action_id) is not int or not 0 <= action_id < NUM_ACTIONS:
         raise IllegalActionError(
             IllegalReason.NOT_AN_ACTION,
-            f"not an action id: {action_id!r}; ids are whole numbers 0-{NUM_ACTIONS - 1}",
+            f"not an action id: {brief(action_id)}; ids are whole numbers 0-{NUM_ACTIONS - 1}",
         )
+    _check.instance(game, Game, "action_from_id", "game", "a Game")
     action = ACTIONS[action_id]
     if action in game.legal_actions():
         return action

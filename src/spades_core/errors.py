@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 
 __all__ = [
+    "ArgumentTypeError",
     "DuplicateVariantError",
     "IllegalActionError",
     "IllegalReason",
@@ -65,6 +66,12 @@ class SpadesError(Exception):
     """Base class of every error spades-core raises."""
 
 
+class ArgumentTypeError(SpadesError, TypeError):
+    """A public call was given an argument of a type it does not take (``None``
+    for a game, a number for a random generator…); the message names the
+    argument and what it takes."""
+
+
 class IllegalReason(enum.Enum):
     """Why an action was rejected; stable, machine-readable."""
 
@@ -86,6 +93,11 @@ class IllegalReason(enum.Enum):
     """The variant does not allow this bid in this position."""
     INVALID_DEAL = "invalid_deal"
     """An explicit deal is not four distinct hands of 13 cards."""
+
+    @classmethod
+    def _missing_(cls, value: object) -> IllegalReason:
+        reasons = ", ".join(reason.value for reason in cls)
+        raise InvalidNotationError(f"not an illegal-action reason: {brief(value)}; use {reasons}")
 
 
 class IllegalActionError(SpadesError, ValueError):

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import secrets
 
-from spades_core.errors import InvalidNotationError, RulesError
+from spades_core import _check
+from spades_core.errors import InvalidNotationError, RulesError, brief
 from spades_core.registry import load_variant
 from spades_core.rng import first_dealer
 from spades_core.seats import Seat
@@ -19,6 +20,7 @@ _MAX_SEED = (1 << 64) - 1
 
 def new_game(
     variant: str | Variant,
+    /,
     *,
     seed: int | None = None,
     dealer: Seat | str | None = None,
@@ -39,13 +41,13 @@ def new_game(
     if seed is None:
         seed = secrets.randbits(64)
     elif type(seed) is not int or not 0 <= seed <= _MAX_SEED:
-        raise RulesError(f"seed must be a whole number from 0 to 2**64-1; got {seed!r}")
+        raise RulesError(f"seed must be a whole number from 0 to 2**64-1; got {brief(seed)}")
     rules = chosen.rules(**options)
     if dealer is None:
         first = SEATS[first_dealer(seed)]
     else:
         try:
-            first = dealer if isinstance(dealer, Seat) else Seat.parse(dealer)
+            first = _check.seat(dealer, "new_game", "dealer")
         except InvalidNotationError as error:
-            raise RulesError(f"dealer: {error}") from None
+            raise RulesError(str(error)) from None
     return between_hands(GameSetup(chosen, rules, seed, first), first, (0, 0), (0, 0), (), None)

@@ -19,7 +19,8 @@ from typing import Any, Final, final
 
 import attrs
 
-from spades_core.errors import RulesError
+from spades_core import _check
+from spades_core.errors import RulesError, brief
 
 __all__ = [
     "STANDARD_OPTIONS",
@@ -39,6 +40,10 @@ __all__ = [
 class NilTricks(enum.StrEnum):
     """How the tricks a Nil bidder takes count for the team."""
 
+    @classmethod
+    def _missing_(cls, value: object) -> NilTricks:
+        raise _check.not_a_member(cls, value)
+
     COUNT_TOWARD_CONTRACT = "count_toward_contract"
     """They count toward the partner's contract (classic)."""
     BAGS_ONLY = "bags_only"
@@ -49,6 +54,10 @@ class NilTricks(enum.StrEnum):
 
 class DoubleNil(enum.StrEnum):
     """How a hand where both partners bid Nil is scored."""
+
+    @classmethod
+    def _missing_(cls, value: object) -> DoubleNil:
+        raise _check.not_a_member(cls, value)
 
     INDEPENDENT = "independent"
     """Each Nil is scored on its own."""
@@ -61,6 +70,10 @@ class DoubleNil(enum.StrEnum):
 class BagOverflow(enum.StrEnum):
     """What happens to bags past the limit."""
 
+    @classmethod
+    def _missing_(cls, value: object) -> BagOverflow:
+        raise _check.not_a_member(cls, value)
+
     CARRY = "carry"
     """One penalty per full limit; the rest carries over."""
     RESET = "reset"
@@ -70,6 +83,10 @@ class BagOverflow(enum.StrEnum):
 class BreakRule(enum.StrEnum):
     """What breaks spades, allowing them to be led."""
 
+    @classmethod
+    def _missing_(cls, value: object) -> BreakRule:
+        raise _check.not_a_member(cls, value)
+
     OFFSUIT_SPADE = "offsuit_spade"
     """A spade played to a trick led in another suit (classic)."""
     ANY_SPADE = "any_spade"
@@ -78,6 +95,10 @@ class BreakRule(enum.StrEnum):
 
 class FirstLead(enum.StrEnum):
     """Who leads the first trick of a hand."""
+
+    @classmethod
+    def _missing_(cls, value: object) -> FirstLead:
+        raise _check.not_a_member(cls, value)
 
     LEFT_OF_DEALER = "left_of_dealer"
     """The player to the dealer's left, any legal card."""
@@ -103,7 +124,7 @@ class OptionSpec:
 
     def error(self, value: object) -> RulesError:
         """The error for a value this option does not accept."""
-        return RulesError(f"option {self.name!r} accepts {self.accepts}; got {value!r}")
+        return RulesError(f"option {self.name!r} accepts {self.accepts}; got {brief(value)}")
 
 
 def int_option(
@@ -235,12 +256,14 @@ class Rules:
 
     def get(self, name: str) -> object:
         """The value of any option by name, standard or plugin-defined."""
+        if not isinstance(name, str):
+            raise RulesError(f"option names are strings; got {brief(name)}")
         for key, value in self.extra:
             if key == name:
                 return value
         if name in STANDARD_OPTIONS:
             return getattr(self, name)
-        raise RulesError(f"no option named {name!r}")
+        raise RulesError(f"no option named {brief(name)}")
 
     def overrides_json(self) -> dict[str, object]:
         """The caller's overrides with enum members written as their strings."""

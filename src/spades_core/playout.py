@@ -43,8 +43,9 @@ import random
 from collections.abc import Callable
 from typing import Final, TypeAlias
 
+from spades_core import _check
 from spades_core import rng as _seeded
-from spades_core.errors import IllegalActionError, IllegalReason, RulesError
+from spades_core.errors import IllegalActionError, IllegalReason, RulesError, brief
 from spades_core.options import BreakRule, FirstLead
 from spades_core.state import Game, Phase
 from spades_core.transitions import bid_values, card_ids, score_hand
@@ -78,8 +79,9 @@ def playout(game: Game, choose: Chooser | random.Random, *, hands: int | None = 
     and :class:`~spades_core.IllegalActionError` (``NOT_AN_ACTION``) when a
     chooser returns something other than an index into the legal actions.
     """
+    _check.instance(game, Game, "playout", "game", "a Game")
     if hands is not None and (type(hands) is not int or hands < 0):
-        raise RulesError(f"hands must be a whole number of at least 0, or None; got {hands!r}")
+        raise RulesError(f"hands must be a whole number of at least 0, or None; got {brief(hands)}")
     if isinstance(choose, random.Random):
         pick: Chooser = _uniform(choose)
     elif callable(choose):
@@ -87,7 +89,7 @@ def playout(game: Game, choose: Chooser | random.Random, *, hands: int | None = 
     else:
         raise RulesError(
             f"choose must be a random.Random or a function from a number of legal "
-            f"actions to an index; got {choose!r}"
+            f"actions to an index; got {brief(choose)}"
         )
     played = 0
     while game._phase is not _GAME_OVER and (hands is None or played < hands):
@@ -124,7 +126,7 @@ def _checked(choose: Chooser) -> Chooser:
         if type(index) is not int or not 0 <= index < n:
             raise IllegalActionError(
                 IllegalReason.NOT_AN_ACTION,
-                f"the chooser returned {index!r} for {n} legal actions; "
+                f"the chooser returned {brief(index)} for {n} legal actions; "
                 f"it must return an index from 0 to {n - 1}",
             )
         return index

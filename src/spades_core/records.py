@@ -28,6 +28,15 @@ Decisions:
   (``reason="variant_version"``): replaying it under changed rules could
   silently give other scores.
 * Unknown fields are rejected, so a misspelt field is never ignored.
+* Option names are data: each is looked up among the variant's options
+  before anything is called with it.
+* Sizes are bounded (:data:`MAX_RECORD_SIZE`, :data:`MAX_HANDS`,
+  :data:`MAX_OPTIONS`, :data:`MAX_NAME_LENGTH`, :data:`MAX_NUMBER`); larger
+  input is refused with ``reason="too_large"``, a too long text before it is
+  parsed. Messages echo at most a short prefix of a bad value.
+* ``hand`` and ``action`` count from 0 (they index the record's lists);
+  messages, written for people, count hands and actions from 1.
+* A text starting with a UTF-8 byte order mark is read without it.
 
 >>> import spades_core as sc
 >>> game = sc.new_game("classic", seed=7, dealer=sc.Seat.WEST, target_score=300)
@@ -57,6 +66,7 @@ from spades_core.errors import (
     RulesError,
     VariantError,
     VariantNotFoundError,
+    brief,
 )
 from spades_core.game import new_game
 from spades_core.registry import load_variant
@@ -66,6 +76,11 @@ from spades_core.variant import Variant
 
 __all__ = [
     "FORMAT",
+    "MAX_HANDS",
+    "MAX_NAME_LENGTH",
+    "MAX_NUMBER",
+    "MAX_OPTIONS",
+    "MAX_RECORD_SIZE",
     "REASONS",
     "VERSION",
     "dump_lines",
@@ -73,6 +88,7 @@ __all__ = [
     "from_record",
     "load_lines",
     "loads",
+    "read_json",
     "to_record",
 ]
 
@@ -80,6 +96,18 @@ FORMAT: Final = "spades-game"
 """The value of a record's ``format`` field."""
 VERSION: Final = 1
 """The record format version this library writes and reads."""
+
+MAX_RECORD_SIZE: Final = 16 * 1024 * 1024
+"""The longest record text :func:`loads` reads: 16 MiB (characters of a
+``str``, bytes of ``bytes``); a 50,000-hand game takes about 15 MB."""
+MAX_HANDS: Final = 50_000
+"""The most hands a record may hold."""
+MAX_OPTIONS: Final = 64
+"""The most entries a record's ``options`` may hold."""
+MAX_NAME_LENGTH: Final = 64
+"""The longest variant id or option name a record may give, in characters."""
+MAX_NUMBER: Final = 2**64
+"""No whole number in a record's options may exceed this in magnitude."""
 
 REASONS: Final = frozenset(
     {
@@ -96,6 +124,7 @@ REASONS: Final = frozenset(
         "variant_unavailable",
         "variant_version",
         "bad_option",
+        "too_large",
         # a hand's structure
         "missing_deal",
         "invalid_deal",
@@ -145,6 +174,10 @@ def _hand_entry(
 
 def to_record(game: Game) -> dict[str, Any]:
     """The record of ``game`` as plain JSON-ready data (what :func:`dumps` writes)."""
+    if not isinstance(game, Game):
+        raise RecordFormatError(
+            f"to_record() takes a Game; got {type(game).__name__}", reason="wrong_type"
+        )
     setup = game._setup
     hands: list[dict[str, Any]] = []
     for result in game._results:
@@ -227,7 +260,8 @@ def _fail(
 ) -> NoReturn:
     where = ""
     if hand is not None:
-        where = f"hand {hand}" + ("" if action is None else f", action {action}") + ": "
+        # For people, hands and actions count from 1; the attributes stay indexes.
+        where = f"hand {hand + 1}" + ("" if action is None else f", action {action + 1}") + ": "
     raise RecordFormatError(where + message, reason=reason, hand=hand, action=action)
 
 
@@ -235,7 +269,7 @@ def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for key, value in pairs:
         if key in found:
-            _fail(f"the key {key!r} appears twice in one object", "not_json")
+            _fail(f"the key {brief(key)} appears twice in one object", "not_json")
         found[key] = value
     return found
 
@@ -244,14 +278,26 @@ def _reject_constant(name: str) -> NoReturn:
     _fail(f"{name} is not a JSON number", "not_json")
 
 
-def _parse_json(text: object) -> object:
+def _too_large(what: str, size: int, limit: int) -> NoReturn:
+    _fail(f"{what} is too large: {size:,} where at most {limit:,} are read", "too_large")
+
+
+def read_json(text: object) -> object:
+    """The JSON value of a record's text (``str`` or UTF-8 ``bytes``), read
+    as :func:`loads` reads it: at most :data:`MAX_RECORD_SIZE` long, a leading
+    byte order mark skipped, a key given twice or ``NaN`` refused. Raises
+    :class:`RecordFormatError`; :func:`from_record` takes the value on."""
+    if isinstance(text, bytes | bytearray | str) and len(text) > MAX_RECORD_SIZE:
+        unit = "characters" if isinstance(text, str) else "bytes"
+        _too_large(f"the record ({unit})", len(text), MAX_RECORD_SIZE)
     if isinstance(text, bytes | bytearray):
         try:
-            text = bytes(text).decode("utf-8")
+            text = bytes(text).removeprefix(b"\xef\xbb\xbf").decode("utf-8")
         except UnicodeDecodeError as error:
             _fail(f"a record is UTF-8 JSON text; these bytes are not UTF-8 ({error})", "not_json")
     if not isinstance(text, str):
         _fail(f"a record is JSON text (str or bytes); got {type(text).__name__}", "wrong_type")
+    text = text.removeprefix("\ufeff")
     try:
         return json.loads(
             text, object_pairs_hook=_reject_duplicates, parse_constant=_reject_constant
@@ -284,10 +330,10 @@ def _is_int(value: object) -> bool:
 def _check_fields(
     obj: Mapping[str, Any], allowed: frozenset[str], what: str, hand: int | None = None
 ) -> None:
-    unknown = sorted(set(obj) - allowed, key=repr)
+    unknown = sorted(set(obj) - allowed, key=lambda key: brief(key))
     if unknown:
         _fail(
-            f"{what} has unknown field(s) {', '.join(map(repr, unknown))}; "
+            f"{what} has unknown field(s) {', '.join(brief(key) for key in unknown[:5])}; "
             f"its fields are {', '.join(sorted(allowed))}",
             "unknown_field",
             hand,
@@ -304,13 +350,16 @@ def _read_variant(record: Mapping[str, Any], given: Variant | None) -> Variant:
     variant_id = _required(record, "variant")
     if not isinstance(variant_id, str):
         _fail(f"'variant' must be a variant id string; got {_type_name(variant_id)}", "wrong_type")
+    if len(variant_id) > MAX_NAME_LENGTH:
+        _too_large("'variant' (characters)", len(variant_id), MAX_NAME_LENGTH)
     version = _required(record, "variant_version")
     if not _is_int(version):
         _fail(f"'variant_version' must be a whole number; got {_type_name(version)}", "wrong_type")
     if given is not None:
         if given.id != variant_id:
             _fail(
-                f"the record is a game of {variant_id!r}, not of the given variant {given.id!r}",
+                f"the record is a game of {brief(variant_id)}, not of the given variant "
+                f"{brief(given.id)}",
                 "unknown_variant",
             )
         variant = given
@@ -319,15 +368,17 @@ def _read_variant(record: Mapping[str, Any], given: Variant | None) -> Variant:
             variant = load_variant(variant_id)
         except VariantNotFoundError as error:
             raise RecordFormatError(
-                f"unknown variant {variant_id!r}: {error}", reason="unknown_variant"
+                f"unknown variant {brief(variant_id)}: {error}", reason="unknown_variant"
             ) from None
         except VariantError as error:
             raise RecordFormatError(
-                f"variant {variant_id!r} cannot be used: {error}", reason="variant_unavailable"
+                f"variant {brief(variant_id)} cannot be used: {error}",
+                reason="variant_unavailable",
             ) from error
     if version != variant.version:
         _fail(
-            f"the record was made under version {version} of the {variant_id!r} rules; the "
+            f"the record was made under version {brief(version)} of the {brief(variant_id)} "
+            "rules; the "
             f"installed variant is version {variant.version}, whose rules may differ, so the "
             "record is not replayed",
             "variant_version",
@@ -338,13 +389,13 @@ def _read_variant(record: Mapping[str, Any], given: Variant | None) -> Variant:
 def _read_header(record: Mapping[str, Any]) -> None:
     form = _required(record, "format")
     if form != FORMAT:
-        _fail(f"'format' must be {FORMAT!r}; got {form!r}", "wrong_format")
+        _fail(f"'format' must be {FORMAT!r}; got {brief(form)}", "wrong_format")
     version = _required(record, "version")
     if not _is_int(version):
         _fail(f"'version' must be a whole number; got {_type_name(version)}", "wrong_type")
     if version != VERSION:
         _fail(
-            f"record format version {version} is not supported; this library reads "
+            f"record format version {brief(version)} is not supported; this library reads "
             f"version {VERSION}",
             "unsupported_version",
         )
@@ -354,29 +405,53 @@ def _start(record: Mapping[str, Any], variant: Variant) -> Game:
     options = record.get("options", {})
     if not isinstance(options, dict):
         _fail(f"'options' must be an object; got {_type_name(options)}", "wrong_type")
-    # These would collide with new_game()'s own keywords instead of being
-    # reported as unknown options.
-    for name in options:
-        if not isinstance(name, str):
-            _fail(f"option names are strings; got {name!r}", "bad_option")
-    reserved = sorted(set(options) & {"variant", "seed", "dealer"})
-    if reserved:
-        _fail(f"options: {reserved[0]!r} is not an option", "bad_option")
+    checked = _read_options(options, variant)
     seed = record.get("seed")
     if seed is not None and (not _is_int(seed) or not 0 <= seed <= _MAX_SEED):
-        _fail(f"'seed' must be a whole number from 0 to 2**64-1; got {seed!r}", "bad_value")
+        _fail(f"'seed' must be a whole number from 0 to 2**64-1; got {brief(seed)}", "bad_value")
     dealer_text = record.get("first_dealer")
     if dealer_text is None and seed is None:
         _fail("a record without a 'seed' must give 'first_dealer'", "missing_field")
     dealer: Seat | None = None
     if dealer_text is not None:
         if not isinstance(dealer_text, str) or dealer_text not in ("N", "E", "S", "W"):
-            _fail(f"'first_dealer' must be one of N, E, S, W; got {dealer_text!r}", "bad_value")
+            _fail(
+                f"'first_dealer' must be one of N, E, S, W; got {brief(dealer_text)}", "bad_value"
+            )
         dealer = Seat.parse(dealer_text)
     try:
-        return new_game(variant, seed=seed, dealer=dealer, **options)
+        return new_game(variant, seed=seed, dealer=dealer, **checked)
     except RulesError as error:
         raise RecordFormatError(f"options: {error}", reason="bad_option") from None
+
+
+def _read_options(options: Mapping[object, object], variant: Variant) -> dict[str, object]:
+    """The record's options, each name checked against the variant's options
+    as data, so no name can reach a call as an unexpected keyword."""
+    if len(options) > MAX_OPTIONS:
+        _too_large("'options' (entries)", len(options), MAX_OPTIONS)
+    supported = variant.option_specs
+    checked: dict[str, object] = {}
+    for name, value in options.items():
+        if not isinstance(name, str):
+            _fail(f"option names are strings; got {brief(name)}", "bad_option")
+        if len(name) > MAX_NAME_LENGTH:
+            _too_large("an option name (characters)", len(name), MAX_NAME_LENGTH)
+        # new_game's own keywords are never options, whatever a plugin declares.
+        if name not in supported or name in ("seed", "dealer"):
+            _fail(
+                f"options: {brief(name)} is not an option of {brief(variant.id)}; its options "
+                f"are {', '.join(sorted(supported))}",
+                "bad_option",
+            )
+        if type(value) is int and not -MAX_NUMBER <= value <= MAX_NUMBER:
+            _fail(
+                f"options: {name} is {brief(value)}; numbers in a record are at most 2**64 in "
+                "magnitude",
+                "too_large",
+            )
+        checked[name] = value
+    return checked
 
 
 def _read_deal(entry: Mapping[str, Any], number: int, seeded: bool) -> dict[str, list[str]] | None:
@@ -389,7 +464,11 @@ def _read_deal(entry: Mapping[str, Any], number: int, seeded: bool) -> dict[str,
         _fail(f"'deal' must be an object; got {_type_name(deal)}", "wrong_type", number)
     for key, cards in deal.items():
         if key not in ("N", "E", "S", "W"):
-            _fail(f"'deal' keys are N, E, S, W; got {key!r}", "invalid_deal", number)
+            _fail(f"'deal' keys are N, E, S, W; got {brief(key)}", "invalid_deal", number)
+        if isinstance(cards, list) and len(cards) > 13:
+            _fail(
+                f"the deal of {key} lists {len(cards)} cards; a hand has 13", "invalid_deal", number
+            )
         if not isinstance(cards, list) or not all(isinstance(card, str) for card in cards):
             _fail(
                 f"the deal of {key} must be a list of card strings; got {_type_name(cards)}",
@@ -423,7 +502,7 @@ def _read_actions(entry: Mapping[str, Any], number: int) -> list[Action]:
                 index,
             )
         if not 0 <= bid <= 13:
-            _fail(f"a bid is 0-13 (0 = Nil); got {bid}", "bid_not_allowed", number, index)
+            _fail(f"a bid is 0-13 (0 = Nil); got {brief(bid)}", "bid_not_allowed", number, index)
         actions.append(BIDS[bid])
     for index, card in enumerate(plays, start=len(bids)):
         if not isinstance(card, str):
@@ -476,7 +555,7 @@ def _replay_hand(game: Game, entry: object, number: int, last: bool, seeded: boo
             # A plugin that fails while judging or scoring: not the record's
             # fault, but loads() still reports it in its one error type.
             raise RecordFormatError(
-                f"hand {number}, action {index}: {error}",
+                f"hand {number + 1}, action {index + 1}: {error}",
                 reason="variant_unavailable",
                 hand=number,
                 action=index,
@@ -508,6 +587,8 @@ def from_record(record: object, *, variant: Variant | None = None) -> Game:
     hands = _required(record, "hands")
     if not isinstance(hands, list):
         _fail(f"'hands' must be a list; got {_type_name(hands)}", "wrong_type")
+    if len(hands) > MAX_HANDS:
+        _too_large("'hands' (hands)", len(hands), MAX_HANDS)
     seeded = record.get("seed") is not None
     for number, entry in enumerate(hands):
         game = _replay_hand(game, entry, number, number == len(hands) - 1, seeded)
@@ -521,7 +602,7 @@ def loads(text: str | bytes, *, variant: Variant | None = None) -> Game:
     ``action``) for anything wrong; nothing else escapes. See
     :func:`from_record` for ``variant``.
     """
-    return from_record(_parse_json(text), variant=variant)
+    return from_record(read_json(text), variant=variant)
 
 
 def load_lines(lines: Iterable[str | bytes], *, variant: Variant | None = None) -> Iterator[Game]:

@@ -40,7 +40,12 @@ from typing import Final, cast, final
 
 import attrs
 
-from spades_core.errors import DuplicateVariantError, VariantLoadError, VariantNotFoundError
+from spades_core.errors import (
+    DuplicateVariantError,
+    VariantLoadError,
+    VariantNotFoundError,
+    brief,
+)
 from spades_core.variant import Variant
 
 __all__ = [
@@ -242,7 +247,7 @@ class _Registry:
         if not claims:
             known = ", ".join(sorted(discovery.claims)) or "none"
             raise VariantNotFoundError(
-                f"no variant named {variant_id!r} is installed; available: {known}"
+                f"no variant named {brief(variant_id)} is installed; available: {known}"
             )
         if len(claims) > 1:
             detail = "; ".join(
@@ -264,18 +269,21 @@ class _Registry:
 def _load_entry(entry: VariantEntry) -> Variant:
     where = f"variant {entry.id!r} from {entry.distribution} ({entry.target})"
     module_name, _, attribute = entry.target.partition(":")
+    # A plugin calling sys.exit() must not end the program that asked for a
+    # variant: SystemExit is reported like any other failure. KeyboardInterrupt
+    # is not caught, so Ctrl-C still interrupts a hanging import.
     try:
         loaded: object = importlib.import_module(module_name.strip())
         for part in attribute.strip().split(".") if attribute.strip() else ():
             loaded = getattr(loaded, part)
-    except Exception as error:
+    except (Exception, SystemExit) as error:
         raise VariantImportError(
             f"{where} could not be imported: {type(error).__name__}: {error}"
         ) from error
     if isinstance(loaded, type) and issubclass(loaded, Variant):
         try:
             loaded = cast("Callable[[], object]", loaded)()
-        except Exception as error:
+        except (Exception, SystemExit) as error:
             raise VariantImportError(
                 f"{where} could not be created: {type(error).__name__}: {error}"
             ) from error

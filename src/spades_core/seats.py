@@ -12,7 +12,7 @@ from typing import Generic, TypeVar, final
 
 import attrs
 
-from spades_core.errors import InvalidNotationError
+from spades_core.errors import InvalidNotationError, brief
 
 __all__ = ["Seat", "SeatMap", "Team", "TeamMap"]
 
@@ -48,20 +48,32 @@ class Seat(enum.IntEnum):
     @classmethod
     def _missing_(cls, value: object) -> Seat:
         # Seat(7) and the like are bad input to a public call: a SpadesError.
-        raise InvalidNotationError(f"not a seat: {value!r}; seats are 0-3 (N, E, S, W)")
+        raise InvalidNotationError(f"not a seat: {brief(value)}; seats are 0-3 (N, E, S, W)")
 
     @classmethod
-    def parse(cls, text: str) -> Seat:
-        """Read a seat: ``"N"``, ``"north"``, ``"NORTH"``."""
+    def parse(cls, text: Seat | str) -> Seat:
+        """Read a seat from its letter or its name, in any case (``"S"``,
+        ``"south"``, ``"SOUTH"``); a :class:`Seat` is returned as it is.
+
+        Every public call that takes a seat reads it here: a number, a bool
+        or a :class:`Team` is never taken for a seat.
+
+        >>> Seat.parse("s"), Seat.parse(" North ")
+        (<Seat.SOUTH: 2>, <Seat.NORTH: 0>)
+        """
+        if isinstance(text, Seat):
+            return text
         if isinstance(text, str):
-            key = text.strip().upper()
-            for seat in _SEATS:
-                if key in (seat.letter, seat.name):
-                    return seat
-        raise InvalidNotationError(f"not a seat: {text!r}; write one of N, E, S, W")
+            found = _SEAT_BY_TEXT.get(text.strip().upper())
+            if found is not None:
+                return found
+        raise InvalidNotationError(
+            f"not a seat: {brief(text)}; write N, E, S or W, or a seat name (south)"
+        )
 
 
 _SEATS = (Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST)
+_SEAT_BY_TEXT = {text: seat for seat in _SEATS for text in (seat.letter, seat.name)}
 
 
 class Team(enum.IntEnum):
@@ -72,7 +84,7 @@ class Team(enum.IntEnum):
 
     @classmethod
     def _missing_(cls, value: object) -> Team:
-        raise InvalidNotationError(f"not a team: {value!r}; teams are 0 (NS) and 1 (EW)")
+        raise InvalidNotationError(f"not a team: {brief(value)}; teams are 0 (NS) and 1 (EW)")
 
     @property
     def seats(self) -> tuple[Seat, Seat]:
@@ -85,12 +97,16 @@ class Team(enum.IntEnum):
         return Team(1 - self)
 
     @classmethod
-    def parse(cls, text: str) -> Team:
-        """Read a team: ``"NS"`` or ``"EW"``."""
+    def parse(cls, text: Team | str) -> Team:
+        """Read a team: ``"NS"`` or ``"EW"`` in any case; a :class:`Team` is returned as it is."""
+        if isinstance(text, Team):
+            return text
         if isinstance(text, str) and text.strip().upper() in ("NS", "EW"):
             return Team[text.strip().upper()]
-        raise InvalidNotationError(f"not a team: {text!r}; write NS or EW")
+        raise InvalidNotationError(f"not a team: {brief(text)}; write NS or EW")
 
+
+_TEAMS = (Team.NS, Team.EW)
 
 K = TypeVar("K", Seat, Team)
 V = TypeVar("V")
@@ -134,4 +150,4 @@ class TeamMap(_KeyedTuple[Team, V]):
     """An immutable mapping from both teams to a value (``values_`` in team order)."""
 
     values_: tuple[V, ...]
-    _keys = (Team.NS, Team.EW)
+    _keys = _TEAMS

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Final, final
 
 import attrs
 
+from spades_core import _check
 from spades_core.actions import Action, Bid, Play, action_of
 from spades_core.cards import ALL_CARDS, Card, CardSet
 from spades_core.errors import IllegalActionError
@@ -47,6 +48,10 @@ NO_SEAT: Final = -1
 
 class Phase(enum.Enum):
     """Where a game is: ``DEAL`` → ``BID`` → ``PLAY`` → (scored) → ``DEAL`` … ``GAME_OVER``."""
+
+    @classmethod
+    def _missing_(cls, value: object) -> Phase:
+        raise _check.not_a_member(cls, value)
 
     DEAL = "deal"
     """Waiting for the next hand to be dealt."""
@@ -313,13 +318,13 @@ class Game:
         """Whether spades may be led (ignoring the only-spades exception)."""
         return self._broken
 
-    def hand(self, seat: Seat) -> CardSet:
+    def hand(self, seat: Seat | str) -> CardSet:
         """The cards ``seat`` holds now. Hidden information: give players views."""
-        return CardSet(self._held[Seat(seat)])
+        return CardSet(self._held[_check.seat(seat, "Game.hand")])
 
-    def dealt_hand(self, seat: Seat) -> CardSet:
+    def dealt_hand(self, seat: Seat | str) -> CardSet:
         """The 13 cards ``seat`` was dealt this hand."""
-        return CardSet(self._dealt[Seat(seat)])
+        return CardSet(self._dealt[_check.seat(seat, "Game.dealt_hand")])
 
     def __repr__(self) -> str:
         where = f"hand {self.hand_number + 1}, {self._phase.name}"
@@ -397,11 +402,11 @@ class Game:
         """The game after the seat to act plays ``card`` (a Card or ``"QH"``)."""
         return _transitions.apply(self, Play.of(card), seat)
 
-    def view(self, seat: Seat) -> View:
+    def view(self, seat: Seat | str) -> View:
         """What ``seat`` may see of the game (see :mod:`spades_core.views`)."""
         from spades_core.views import view_for
 
-        return view_for(self, seat)
+        return view_for(self, _check.seat(seat, "Game.view"))
 
     def public_view(self) -> View:
         """What a spectator may see of the game."""

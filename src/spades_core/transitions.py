@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from types import MappingProxyType
 from typing import Final
 
-from spades_core import rng
+from spades_core import _check, rng
 from spades_core.actions import BIDS, DEAL_FROM_SEED, PLAYS, Action, Bid, Deal, Play, deal_of
 from spades_core.cards import ALL_CARDS, SUIT_MASKS, CardSet
 from spades_core.errors import (
@@ -27,6 +27,7 @@ from spades_core.errors import (
     InvalidNotationError,
     SpadesError,
     VariantLoadError,
+    brief,
 )
 from spades_core.options import BreakRule, FirstLead
 from spades_core.seats import Seat, SeatMap, Team
@@ -145,7 +146,7 @@ def bid_values(
         values = variant.legal_bids(setup.rules, SEATS[seat], cards, made)
     except SpadesError:
         raise
-    except Exception as error:
+    except (Exception, SystemExit) as error:
         raise VariantLoadError(
             f"variant {variant.id!r} failed in legal_bids: {type(error).__name__}: {error}"
         ) from error
@@ -153,7 +154,7 @@ def bid_values(
         if not _is_bid_list(values):
             raise VariantLoadError(
                 f"variant {variant.id!r}: legal_bids must return a non-empty ascending tuple "
-                f"of distinct whole numbers 0-13; it returned {values!r}"
+                f"of distinct whole numbers 0-13; it returned {brief(values)}"
             )
         if len(_CHECKED_BID_LISTS) < _MOST_CHECKED_BID_LISTS:
             _CHECKED_BID_LISTS[id(values)] = values
@@ -262,9 +263,9 @@ def check(game: Game, action: object, seat: object = None) -> None:
     """Raise the :class:`IllegalActionError` that applying ``action`` (by
     ``seat``, if given: a :class:`Seat` or its name) would raise; return ``None``
     if it is legal."""
-    if seat is not None and not isinstance(seat, int):
+    if seat is not None and type(seat) is not Seat:
         try:
-            seat = Seat.parse(seat)  # type: ignore[arg-type]
+            seat = _check.seat(seat, "apply")
         except InvalidNotationError as error:
             raise _illegal(IllegalReason.NOT_YOUR_TURN, str(error)) from None
     phase = game._phase
@@ -305,7 +306,7 @@ def check(game: Game, action: object, seat: object = None) -> None:
         return
     raise _illegal(
         IllegalReason.NOT_AN_ACTION,
-        f"not an action: {action!r}; use one of game.legal_actions(), a Bid or a Play",
+        f"not an action: {brief(action)}; use one of game.legal_actions(), a Bid or a Play",
     )
 
 
@@ -437,7 +438,8 @@ def _game(
 
 def apply(game: Game, action: object, seat: object = None) -> Game:
     """The game after ``action``; raises :class:`IllegalActionError` if it is not legal."""
-    if seat is None or seat == game._to_act:
+    # Only a real Seat takes the fast path: True or 1.0 would equal a seat number.
+    if seat is None or (type(seat) is Seat and seat == game._to_act):
         kind = type(action)
         if kind is Play:
             card = action.card.id  # type: ignore[attr-defined]
@@ -452,7 +454,7 @@ def apply(game: Game, action: object, seat: object = None) -> Game:
     if seat is not None:
         # check() accepted a seat given by name ("N"): it is the seat to act.
         return apply(game, action, None)
-    raise AssertionError(f"check() accepted an action apply() rejected: {action!r}")
+    raise AssertionError(f"check() accepted an action apply() rejected: {brief(action)}")
 
 
 def _is_listed(action: object, legal: tuple[Action, ...]) -> bool:
@@ -631,14 +633,22 @@ def score_hand(
         outcome = variant.game_outcome(rules, scores)
     except SpadesError:
         raise
-    except Exception as error:
+    except (Exception, SystemExit) as error:
         raise VariantLoadError(
             f"variant {variant.id!r} failed scoring a hand: {type(error).__name__}: {error}"
         ) from error
-    if not _is_int_pair(points) or not _is_int_pair(bags) or outcome not in (None, 0, 1):
+    # type() rather than ==: True and 1.0 equal 1 but are not team numbers.
+    if (
+        not _is_int_pair(points)
+        or not _is_int_pair(bags)
+        or bags[0] < 0
+        or bags[1] < 0
+        or (outcome is not None and (type(outcome) is not int or outcome not in (0, 1)))
+    ):
         raise VariantLoadError(
-            f"variant {variant.id!r} returned a malformed score {points!r}, {bags!r} "
-            f"or outcome {outcome!r}"
+            f"variant {variant.id!r} returned a malformed score {brief(points)}, "
+            f"{brief(bags)} or outcome {brief(outcome)}: score_hand returns two pairs of "
+            "whole numbers (bags at least 0), game_outcome 0, 1 or None"
         )
     dealer = game._dealer
     result: HandResult = _new_object(HandResult)

@@ -31,7 +31,7 @@ from types import MappingProxyType
 from typing import Any
 
 from spades_core.cards import CardSet
-from spades_core.errors import RulesError
+from spades_core.errors import RulesError, brief
 from spades_core.options import STANDARD_OPTIONS, OptionSpec, Rules
 from spades_core.scoring import game_outcome, score_hand
 from spades_core.seats import Seat, SeatMap
@@ -75,25 +75,25 @@ class Variant:
     ) -> None:
         if not isinstance(id, str) or not _ID_PATTERN.match(id):
             raise RulesError(
-                f"variant id {id!r} must be lowercase letters, digits, '-' or '_', "
+                f"variant id {brief(id)} must be lowercase letters, digits, '-' or '_', "
                 "starting with a letter, at most 40 characters"
             )
         if type(version) is not int or version < 1:
-            raise RulesError(f"variant {id!r}: version must be a whole number of at least 1")
+            raise RulesError(f"variant {brief(id)}: version must be a whole number of at least 1")
         if not isinstance(title, str) or not title.strip():
-            raise RulesError(f"variant {id!r}: title must be a non-empty string")
+            raise RulesError(f"variant {brief(id)}: title must be a non-empty string")
         if not isinstance(summary, str):
-            raise RulesError(f"variant {id!r}: summary must be a string")
+            raise RulesError(f"variant {brief(id)}: summary must be a string")
         if type(self).legal_bids is Variant.legal_bids:
             raise RulesError(
-                f"variant {id!r}: {type(self).__name__} must override legal_bids "
+                f"variant {brief(id)}: {type(self).__name__} must override legal_bids "
                 "(every variant says how it bids)"
             )
         specs: dict[str, OptionSpec] = {}
         for option in options:
             spec = STANDARD_OPTIONS.get(option) if isinstance(option, str) else option
             if not isinstance(spec, OptionSpec):
-                raise RulesError(f"variant {id!r} lists an unknown option {option!r}")
+                raise RulesError(f"variant {brief(id)} lists an unknown option {brief(option)}")
             if spec.name in specs:
                 raise RulesError(f"variant {id!r} lists the option {spec.name!r} twice")
             specs[spec.name] = spec
@@ -150,7 +150,7 @@ class Variant:
 
     # -- options -------------------------------------------------------------
 
-    def rules(self, **overrides: object) -> Rules:
+    def rules(self, /, **overrides: object) -> Rules:
         """The :class:`Rules` for these option overrides, checked.
 
         Raises :class:`RulesError` naming the option for an unknown option, an
@@ -184,13 +184,16 @@ class Variant:
         supported = ", ".join(sorted(self.option_specs))
         if name in STANDARD_OPTIONS:
             return RulesError(
-                f"option {name!r} does not apply to the {self.id!r} variant; "
+                f"option {brief(name)} does not apply to the {self.id!r} variant; "
                 f"its options are: {supported}"
             )
-        return RulesError(f"unknown option {name!r} for {self.id!r}; its options are: {supported}")
+        return RulesError(
+            f"unknown option {brief(name)} for {self.id!r}; its options are: {supported}"
+        )
 
     def derive(
         self,
+        /,
         *,
         id: str | None = None,
         title: str | None = None,

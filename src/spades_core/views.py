@@ -30,8 +30,10 @@ from typing import TYPE_CHECKING, Any, final
 
 import attrs
 
+from spades_core import _check
 from spades_core.actions import Action, Bid, Play
 from spades_core.cards import Card, CardSet, Suit
+from spades_core.errors import SpadesError, VariantLoadError, brief
 from spades_core.options import BreakRule, FirstLead, Rules
 from spades_core.seats import Seat, SeatMap, Team, TeamMap
 from spades_core.state import SEATS, HandResult, Phase, Trick
@@ -122,8 +124,9 @@ class View:
                 mask |= card.mask
         return CardSet(mask)
 
-    def spades_left(self, seat: Seat) -> int | None:
+    def spades_left(self, seat: Seat | str) -> int | None:
         """Spades ``seat`` still holds, when its bid revealed its count."""
+        seat = _check.seat(seat, "View.spades_left")
         count = self.spade_counts[seat]
         if count is None:
             return None
@@ -236,6 +239,27 @@ def _shown_out(game: Game) -> SeatMap[frozenset[Suit]]:
     return SeatMap(tuple(_SUIT_SETS[mask] for mask in out))
 
 
+def _revealed_counts(game: Game, made: dict[Seat, int]) -> tuple[int | None, ...]:
+    # A plugin hook: whatever it raises or answers, only a VariantLoadError leaves.
+    variant = game._setup.variant
+    try:
+        counts = variant.revealed_spade_counts(game._setup.rules, made)
+        found = tuple(counts.get(seat) for seat in SEATS)
+    except SpadesError:
+        raise
+    except (Exception, SystemExit) as error:
+        raise VariantLoadError(
+            f"variant {variant.id!r} failed in revealed_spade_counts: "
+            f"{type(error).__name__}: {error}"
+        ) from error
+    if not all(count is None or (type(count) is int and 0 <= count <= 13) for count in found):
+        raise VariantLoadError(
+            f"variant {variant.id!r}: revealed_spade_counts must map seats to spade counts "
+            f"0-13; it returned {brief(counts)}"
+        )
+    return found
+
+
 def view_for(game: Game, seat: Seat | None) -> View:
     """The view of ``game`` for ``seat`` (``None``: a spectator)."""
     in_hand = game._phase in (Phase.BID, Phase.PLAY)
@@ -244,8 +268,7 @@ def view_for(game: Game, seat: Seat | None) -> View:
     bids: SeatMap[int | None] = SeatMap(game._bids)
     if in_hand:
         made = {SEATS[i]: b for i, b in enumerate(game._bids) if b is not None}
-        counts = game._setup.variant.revealed_spade_counts(game._setup.rules, made)
-        spade_counts: SeatMap[int | None] = SeatMap(tuple(counts.get(s) for s in SEATS))
+        spade_counts: SeatMap[int | None] = SeatMap(_revealed_counts(game, made))
         shown_out = _shown_out(game)
         cards_left = SeatMap(tuple(mask.bit_count() for mask in game._held))
     else:

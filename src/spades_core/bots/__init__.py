@@ -42,6 +42,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, Protocol, runtime_checkable
 
+from spades_core import _check
 from spades_core.actions import BIDS, PLAYS, Action
 from spades_core.bots._policy import (
     Why,
@@ -52,7 +53,7 @@ from spades_core.bots._policy import (
 )
 from spades_core.bots._search import Budget, search_bid, search_play
 from spades_core.bots._table import Table, table_from_view
-from spades_core.errors import IllegalActionError, IllegalReason, RulesError
+from spades_core.errors import IllegalActionError, IllegalReason, RulesError, brief
 from spades_core.seats import Seat
 from spades_core.state import SEATS, Game, Phase
 from spades_core.views import View
@@ -104,7 +105,7 @@ class Bot:
         if seed is None:
             seed = secrets.randbits(64)
         elif type(seed) is not int:
-            raise RulesError(f"a bot's seed must be a whole number or None; got {seed!r}")
+            raise RulesError(f"a bot's seed must be a whole number or None; got {brief(seed)}")
         self.seed = seed
         """The seed the bot's random choices come from."""
         self._rng = random.Random(seed)
@@ -222,9 +223,11 @@ class HardBot(Bot):
             ("draws", draws),
         ):
             if type(value) is not int or value < 1:
-                raise RulesError(f"hard bot: {option} must be a whole number ≥ 1; got {value!r}")
+                raise RulesError(
+                    f"hard bot: {option} must be a whole number ≥ 1; got {brief(value)}"
+                )
         if type(confidence) not in (int, float) or not 0 <= confidence < 100:
-            raise RulesError(f"hard bot: confidence must be a number ≥ 0; got {confidence!r}")
+            raise RulesError(f"hard bot: confidence must be a number ≥ 0; got {brief(confidence)}")
         if max_samples < min_samples:
             raise RulesError(
                 f"hard bot: max_samples ({max_samples}) is below min_samples ({min_samples})"
@@ -271,7 +274,7 @@ def make(level: str, *, seed: int | None = None, **options: Any) -> Bot:
     cls = _CLASSES.get(name) if isinstance(name, str) else None
     if cls is None:
         raise RulesError(
-            f"unknown bot level {level!r}; the levels are {', '.join(LEVELS)} (or medium)"
+            f"unknown bot level {brief(level)}; the levels are {', '.join(LEVELS)} (or medium)"
         )
     if options and cls is not HardBot:
         raise RulesError(
@@ -303,9 +306,10 @@ def play_game(
     Each player is asked only when its seat is to act, with that seat's view.
     An illegal answer raises :class:`~spades_core.IllegalActionError`.
     """
+    _check.instance(game, Game, "play_game", "game", "a Game")
     seated = _seat_players(players)
     if max_hands is not None and (type(max_hands) is not int or max_hands < 0):
-        raise RulesError(f"max_hands must be a whole number ≥ 0 or None; got {max_hands!r}")
+        raise RulesError(f"max_hands must be a whole number ≥ 0 or None; got {brief(max_hands)}")
     stop_at = None if max_hands is None else len(game.hand_results) + max_hands
     while not game.is_over:
         if stop_at is not None and len(game.hand_results) >= stop_at:
@@ -336,5 +340,5 @@ def _seat_players(players: Mapping[Seat, Player] | Sequence[Player]) -> tuple[Pl
         )
     for player in seated:
         if not callable(getattr(player, "choose", None)):
-            raise RulesError(f"{player!r} is not a player: it has no choose(view) method")
+            raise RulesError(f"{brief(player)} is not a player: it has no choose(view) method")
     return seated

@@ -11,6 +11,7 @@ from __future__ import annotations
 import enum
 from typing import Final
 
+from spades_core import _check
 from spades_core.bots._table import NO_BID, SPADE_MASK, SUIT, Table
 
 __all__ = [
@@ -31,6 +32,10 @@ _RANK_BITS: Final = 0x1FFF
 
 class Why(enum.IntEnum):
     """The idea behind a bot's choice (what the coach explains)."""
+
+    @classmethod
+    def _missing_(cls, value: object) -> Why:
+        raise _check.not_a_member(cls, value)
 
     ONLY_CHOICE = 0
     # bidding

@@ -1,12 +1,24 @@
 """``spades replay FILE``: check and summarize a JSON Lines file of game records.
 
-Each non-blank input line is one record (see ``docs/records.md``); blank
-lines are skipped. For each record one JSON line is printed, in order:
-``{"ok": true, "hands": [...], "phase": "DEAL", "winner": null}`` for a valid
-record, ``{"ok": false, "error": {...}}`` for an invalid one. Records are
-read, replayed and printed one at a time, so memory stays bounded however
-long the file is. Exit status: 0 when every record is valid, 1 when any is
-not, 2 for a usage error or an unreadable file.
+Each non-blank input line is one record (see ``docs/records.md``), or the
+autosave of ``spades play`` (a record in its session wrapper); blank lines
+are skipped. Every record is replayed through the engine and reported, in
+order, one at a time, so memory stays bounded however long the file is; a
+line longer than :data:`~spades_core.records.MAX_RECORD_SIZE` is refused
+without being read into memory.
+
+Two outputs:
+
+* a summary for people (the default when standard output is a terminal, or
+  ``--summary``): one line per record, then a total; hands, tricks and
+  actions count from 1;
+* JSON Lines (the default otherwise, or ``--json``): per record
+  ``{"ok": true, "hands": [...], "phase": "DEAL", "winner": null}`` or
+  ``{"ok": false, "error": {...}}``, whose ``hand`` and ``action`` are the
+  record's 0-based indexes.
+
+Exit status: 0 when every record is valid, 1 when any is not, 2 for a usage
+error or an unreadable file.
 """
 
 from __future__ import annotations
@@ -18,11 +30,23 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
+from spades_core.cli.saves import SESSION_FORMAT, SESSION_VERSION
 from spades_core.errors import RecordFormatError, SpadesError
-from spades_core.records import loads
-from spades_core.state import Game
+from spades_core.records import MAX_RECORD_SIZE, from_record, read_json
+from spades_core.seats import Team
+from spades_core.state import Game, Phase
 
-__all__ = ["register", "replay_lines", "run", "summary"]
+__all__ = [
+    "Outcome",
+    "describe",
+    "read_lines",
+    "register",
+    "replay_lines",
+    "run",
+    "summary",
+]
+
+_CHUNK = 1 << 16
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -31,13 +55,21 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "replay",
         help="check and summarize game records (JSON Lines)",
         description=(
-            "Replay every game record of a JSON Lines file through the engine and print "
-            "one JSON line per record: its finished hands, phase and winner, or why it "
-            "is invalid. Blank lines are skipped. Exit status: 0 if every record is "
-            "valid, 1 if any is not, 2 for a usage error or an unreadable file."
+            "Replay every game record of a JSON Lines file (or a 'spades play' autosave) "
+            "through the engine and report each: a summary for people when the output is "
+            "a terminal, JSON Lines otherwise. Blank lines are skipped. Exit status: 0 if "
+            "every record is valid, 1 if any is not, 2 for a usage error or an unreadable "
+            "file."
         ),
     )
     parser.add_argument("file", metavar="FILE", help="a JSON Lines file of records, or - for stdin")
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument(
+        "--summary", action="store_true", help="print a summary per record and a total"
+    )
+    output.add_argument(
+        "--json", action="store_true", help="print one JSON line per record (JSON Lines)"
+    )
     parser.set_defaults(handler=run)
 
 
@@ -54,7 +86,7 @@ def summary(game: Game) -> dict[str, Any]:
 def _error_summary(error: SpadesError) -> dict[str, Any]:
     if isinstance(error, RecordFormatError):
         reason, hand, action = error.reason, error.hand, error.action
-    else:  # loads() reports everything as RecordFormatError; kept for safety
+    else:  # loading reports everything as RecordFormatError; kept for safety
         reason, hand, action = "invalid", None, None
     return {
         "ok": False,
@@ -68,39 +100,161 @@ def _error_summary(error: SpadesError) -> dict[str, Any]:
     }
 
 
-def replay_lines(lines: Iterable[bytes | str]) -> Iterator[tuple[str, bool]]:
-    """For each non-blank line, lazily: its output line (no newline) and
-    whether the record was valid."""
-    for line in lines:
-        if not line.strip():
+def read_lines(source: IO[bytes], limit: int = MAX_RECORD_SIZE) -> Iterator[tuple[int, bytes]]:
+    """``(line number from 1, line)`` for each non-blank line of ``source``,
+    without its line ending. A line longer than ``limit`` bytes is skipped in
+    chunks, never held whole, and stands as ``b"\\n"`` (which no stripped
+    line can be); replaying it reports ``too_large``."""
+    number = 0
+    while True:
+        line = source.readline(limit + 1)
+        if not line:
+            return
+        number += 1
+        if len(line) > limit and not line.endswith(b"\n"):
+            while True:
+                rest = source.readline(_CHUNK)
+                if not rest or rest.endswith(b"\n"):
+                    break
+            yield number, _TOO_LONG
             continue
-        # Without its line ending, JSON error positions read "line 1 column N".
-        text = line.rstrip(b"\r\n") if isinstance(line, bytes) else line.rstrip("\r\n")
+        if line.strip():
+            yield number, line.rstrip(b"\r\n")
+
+
+# A marker no real line can be: read_lines strips line endings and skips blank lines.
+_TOO_LONG = b"\n"
+
+
+def _load(line: bytes | str) -> Game:
+    """The game of one line: a record, or an autosave's record."""
+    if line == _TOO_LONG:
+        raise RecordFormatError(
+            f"the line is too large: more than {MAX_RECORD_SIZE:,} bytes, the most a record "
+            "may take; it was skipped unread",
+            reason="too_large",
+        )
+    document = read_json(line)
+    if isinstance(document, dict) and document.get("format") == SESSION_FORMAT:
+        if document.get("version") != SESSION_VERSION or "record" not in document:
+            raise RecordFormatError(
+                f"an autosave of spades play, version {SESSION_VERSION} with a 'record', "
+                "is expected; this one cannot be read",
+                reason="unsupported_version",
+            )
+        document = document["record"]
+    return from_record(document)
+
+
+class Outcome:
+    """What replaying one line gave: the game, or the error."""
+
+    __slots__ = ("error", "game", "line")
+
+    def __init__(self, line: int, game: Game | None, error: SpadesError | None) -> None:
+        self.line = line
+        """The line number in the file, from 1."""
+        self.game = game
+        """The replayed game, when the record is valid."""
+        self.error = error
+        """Why the record is invalid, when it is."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON Lines output object of this record."""
+        if self.game is not None:
+            return summary(self.game)
+        assert self.error is not None
+        return _error_summary(self.error)
+
+
+def _outcomes(lines: Iterable[tuple[int, bytes | str]]) -> Iterator[Outcome]:
+    for number, line in lines:
         try:
-            result = summary(loads(text))
+            yield Outcome(number, _load(line), None)
         except SpadesError as error:
-            result = _error_summary(error)
+            yield Outcome(number, None, error)
+
+
+def replay_lines(lines: Iterable[bytes | str]) -> Iterator[tuple[str, bool]]:
+    """For each non-blank line, lazily: its JSON output line (no newline) and
+    whether the record was valid."""
+    numbered = (
+        (number, line.rstrip(b"\r\n") if isinstance(line, bytes) else line.rstrip("\r\n"))
+        for number, line in enumerate(lines, start=1)
+        if line.strip()
+    )
+    for outcome in _outcomes(numbered):
+        result = outcome.to_json()
         yield json.dumps(result), bool(result["ok"])
 
 
-def _write_all(source: IO[bytes], out: IO[str]) -> int:
+def _phase_text(game: Game) -> str:
+    if game.phase is Phase.GAME_OVER:
+        assert game.winner is not None
+        winner = game.winner
+        return (
+            f"{winner.name} won {game.scores[winner]} to {game.scores[winner.opponent]}"
+            f" after {len(game.hand_results)} hands"
+        )
+    hand = len(game.hand_results) + 1
+    where = {
+        Phase.DEAL: f"hand {hand} not dealt yet",
+        Phase.BID: f"bidding in hand {hand}",
+        Phase.PLAY: f"trick {len(game.tricks) + 1} of hand {hand}",
+    }[game.phase]
+    played = len(game.hand_results)
+    scores = f"NS {game.scores[Team.NS]}, EW {game.scores[Team.EW]}"
+    return f"{played} hand{'' if played == 1 else 's'} played, {where}; {scores}"
+
+
+def describe(outcome: Outcome) -> str:
+    """One line for people about one record."""
+    if outcome.game is not None:
+        return f"line {outcome.line}: ok — {outcome.game.variant.id}, {_phase_text(outcome.game)}"
+    error = outcome.error
+    reason = f" ({error.reason})" if isinstance(error, RecordFormatError) else ""
+    return f"line {outcome.line}: invalid{reason} — {error}"
+
+
+def _write_json(outcomes: Iterator[Outcome], out: IO[str]) -> int:
     status = 0
-    for text, ok in replay_lines(source):
-        out.write(text + "\n")
-        if not ok:
+    for outcome in outcomes:
+        result = outcome.to_json()
+        out.write(json.dumps(result) + "\n")
+        if not result["ok"]:
             status = 1
     out.flush()
     return status
 
 
+def _write_summary(outcomes: Iterator[Outcome], out: IO[str]) -> int:
+    valid = invalid = hands = 0
+    for outcome in outcomes:
+        out.write(describe(outcome) + "\n")
+        if outcome.game is None:
+            invalid += 1
+        else:
+            valid += 1
+            hands += len(outcome.game.hand_results)
+    records = valid + invalid
+    out.write(
+        f"{records} record{'' if records == 1 else 's'}: {valid} valid, {invalid} invalid; "
+        f"{hands} finished hand{'' if hands == 1 else 's'} in the valid ones\n"
+    )
+    out.flush()
+    return 1 if invalid else 0
+
+
 def run(args: argparse.Namespace) -> int:
     """Replay the records of ``args.file``; return the exit status."""
     path: str = args.file
+    as_summary = args.summary or (not args.json and sys.stdout.isatty())
+    write = _write_summary if as_summary else _write_json
     try:
         if path == "-":
-            return _write_all(sys.stdin.buffer, sys.stdout)
+            return write(_outcomes(read_lines(sys.stdin.buffer)), sys.stdout)
         with open(path, "rb") as source:
-            return _write_all(source, sys.stdout)
+            return write(_outcomes(read_lines(source)), sys.stdout)
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): stop quietly, and keep Python
         # from complaining again when it flushes stdout at exit.

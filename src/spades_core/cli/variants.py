@@ -5,12 +5,23 @@ Each variant is loaded to find its status, so a broken plugin shows here with
 its error while the others are listed as usual. Third-party entry points that
 claim a built-in id are listed as ``ignored``. ``--json`` prints the same as
 JSON. The exit status is 1 when a variant cannot be loaded, else 0.
+
+``--check`` loads and exercises each variant in a child process of its own,
+with a time limit (``--timeout``): a plugin that hangs, crashes the
+interpreter or calls ``sys.exit`` is reported on its row while the command
+itself always finishes. Without ``--check``, plugins are imported in this
+process, where a plugin's import code runs with full rights.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import random
+import signal
+import subprocess
+import sys
 import warnings
 from typing import Any
 
@@ -24,8 +35,12 @@ from spades_core.registry import (
     shadowed_entries,
     variant_entries,
 )
+from spades_core.seats import Seat
 
-__all__ = ["register", "run", "variant_rows"]
+__all__ = ["DEFAULT_TIMEOUT", "check_in_subprocess", "probe", "register", "run", "variant_rows"]
+
+DEFAULT_TIMEOUT = 20.0
+"""Seconds ``--check`` gives each variant to load and play two hands."""
 
 _HEADERS = ("ID", "VERSION", "DISTRIBUTION", "STATUS")
 
@@ -42,16 +57,107 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ),
     )
     parser.add_argument("--json", action="store_true", help="print the list as JSON")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="load and exercise each variant in a child process with a time limit",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"time limit per variant with --check (default {DEFAULT_TIMEOUT:g})",
+    )
     parser.set_defaults(handler=run)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"a number of seconds from 0 to 3600; got {text!r}")
+    return value
+
+
+def probe(variant_id: str) -> dict[str, Any]:
+    """Load ``variant_id`` and play two hands of it with random moves (every
+    hook is called), in this process; ``version`` and ``title``, or ``error``.
+    ``--check`` runs this in a child process."""
+    from spades_core.game import new_game
+    from spades_core.playout import playout
+
+    try:
+        variant = load_variant(variant_id)
+        game = new_game(variant, seed=1).deal()
+        for seat in Seat:
+            game.view(seat)
+        playout(game, random.Random(1), hands=2)
+    except (Exception, SystemExit) as error:
+        return {"error": _one_line(f"{type(error).__name__}: {error}")}
+    return {"version": variant.version, "title": variant.title}
+
+
+def check_in_subprocess(variant_id: str, timeout: float) -> dict[str, Any]:
+    """:func:`probe` run in a child Python process given ``timeout`` seconds.
+    A child that hangs is killed (with every process it started); one that
+    dies or prints no answer is reported as crashed."""
+    env = dict(os.environ)
+    # The child must see the same distributions, including any on a sys.path
+    # changed at run time.
+    env["PYTHONPATH"] = os.pathsep.join(path for path in sys.path if path)
+    command = [
+        sys.executable,
+        "-c",
+        "import json, sys; from spades_core.cli.variants import probe; "
+        "print(json.dumps(probe(sys.argv[1])))",
+        variant_id,
+    ]
+    child = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        env=env,
+        start_new_session=True,
+        text=True,
+    )
+    try:
+        out, err = child.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(child.pid, signal.SIGKILL)
+        child.communicate()
+        return {"error": f"no answer within {timeout:g} s: the plugin hangs (stopped)"}
+    lines = out.strip().splitlines()
+    if child.returncode == 0 and lines:
+        try:
+            answer = json.loads(lines[-1])
+        except ValueError:
+            answer = None
+        if isinstance(answer, dict):
+            return answer
+    last = err.strip().splitlines()[-1:] or ["no output"]
+    how = (
+        f"killed by signal {-child.returncode}"
+        if child.returncode < 0
+        else f"exit status {child.returncode}"
+    )
+    return {"error": _one_line(f"the plugin crashed its process ({how}): {last[0]}")}
 
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def variant_rows() -> tuple[list[dict[str, Any]], list[str]]:
+def variant_rows(
+    check: bool = False, timeout: float = DEFAULT_TIMEOUT
+) -> tuple[list[dict[str, Any]], list[str]]:
     """One dict per discovered variant (and per ignored claim of a built-in id),
-    sorted by id, and the one-line warnings discovery raised."""
+    sorted by id, and the one-line warnings discovery raised. With ``check``,
+    each variant is loaded and exercised in a child process (see
+    :func:`check_in_subprocess`) instead of in this one."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         refresh_variants()
@@ -70,14 +176,21 @@ def variant_rows() -> tuple[list[dict[str, Any]], list[str]]:
             "status": "ok",
             "error": None,
         }
-        try:
-            variant = load_variant(entry.id)
-        except VariantError as error:
-            row["status"] = "error"
-            row["error"] = _one_line(f"{type(error).__name__}: {error}")
+        if check:
+            answer = check_in_subprocess(entry.id, timeout)
         else:
-            row["version"] = variant.version
-            row["title"] = variant.title
+            try:
+                variant = load_variant(entry.id)
+            except VariantError as error:
+                answer = {"error": _one_line(f"{type(error).__name__}: {error}")}
+            else:
+                answer = {"version": variant.version, "title": variant.title}
+        if "error" in answer:
+            row["status"] = "error"
+            row["error"] = str(answer["error"])
+        else:
+            row["version"] = answer.get("version")
+            row["title"] = answer.get("title")
         rows.append(row)
     for entry in shadowed:
         rows.append(
@@ -111,7 +224,7 @@ def _status(row: dict[str, Any]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Print the variants; exit status 1 if any cannot be loaded."""
-    rows, notes = variant_rows()
+    rows, notes = variant_rows(check=args.check, timeout=args.timeout)
     failed = any(row["status"] == "error" for row in rows)
     if args.json:
         print(
