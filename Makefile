@@ -7,7 +7,7 @@ export HYPOTHESIS_PROFILE ?= ci
 # Keeps MkDocs from printing a notice about its successor on every build.
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: run play test lint typecheck unit docs bench install dev clean browser
+.PHONY: run play web test lint typecheck unit docs bench install dev clean browser
 
 # `make run`: set up, then one hand of Classic between four bots (a short, readable demo).
 run: $(VENV)/.installed
@@ -21,6 +21,11 @@ run: $(VENV)/.installed
 # `make play`: a game in the terminal against bots; ARGS are passed to `spades play`.
 play: $(VENV)/.installed
 	@$(BIN)/spades play $(ARGS)
+
+# `make web`: the multiplayer web table (examples/web_table) at http://127.0.0.1:8000;
+# WEB_ARGS go to its server (--port, --host, --data, --bot-delay).
+web: $(VENV)/.installed-web
+	@$(BIN)/python examples/web_table/server.py $(WEB_ARGS)
 
 test: $(VENV)/.installed-dev browser lint typecheck unit docs
 
@@ -62,10 +67,15 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	@$(BIN)/python -m pip install --quiet -e .
 	@touch $@
 
+$(VENV)/.installed-web: pyproject.toml | $(BIN)/python
+	@echo "Installing spades-core with the web table's server (Starlette, uvicorn) into .venv..."
+	@$(BIN)/python -m pip install --quiet -e '.[web]'
+	@touch $@ $(VENV)/.installed
+
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	@echo "Installing spades-core with the development tools into .venv..."
 	@$(BIN)/python -m pip install --quiet -e '.[dev]'
-	@touch $@ $(VENV)/.installed
+	@touch $@ $(VENV)/.installed $(VENV)/.installed-web
 
 clean:
 	rm -rf $(VENV) build dist site .mypy_cache .ruff_cache .pytest_cache .hypothesis

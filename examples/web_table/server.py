@@ -1,0 +1,668 @@
+"""A multiplayer Spades table in the browser, built on spades-core's public API.
+
+Starlette serves a start page, a table page and one WebSocket per player;
+uvicorn runs it::
+
+    python examples/web_table/server.py --port 8000 --data build/web_tables
+
+Each table is one :class:`spades_core.Game`. Every message a player receives
+is built from ``game.view(seat)`` for that player's seat, so no other hand and
+no seed ever leaves the server. Seats without a person are played by the
+library's bots; the coach's tip comes from :func:`spades_core.coach`. Tables
+are saved as game records (:func:`spades_core.dumps`) after every action and
+loaded back (:func:`spades_core.loads`) when the server starts again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import enum
+import json
+import logging
+import os
+import re
+import secrets
+import tempfile
+import time
+from collections import Counter, deque
+from collections.abc import AsyncIterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+import spades_core as sc
+from spades_core.coach import bid_rule
+from spades_core.errors import brief
+
+__all__ = ["Limits", "Table", "TableStore", "create_app", "main"]
+
+STATIC = Path(__file__).resolve().with_name("static")
+PERSON = "person"
+"""The player kind of a seat kept for a person (any other kind is a bot level)."""
+HOST_SEAT = sc.Seat.SOUTH
+"""Where the person who opens a table sits."""
+WATCH = "watch"
+"""The key of a table's spectator token (its view shows no hand)."""
+ALL_BIDS = frozenset(range(14))
+_TABLE_ID = re.compile(r"[A-Za-z0-9_-]{8,32}")
+_log = logging.getLogger("web_table")
+
+
+class Limits:
+    """What one client may ask of the server; bounded so no client can starve the others."""
+
+    message_chars = 512
+    """Longest WebSocket message read (the real ones are under 60 characters)."""
+    body_bytes = 16_384
+    """Largest request body (a new table's settings)."""
+    rate = 8.0
+    """Refused messages per second a connection may send on average (actions
+    taken are paced by the game and cost nothing)..."""
+    burst = 24.0
+    """...and at once."""
+    strikes = 50
+    """Refused messages (too big, too fast, malformed) before the connection is closed."""
+    tables = 500
+    """Tables the server holds."""
+    connections_per_table = 16
+    """Open sockets per table (a few per seat for reloads and second tabs)."""
+
+
+# -- storage -----------------------------------------------------------------------
+
+
+class TableStore:
+    """A directory of tables: ``<id>.record.json`` (the game record) and
+    ``<id>.table.json`` (who sits where, their tokens, the coach setting)."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        directory.mkdir(parents=True, exist_ok=True)
+
+    def write(self, name: str, text: str) -> None:
+        """Replace ``name`` with ``text`` atomically: a reader sees the old file or the new one."""
+        handle, temporary = tempfile.mkstemp(dir=self.directory, prefix=f".{name}.", suffix=".tmp")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(text)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(temporary, self.directory / name)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
+
+    def save_game(self, table_id: str, game: sc.Game) -> None:
+        """Write the table's game record."""
+        self.write(f"{table_id}.record.json", sc.dumps(game))
+
+    def save_seating(self, table_id: str, seating: Mapping[str, Any]) -> None:
+        """Write the table's seating (written once, after its first record)."""
+        self.write(f"{table_id}.table.json", json.dumps(seating, indent=1))
+
+    def load_all(self) -> list[tuple[str, dict[str, Any], sc.Game]]:
+        """Every table stored, as (id, seating, game); unreadable ones are logged and skipped."""
+        found = []
+        for path in sorted(self.directory.glob("*.table.json")):
+            table_id = path.name.removesuffix(".table.json")
+            if not _TABLE_ID.fullmatch(table_id):
+                continue
+            try:
+                seating = json.loads(path.read_text(encoding="utf-8"))
+                record = (self.directory / f"{table_id}.record.json").read_text(encoding="utf-8")
+                game = sc.loads(record)
+            except (OSError, ValueError, sc.SpadesError) as error:
+                _log.warning("table %s not restored: %s", table_id, error)
+                continue
+            found.append((table_id, seating, game))
+        return found
+
+
+# -- one table -----------------------------------------------------------------------
+
+
+def _action_json(action: sc.Action) -> str | int:
+    """An action as the protocol writes it: a card (``"QH"``) or a bid (0 = Nil)."""
+    if isinstance(action, sc.Bid):
+        return action.value
+    return str(action.card) if isinstance(action, sc.Play) else "deal"
+
+
+class Connection:
+    """One open socket of one seat: the latest state is sent, older ones are skipped."""
+
+    def __init__(self, socket: WebSocket, seat: sc.Seat | None) -> None:
+        self.socket = socket
+        self.seat = seat
+        self.errors: deque[str] = deque(maxlen=4)
+        self.wake = asyncio.Event()
+        self.stale = True
+        self.allowance = Limits.burst
+        self.checked_at = time.monotonic()
+        self.strikes = 0
+
+    def notify(self) -> None:
+        """The table changed: send the new state when the socket is free."""
+        self.stale = True
+        self.wake.set()
+
+    def refuse(self, message: str) -> None:
+        """Tell this client (only) that its message was refused."""
+        self.errors.append(message)
+        self.wake.set()
+
+    def within_rate(self) -> bool:
+        """Spend one message from the token bucket; ``False`` when it is empty."""
+        now = time.monotonic()
+        self.allowance = min(Limits.burst, self.allowance + (now - self.checked_at) * Limits.rate)
+        self.checked_at = now
+        if self.allowance < 1:
+            return False
+        self.allowance -= 1
+        return True
+
+    async def send_forever(self, table: Table) -> None:
+        """Send refusals and the current state of ``table`` whenever there is news."""
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            while self.errors:
+                await self.socket.send_json({"type": "error", "message": self.errors.popleft()})
+            if self.stale:
+                self.stale = False
+                await self.socket.send_json(table.state_for(self.seat))
+
+
+class Table:
+    """A game, its four seats and the sockets watching it.
+
+    Every seat has a token (a secret link). A seat kept for a person waits for
+    them; any other seat is played by its bot while nobody holding its token
+    is connected, so a friend may take a bot's seat by opening its link.
+    """
+
+    def __init__(
+        self,
+        table_id: str,
+        game: sc.Game,
+        seating: Mapping[str, Any],
+        store: TableStore,
+        bot_delay: float,
+    ) -> None:
+        self.id = table_id
+        self.game = game
+        self.players: dict[sc.Seat, str] = {
+            sc.Seat.parse(letter): kind for letter, kind in seating["players"].items()
+        }
+        self.tokens: dict[sc.Seat | None, str] = {
+            None if key == WATCH else sc.Seat.parse(key): token
+            for key, token in seating["tokens"].items()
+        }
+        self.coach_on: bool = bool(seating["coach"])
+        self.bots = {
+            seat: sc.bots.make(kind, seed=secrets.randbits(32))
+            for seat, kind in self.players.items()
+            if kind != PERSON
+        }
+        self.store = store
+        self.bot_delay = bot_delay
+        self.lock = asyncio.Lock()
+        self.connections: set[Connection] = set()
+        self.holders: Counter[sc.Seat | None] = Counter()
+        """Open sockets per seat (kept apart so it can be read at any moment)."""
+        self.driver: asyncio.Task[None] | None = None
+
+    def seat_of(self, token: str) -> tuple[bool, sc.Seat | None]:
+        """Whether ``token`` belongs to this table (compared in constant time),
+        and its seat (``None``: a spectator)."""
+        found: tuple[bool, sc.Seat | None] = (False, None)
+        for seat, secret in self.tokens.items():
+            if secrets.compare_digest(secret.encode(), token.encode()):
+                found = (True, seat)
+        return found
+
+    def occupied(self, seat: sc.Seat) -> bool:
+        """Whether someone holding ``seat``'s token is connected."""
+        return self.holders[seat] > 0
+
+    def join(self, connection: Connection) -> None:
+        """A socket of a seat (or a spectator) opened."""
+        self.connections.add(connection)
+        self.holders[connection.seat] += 1
+        self.notify_all()  # others see the seat taken
+
+    def leave(self, connection: Connection) -> None:
+        """A socket closed: the seat may be a bot's again."""
+        self.connections.discard(connection)
+        self.holders[connection.seat] -= 1
+        self.notify_all()
+        self.wake_driver()
+
+    def bot_for(self, seat: sc.Seat) -> sc.bots.Bot | None:
+        """The bot playing ``seat`` now: none for a person's seat or a taken one."""
+        return None if self.occupied(seat) else self.bots.get(seat)
+
+    # -- what a seat is told --------------------------------------------------
+
+    def state_for(self, seat: sc.Seat | None) -> dict[str, Any]:
+        """The message for ``seat`` (``None``: a spectator): its view, and
+        nothing another seat holds."""
+        view = self.game.public_view() if seat is None else self.game.view(seat)
+        state = view.to_dict()
+        state["type"] = "state"
+        state["table"] = self.id
+        state["title"] = view.variant.title
+        state["last_trick"] = _last_trick(view)
+        state["players"] = {
+            other.letter: {
+                "kind": "you" if other == seat else self.players[other],
+                "online": self.occupied(other),
+            }
+            for other in sc.Seat
+        }
+        state["coach"] = None
+        state["bid_note"] = None
+        if view.is_my_turn and view.phase is sc.Phase.BID:
+            legal = {action.value for action in view.legal_actions if isinstance(action, sc.Bid)}
+            if legal != ALL_BIDS:
+                state["bid_note"] = "You may bid only " + _bids_text(legal) + ": "
+                state["bid_note"] += bid_rule(view) + "."
+        if self.coach_on and view.is_my_turn:
+            tip = sc.coach(view)
+            state["coach"] = {"action": _action_json(tip.action), "reason": tip.reason}
+        if seat == HOST_SEAT:
+            state["invites"] = {
+                WATCH if other is None else other.letter: token
+                for other, token in self.tokens.items()
+                if other != seat
+            }
+        return state
+
+    def notify_all(self) -> None:
+        """Every socket gets the new state."""
+        for connection in self.connections:
+            connection.notify()
+
+    # -- actions ----------------------------------------------------------------
+
+    async def take(self, seat: sc.Seat | None, text: str) -> str | None:
+        """Apply a player's message (JSON text) for ``seat``; the refusal, or ``None``."""
+        try:
+            message = json.loads(text)
+        except (ValueError, RecursionError):
+            return 'a message must be a JSON object such as {"type": "play", "card": "QH"}'
+        if not isinstance(message, dict):
+            return f"a message must be a JSON object; got {brief(message)}"
+        kind = message.get("type")
+        try:
+            if kind == "bid":
+                value = message.get("value")
+                if type(value) is not int:
+                    return f"a bid is a whole number from 0 (Nil) to 13; got {brief(value)}"
+                action: sc.Action = sc.Bid.of(value)
+            elif kind == "play":
+                card = message.get("card")
+                if type(card) is not str:
+                    return f'a play names its card as text such as "QH"; got {brief(card)}'
+                action = sc.Play.of(card)
+            else:
+                return f'unknown message type {brief(kind)}; send "bid" or "play"'
+            if seat is None:
+                return "a spectator may not act"
+            async with self.lock:
+                game = self.game.apply(action, seat=seat)  # the engine checks the turn too
+                await self._commit(game)
+        except sc.SpadesError as error:
+            return str(error)
+        self.wake_driver()
+        return None
+
+    async def _commit(self, game: sc.Game) -> None:
+        """Make ``game`` the table's game: saved first, then announced. Hold the lock."""
+        await asyncio.to_thread(self.store.save_game, self.id, game)
+        self.game = game
+        self.notify_all()
+
+    # -- bots and dealing -------------------------------------------------------------
+
+    def wake_driver(self) -> None:
+        """Let the bots (and the dealer) move if it is their turn."""
+        if self.driver is None or self.driver.done():
+            self.driver = asyncio.get_running_loop().create_task(self._drive())
+
+    async def _drive(self) -> None:
+        try:
+            await self._drive_until_a_person_acts()
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a table's failure must not reach the others
+            _log.exception("table %s stopped", self.id)
+
+    async def _drive_until_a_person_acts(self) -> None:
+        while True:
+            game = self.game
+            if game.is_over:
+                return
+            if game.phase is sc.Phase.DEAL:
+                # A pause on the last trick before the next deal, so people see it.
+                await asyncio.sleep(self.bot_delay * 2)
+                async with self.lock:
+                    if self.game is game:
+                        await self._commit(game.deal())
+                continue
+            seat = game.to_act
+            bot = None if seat is None else self.bot_for(seat)
+            if bot is None or seat is None:
+                return  # a person's turn: their message (or leaving) wakes the driver again
+            await asyncio.sleep(self.bot_delay)
+            view = game.view(seat)
+            if self.players[seat] == "hard":  # it searches for a while: keep the server responsive
+                action = await asyncio.to_thread(bot.choose, view)
+            else:
+                action = bot.choose(view)
+            async with self.lock:
+                # Someone may have taken the seat while the bot thought.
+                if self.game is game and self.bot_for(seat) is bot:
+                    await self._commit(game.apply(action, seat=seat))
+
+
+def _last_trick(view: sc.views.View) -> dict[str, Any] | None:
+    """The trick last won: of this hand, or, between hands, the final one of the
+    hand just scored (all of whose cards are public)."""
+    if view.tricks:
+        trick = view.tricks[-1]
+    elif view.phase in (sc.Phase.DEAL, sc.Phase.GAME_OVER) and view.hand_results:
+        trick = view.hand_results[-1].played[-1]
+    else:
+        return None
+    return {
+        "leader": trick.leader.letter,
+        "cards": [str(card) for card in trick.cards],
+        "winner": trick.winner.letter,
+    }
+
+
+def _bids_text(bids: set[int]) -> str:
+    words = ["Nil" if bid == 0 else str(bid) for bid in sorted(bids)]
+    if len(words) > 3 and sorted(bids) == list(range(min(bids), max(bids) + 1)):
+        return f"{words[0]} to {words[-1]}"
+    return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
+
+
+# -- the variants and options on offer ------------------------------------------------------
+
+
+def _option_json(name: str, accepts: str, default: object, summary: str) -> dict[str, Any]:
+    """One option for the start page's form: how to edit it, and its default."""
+    entry: dict[str, Any] = {"name": name, "accepts": accepts, "summary": summary}
+    if isinstance(default, bool):
+        entry.update(kind="bool", default=default)
+    elif isinstance(default, enum.Enum):
+        entry.update(kind="choice", default=default.value, choices=[m.value for m in type(default)])
+    elif isinstance(default, int) or (default is None and "whole number" in accepts):
+        entry.update(kind="int", default=default, nullable="None" in accepts)
+    else:
+        entry.update(kind="json", default=default)
+    return entry
+
+
+def catalogue() -> dict[str, Any]:
+    """Every installed variant (plugins too) with its options, and the bot levels."""
+    variants = []
+    for variant_id in sc.available_variants():
+        try:
+            variant = sc.load_variant(variant_id)
+        except sc.SpadesError as error:
+            _log.warning("variant %s not offered: %s", variant_id, error)
+            continue
+        variants.append(
+            {
+                "id": variant.id,
+                "title": variant.title,
+                "summary": variant.summary,
+                "options": [_option_json(*row) for row in variant.option_table()],
+            }
+        )
+    return {"variants": variants, "levels": list(sc.bots.LEVELS)}
+
+
+def new_table_settings(body: object) -> tuple[sc.Game, dict[str, Any]]:
+    """Check a start-page request and start its game; :class:`ValueError` says what is wrong."""
+    if not isinstance(body, dict):
+        raise ValueError("send the table's settings as a JSON object")
+    variant_id = body.get("variant")
+    if variant_id not in sc.available_variants():
+        raise ValueError(
+            f"variant {brief(variant_id)} is not installed; "
+            f"choose one of {', '.join(sc.available_variants())}"
+        )
+    options = body.get("options", {})
+    if not isinstance(options, dict):
+        raise ValueError(f"options must be a JSON object; got {brief(options)}")
+    players = body.get("players", {})
+    if not isinstance(players, dict):
+        raise ValueError(f"players must be a JSON object; got {brief(players)}")
+    seated: dict[str, str] = {}
+    for seat in sc.Seat:
+        # The host may also leave South to a bot and watch four bots play.
+        kind = players.get(seat.letter, PERSON if seat == HOST_SEAT else "normal")
+        if kind != PERSON and kind not in sc.bots.LEVELS:
+            raise ValueError(
+                f"seat {seat.letter} takes {PERSON!r} or a bot level "
+                f"({', '.join(sc.bots.LEVELS)}); got {brief(kind)}"
+            )
+        seated[seat.letter] = kind
+    coach_on = body.get("coach", True)
+    if type(coach_on) is not bool:
+        raise ValueError(f"coach must be true or false; got {brief(coach_on)}")
+    try:
+        variant = sc.load_variant(variant_id)
+        variant.rules(**options)  # the engine names any unknown option or bad value
+        game = sc.new_game(variant, **options)
+    except sc.SpadesError as error:
+        raise ValueError(str(error)) from None
+    tokens = {key: secrets.token_urlsafe(16) for key in (*seated, WATCH)}
+    return game, {"players": seated, "tokens": tokens, "coach": coach_on}
+
+
+# -- the application -------------------------------------------------------------------
+
+
+class Tables:
+    """Every table the server holds, by id."""
+
+    def __init__(self, store: TableStore, bot_delay: float) -> None:
+        self.store = store
+        self.bot_delay = bot_delay
+        self.by_id: dict[str, Table] = {}
+
+    def restore(self) -> None:
+        """Load every stored table and let its bots go on."""
+        for table_id, seating, game in self.store.load_all():
+            try:
+                table = Table(table_id, game, seating, self.store, self.bot_delay)
+            except (KeyError, TypeError, AttributeError, ValueError, sc.SpadesError) as error:
+                _log.warning("table %s not restored: bad seating (%s)", table_id, error)
+                continue
+            self.by_id[table_id] = table
+            table.wake_driver()
+
+    async def open(self, game: sc.Game, seating: dict[str, Any]) -> Table:
+        """Store and start a new table."""
+        table_id = secrets.token_urlsafe(9)
+        await asyncio.to_thread(self.store.save_game, table_id, game)
+        await asyncio.to_thread(self.store.save_seating, table_id, seating)
+        table = Table(table_id, game, seating, self.store, self.bot_delay)
+        self.by_id[table_id] = table
+        table.wake_driver()
+        return table
+
+    def get(self, table_id: str) -> Table | None:
+        """The table of this id, if any."""
+        return self.by_id.get(table_id) if _TABLE_ID.fullmatch(table_id) else None
+
+    async def stop(self) -> None:
+        """Stop every table's bots (on shutdown)."""
+        drivers = [t.driver for t in self.by_id.values() if t.driver is not None]
+        for driver in drivers:
+            driver.cancel()
+        await asyncio.gather(*drivers, return_exceptions=True)
+
+
+async def _read_body(request: Request) -> bytes | None:
+    """The request body, or ``None`` when it is larger than the limit."""
+    declared = request.headers.get("content-length", "0")
+    if not declared.isdigit() or int(declared) > Limits.body_bytes:
+        return None
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > Limits.body_bytes:
+            return None
+    return body
+
+
+def create_app(data: Path, *, bot_delay: float = 0.6) -> Starlette:
+    """The web table application, keeping its tables in the directory ``data``."""
+    tables = Tables(TableStore(data), bot_delay)
+
+    async def start_page(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html")
+
+    async def table_page(request: Request) -> Response:
+        if tables.get(request.path_params["table_id"]) is None:
+            return JSONResponse({"error": "no such table"}, status_code=404)
+        return FileResponse(STATIC / "table.html")
+
+    async def variants(request: Request) -> Response:
+        return JSONResponse(catalogue())
+
+    async def open_table(request: Request) -> Response:
+        body = await _read_body(request)
+        if body is None:
+            return JSONResponse({"error": "request too large"}, status_code=413)
+        if len(tables.by_id) >= Limits.tables:
+            return JSONResponse({"error": "the server is full; try later"}, status_code=503)
+        try:
+            game, seating = new_table_settings(json.loads(body))
+        except (ValueError, RecursionError) as error:
+            return JSONResponse({"error": str(error)}, status_code=400)
+        table = await tables.open(game, seating)
+        host = HOST_SEAT.letter if seating["players"][HOST_SEAT.letter] == PERSON else WATCH
+        return JSONResponse(
+            {"table": table.id, "url": f"/t/{table.id}?token={seating['tokens'][host]}"}
+        )
+
+    async def socket(websocket: WebSocket) -> None:
+        await websocket.accept()
+        table = tables.get(websocket.path_params["table_id"])
+        token = websocket.query_params.get("token", "")
+        known, seat = (False, None) if table is None else table.seat_of(token)
+        if table is None or not known:
+            await websocket.send_json({"type": "error", "message": "no such table or seat"})
+            await websocket.close(code=1008)
+            return
+        if len(table.connections) >= Limits.connections_per_table:
+            await websocket.send_json({"type": "error", "message": "too many open tabs"})
+            await websocket.close(code=1008)
+            return
+        connection = Connection(websocket, seat)
+        table.join(connection)
+        sender = asyncio.get_running_loop().create_task(connection.send_forever(table))
+        try:
+            await _receive(websocket, table, connection, sender)
+        finally:
+            table.leave(connection)
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await sender
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        tables.restore()
+        yield
+        await tables.stop()
+
+    app = Starlette(
+        routes=[
+            Route("/", start_page),
+            Route("/t/{table_id}", table_page),
+            Route("/api/variants", variants),
+            Route("/api/tables", open_table, methods=["POST"]),
+            WebSocketRoute("/ws/{table_id}", socket),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ],
+        lifespan=lifespan,
+    )
+    app.state.tables = tables
+    return app
+
+
+async def _receive(
+    websocket: WebSocket, table: Table, connection: Connection, sender: asyncio.Task[None]
+) -> None:
+    """Read one client's messages until it leaves, refusing what is not allowed."""
+    while not sender.done():
+        try:
+            message = await websocket.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        if message["type"] == "websocket.disconnect":
+            return
+        text = message.get("text")
+        refusal = None
+        if not connection.within_rate():
+            refusal = "too many messages; wait a moment"
+        elif text is None:
+            refusal = "send text messages (JSON), not binary ones"
+        elif len(text) > Limits.message_chars:
+            refusal = f"a message may be at most {Limits.message_chars} characters"
+        else:
+            refusal = await table.take(connection.seat, text)
+            if refusal is None:
+                # A taken action is paced by the game itself; only refusals use up the rate.
+                connection.allowance = min(Limits.burst, connection.allowance + 1)
+        if refusal is not None:
+            connection.strikes += 1
+            connection.refuse(refusal)
+            if connection.strikes > Limits.strikes:
+                await websocket.close(code=1008)
+                return
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the web table with uvicorn."""
+    import uvicorn
+
+    parser = argparse.ArgumentParser(description="A multiplayer Spades table in the browser.")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--data", type=Path, default=Path("build/web_tables"))
+    parser.add_argument("--bot-delay", type=float, default=0.6, help="seconds a bot waits")
+    args = parser.parse_args(argv)
+    if args.bot_delay < 0:
+        parser.error("--bot-delay may not be negative")
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    app = create_app(args.data, bot_delay=args.bot_delay)
+    print(f"Web table: open http://{args.host}:{args.port}/  (tables are kept in {args.data})")
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        ws_max_size=Limits.message_chars * 4,
+        log_level="warning",
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,291 @@
+"""The web table in a real browser: Playwright drives Debian's Chromium
+against a uvicorn server. A person plays a whole Mirror hand and a whole
+classic hand by clicking, and a friend joins by link. Screenshots are saved
+under build/test-artifacts/web_table/.
+
+These tests fail (never skip) when Chromium or Playwright is missing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+import spades_core as sc
+from web_table_support import running_server
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ARTEFACTS = Path(__file__).resolve().parents[1] / "build" / "test-artifacts" / "web_table"
+SUIT_ORDER = "SHCD"
+RANKS = "23456789TJQKA"
+WAIT_MS = 30_000
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def web(tmp_path: Path) -> Iterator[tuple[str, Any]]:
+    with running_server(tmp_path / "tables", bot_delay=0.05) as (url, app):
+        yield url, app
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1200, "height": 800})
+    opened = context.new_page()
+    problems: list[str] = []
+    opened.on("pageerror", lambda error: problems.append(str(error)))
+    yield opened
+    context.close()
+    assert not problems, problems
+
+
+def shoot(page: Page, name: str) -> None:
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTEFACTS / f"{name}.png"))
+
+
+def open_table(page: Page, url: str, variant: str, players: dict[str, str]) -> Any:
+    """Fill in the start page and open the table; return the table's id."""
+    page.goto(url + "/")
+    page.check(f"[data-variant={variant}]")
+    for seat, kind in players.items():
+        page.select_option(f"[data-seat={seat}]", kind)
+    page.click("[data-testid=start]")
+    page.wait_for_url("**/t/*", timeout=WAIT_MS)
+    return urlsplit(page.url).path.rsplit("/", 1)[-1]
+
+
+def my_turn(page: Page) -> str:
+    """Wait until this page may bid or play, or its first hand is scored."""
+    page.wait_for_function(
+        """() => document.querySelector('#history tr')
+              || document.querySelector('[data-bid]:not([disabled])')
+              || document.querySelector('[data-card]:not([disabled])')""",
+        timeout=WAIT_MS,
+    )
+    if page.locator("#history tr").count():
+        return "scored"
+    return "bid" if page.locator("[data-bid]:not([disabled])").count() else "play"
+
+
+def hand_cards(page: Page) -> list[str]:
+    return [
+        str(card.get_attribute("data-card")) for card in page.locator("#hand [data-card]").all()
+    ]
+
+
+def enabled(page: Page, selector: str, attribute: str) -> list[str]:
+    return [
+        str(e.get_attribute(attribute)) for e in page.locator(selector + ":not([disabled])").all()
+    ]
+
+
+def play_first_hand_by_clicking(page: Page, app: Any, table_id: str, name: str) -> sc.Game:
+    """Bid and play South's whole first hand by clicking; return the game after it."""
+    table = app.state.tables.by_id[table_id]
+    game: sc.Game
+    cards_played = bids_made = 0
+    while (turn := my_turn(page)) != "scored":
+        game = table.game
+        assert game.to_act is sc.Seat.SOUTH
+        assert page.locator("[data-testid=phase]").inner_text() == game.phase.name
+        assert page.locator("[data-testid=coach]").inner_text().startswith("Coach: ")
+        cards = hand_cards(page)
+        assert cards == sorted(cards, key=lambda c: (SUIT_ORDER.index(c[1]), -RANKS.index(c[0])))
+        assert set(cards) == {str(card) for card in game.hand(sc.Seat.SOUTH)}
+        if turn == "bid":
+            legal = enabled(page, "[data-bid]", "data-bid")
+            assert legal == [str(bid) for bid in game.legal_bids()]
+            assert page.locator("[data-bid]").count() == 14
+            shoot(page, f"{name}-bid")
+            page.click(f"[data-bid='{legal[-1]}']")
+            page.wait_for_selector("[data-bid]:not([disabled])", state="detached", timeout=WAIT_MS)
+            bids_made += 1
+        else:
+            legal = enabled(page, "[data-card]", "data-card")
+            assert set(legal) == {str(card) for card in game.legal_plays()}
+            if cards_played == 6:
+                shoot(page, f"{name}-play")
+            page.click(f"#hand [data-card='{legal[0]}']")
+            page.wait_for_selector(
+                f"#hand [data-card='{legal[0]}']", state="detached", timeout=WAIT_MS
+            )
+            cards_played += 1
+    assert (bids_made, cards_played) == (1, 13)
+    page.wait_for_selector("#history tr", timeout=WAIT_MS)
+    shoot(page, f"{name}-scored")
+    game = table.game
+    result = game.hand_results[0]
+    scores = page.locator("[data-testid=scores]").inner_text()
+    for team in sc.Team:  # the next hand cannot end without South, so these are current
+        assert f"{team.name} {result.scores[team]}" in scores
+    row = page.locator("#history tr").first.inner_text()
+    assert row.split()[0] == "1"
+    return game
+
+
+def test_a_person_plays_a_whole_mirror_hand_by_clicking(web: tuple[str, Any], page: Page) -> None:
+    url, app = web
+    table_id = open_table(page, url, "mirror", {"N": "easy", "E": "easy", "W": "easy"})
+    my_turn(page)
+    # Mirror: exactly one bid is open, and the page says why.
+    page.wait_for_selector("[data-bid]:not([disabled])", timeout=WAIT_MS)
+    assert page.locator("[data-bid]:not([disabled])").count() == 1
+    assert (
+        "in Mirror Spades your bid is your spade count"
+        in page.locator("[data-testid=bid-note]").inner_text()
+        or "that means Nil" in page.locator("[data-testid=bid-note]").inner_text()
+    )
+    game = play_first_hand_by_clicking(page, app, table_id, "mirror")
+    assert game.hand_results[0].bids[sc.Seat.SOUTH] == game.hand_results[0].deal[
+        sc.Seat.SOUTH
+    ].count(sc.Suit.SPADES)
+
+
+def test_the_start_page_shows_the_engines_reason_for_a_bad_house_rule(
+    web: tuple[str, Any], page: Page
+) -> None:
+    url, app = web
+    page.goto(url + "/")
+    page.check("[data-variant=whiz]")
+    target = page.locator("[data-option=target_score]")
+    assert target.input_value() == "500"  # the default is shown
+    assert page.locator("[data-option=whiz_nil_needs_no_ace]").count() == 1
+    target.fill("0")
+    page.click("[data-testid=start]")
+    error = page.locator("[data-testid=form-error]")
+    error.wait_for(timeout=WAIT_MS)
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=form-error]').textContent !== ''",
+        timeout=WAIT_MS,
+    )
+    with pytest.raises(sc.RulesError) as refused:
+        sc.new_game("whiz", target_score=0)
+    assert error.inner_text() == str(refused.value)  # the engine's own words
+    assert not app.state.tables.by_id
+    target.fill("300")
+    page.click("[data-testid=start]")
+    page.wait_for_url("**/t/*", timeout=WAIT_MS)
+    page.wait_for_selector("[data-testid=rules]:has-text('target_score 300')", timeout=WAIT_MS)
+    (table,) = app.state.tables.by_id.values()
+    assert table.game.rules.target_score == 300
+
+
+def test_a_person_plays_a_whole_classic_hand_by_clicking(web: tuple[str, Any], page: Page) -> None:
+    url, app = web
+    table_id = open_table(page, url, "classic", {"N": "easy", "E": "easy", "W": "easy"})
+    game = play_first_hand_by_clicking(page, app, table_id, "classic")
+    assert len(game.hand_results) >= 1
+
+
+def test_a_friend_joins_by_link_and_both_see_the_same_table(
+    web: tuple[str, Any], browser: Browser, page: Page
+) -> None:
+    url, app = web
+    table_id = open_table(page, url, "classic", {"N": "person", "E": "easy", "W": "easy"})
+    link = page.locator("[data-invite=N]")
+    link.wait_for(timeout=WAIT_MS)
+    invite = str(link.get_attribute("href"))
+    assert invite.startswith(f"{url}/t/{table_id}?token=")
+    friend_context = browser.new_context(viewport={"width": 1200, "height": 800})
+    try:
+        friend = friend_context.new_page()
+        friend.goto(invite)
+        for player in (page, friend):  # both have the dealt hand
+            player.wait_for_selector("#hand [data-card]", timeout=WAIT_MS)
+        # Links for every other seat and for spectators, shown to the host only.
+        assert page.locator("[data-invite]").count() == 4
+        assert friend.locator("[data-invite]").count() == 0
+        # Bid in turn from both browsers until play starts.
+        while "PLAY" not in (
+            phases := {p.locator("[data-testid=phase]").inner_text() for p in (page, friend)}
+        ):
+            assert phases == {"BID"}, phases
+            for player in (page, friend):
+                bids = enabled(player, "[data-bid]", "data-bid")
+                if bids:
+                    player.click(f"[data-bid='{bids[0]}']")
+                    player.wait_for_selector(
+                        "[data-bid]:not([disabled])", state="detached", timeout=WAIT_MS
+                    )
+            page.wait_for_timeout(100)
+        game = app.state.tables.by_id[table_id].game
+        for player in (page, friend):
+            player.wait_for_function(
+                "() => document.querySelector('[data-testid=phase]').textContent === 'PLAY'",
+                timeout=WAIT_MS,
+            )
+        for seat in sc.Seat:
+            texts = {
+                p.locator(f"[data-testid=seat-{seat.letter}]").inner_text() for p in (page, friend)
+            }
+            assert len(texts) == 1, texts
+            assert f"bid {game.bids[seat] or 'Nil'}" in texts.pop()
+        assert (
+            page.locator("[data-testid=scores]").inner_text()
+            == friend.locator("[data-testid=scores]").inner_text()
+        )
+        mine, theirs = set(hand_cards(page)), set(hand_cards(friend))
+        assert mine == {str(c) for c in game.hand(sc.Seat.SOUTH)}
+        assert theirs == {str(c) for c in game.hand(sc.Seat.NORTH)}
+        shoot(page, "friend-host")
+        shoot(friend, "friend-guest")
+        # A reload (or a dropped connection) resumes the same seat.
+        friend.reload()
+        friend.wait_for_selector("#hand [data-card]", timeout=WAIT_MS)
+        assert set(hand_cards(friend)) == {
+            str(c) for c in app.state.tables.by_id[table_id].game.hand(sc.Seat.NORTH)
+        }
+    finally:
+        friend_context.close()
+
+
+def test_a_spectator_follows_four_bots_to_the_end_of_game_screen(
+    web: tuple[str, Any], page: Page
+) -> None:
+    url, app = web
+    # The API the start page uses, with South left to a bot: the host watches.
+    response = page.request.post(
+        url + "/api/tables",
+        data={
+            "variant": "mirror",
+            "players": dict.fromkeys("NESW", "easy"),
+            "options": {"target_score": 60},
+        },
+    )
+    assert response.ok
+    page.goto(url + response.json()["url"])
+    page.wait_for_selector("[data-testid=game-over]:not([hidden])", timeout=120_000)
+    (table,) = app.state.tables.by_id.values()
+    game: sc.Game = table.game
+    assert game.is_over
+    assert game.winner is not None
+    shoot(page, "game-over")
+    assert page.locator("[data-testid=phase]").inner_text() == "GAME_OVER"
+    assert page.locator("#winner").inner_text() == f"{game.winner.name} wins"
+    assert page.locator("#final-scores").inner_text() == (
+        f"Final score: NS {game.scores[sc.Team.NS]}, EW {game.scores[sc.Team.EW]} "
+        f"after {len(game.hand_results)} hand{'' if len(game.hand_results) == 1 else 's'}."
+    )
+    assert page.locator("#history tr").count() == len(game.hand_results)
+    assert page.locator("#hand [data-card]").count() == 0  # a spectator holds no cards
