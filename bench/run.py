@@ -20,6 +20,10 @@ g. decision latency per bot level (median and 99th percentile);
 h. memory: bytes a mid-hand game retains beyond what it shares with its
    predecessor, and a finished 500-point game with its history (tracemalloc).
 
+batch. the batch engine (``spades_core.batch``, needs numpy): hands per second
+   of ``batch.play`` by policy, table-steps per second of ``batch.Tables`` at
+   4,096 tables, and OpenSpiel's all-C++ loop (``pyspiel.evaluate_bots``) beside them.
+
 A hand starts from a fresh game waiting for its deal (``new_game``, then the
 deal from the seed) and ends when it is scored; Mirror and Whiz games played
 at random may never end, so speed is counted per hand, not per game. Each
@@ -642,6 +646,123 @@ def section_envs(plan: Plan) -> list[Result]:
     return results
 
 
+# -- the batch engine (optional) ----------------------------------------------------------------
+
+BATCH_HANDS = {"full": 1_000_000, "quick": 100_000}
+BATCH_TABLES = 4096
+
+
+def section_batch(plan: Plan) -> list[Result]:
+    """The batch engine: batch.play hands/s by policy, Tables steps/s, and
+    OpenSpiel's all-C++ random loop for comparison."""
+    try:
+        batch: Any = importlib.import_module("spades_core.batch")
+    except ImportError:
+        return [unavailable("batch", "batch.play", "numpy not installed")]
+    quick = plan is QUICK
+    hands = BATCH_HANDS["quick" if quick else "full"]
+    runs = 2 if quick else 3
+    results = []
+
+    def play_rate(variant: str, policy: str, count: int) -> Callable[[int], float]:
+        def run(i: int) -> float:
+            start = clock()
+            # Run -1 is the warm-up: every run gets seeds of its own.
+            first = (i + 1) * count
+            batch.play(variant, range(first, first + count), policy=policy, rng=i + 1)
+            return count / (clock() - start)
+
+        return run
+
+    def measured(name: str, run: Callable[[int], float], repeats: int, unit: str) -> Result:
+        if not quick:
+            run(-1)  # warm-up: numpy's lookup tables and the allocator
+        return median_result("batch", name, unit, [run(i) for i in range(repeats)])
+
+    headline = measured(
+        f"batch.play random, classic, {hands:,} hands",
+        play_rate("classic", "random", hands),
+        runs,
+        "hands/s",
+    )
+    results.append(with_target(headline, 150_000, at_least=True))
+    side = hands // 5
+    for variant in ("mirror", "whiz"):
+        results.append(
+            measured(
+                f"batch.play random, {variant}", play_rate(variant, "random", side), runs, "hands/s"
+            )
+        )
+    for policy in ("lowest", "easy"):
+        results.append(
+            measured(
+                f"batch.play {policy}, classic", play_rate("classic", policy, side), runs, "hands/s"
+            )
+        )
+
+    steps = 200 if quick else 1000
+
+    def step_rate(i: int) -> float:
+        tables = batch.Tables("classic", BATCH_TABLES, seed=(i + 1) * 10**6)
+        rng = batch_rng(i)
+        start = clock()
+        for _ in range(steps):
+            tables.step(tables.random_actions(rng))
+        return BATCH_TABLES * steps / (clock() - start)
+
+    stepped = measured(
+        f"Tables.step + random_actions, {BATCH_TABLES:,} tables", step_rate, runs, "steps/s"
+    )
+    results.append(with_target(stepped, 1_000_000, at_least=True))
+
+    def observe_rate(i: int) -> float:
+        tables = batch.Tables("classic", BATCH_TABLES, seed=max(i, 0))
+        start = clock()
+        for _ in range(20):
+            tables.observe()
+        return BATCH_TABLES * 20 / (clock() - start)
+
+    results.append(
+        measured(f"Tables.observe, {BATCH_TABLES:,} tables", observe_rate, runs, "obs/s")
+    )
+    results.extend(openspiel_cpp_loop(plan))
+    return results
+
+
+def batch_rng(i: int) -> Any:
+    """A numpy generator for run ``i``."""
+    numpy: Any = importlib.import_module("numpy")
+    return numpy.random.default_rng(max(i, 0))
+
+
+def openspiel_cpp_loop(plan: Plan) -> list[Result]:
+    """OpenSpiel's spades played to the end in C++ (``evaluate_bots`` with
+    uniform random bots): one Python call per hand."""
+    try:
+        pyspiel: Any = importlib.import_module("pyspiel")
+    except ImportError:
+        return [unavailable("batch", "OpenSpiel spades, C++ loop", "pyspiel not importable")]
+    game = pyspiel.load_game("spades")
+    count = plan.hands * 10
+
+    def run(i: int) -> float:
+        bots = [pyspiel.make_uniform_random_bot(seat, max(i, 0) * 4 + seat) for seat in range(4)]
+        start = clock()
+        for hand in range(count):
+            pyspiel.evaluate_bots(game.new_initial_state(), bots, hand)
+        return count / (clock() - start)
+
+    return [
+        median_result(
+            "batch",
+            "OpenSpiel spades, C++ loop",
+            "hands/s",
+            timed_runs(plan, run),
+            note="evaluate_bots with uniform random bots: the whole hand in C++",
+        )
+    ]
+
+
 # -- running -------------------------------------------------------------------------------------
 
 SECTIONS: dict[str, Callable[[Plan], list[Result]]] = {
@@ -655,6 +776,7 @@ SECTIONS: dict[str, Callable[[Plan], list[Result]]] = {
     "h": section_h,
     "os": section_openspiel,
     "envs": section_envs,
+    "batch": section_batch,
 }
 
 

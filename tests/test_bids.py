@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 import pytest
 
@@ -313,11 +313,11 @@ def test_whiz_hook_answers_from_the_hand_alone() -> None:
     whiz = sc.load_variant("whiz")
     rules = whiz.rules()
     hand = CardSet.parse("AS 2S 3S 2C 3C 4C 5C 6C 7C 8C 9C TC JC")
-    assert whiz.legal_bids(rules, Seat.EAST, hand, {}) == (0, 3)
+    assert sorted(whiz.legal_bids(rules, Seat.EAST, hand, {})) == [0, 3]
     strict = whiz.rules(whiz_nil_needs_no_ace=True)
-    assert whiz.legal_bids(strict, Seat.EAST, hand, {Seat.NORTH: 5}) == (3,)
+    assert sorted(whiz.legal_bids(strict, Seat.EAST, hand, {Seat.NORTH: 5})) == [3]
     mirror = sc.load_variant("mirror")
-    assert mirror.legal_bids(mirror.rules(), Seat.EAST, hand, {}) == (3,)
+    assert sorted(mirror.legal_bids(mirror.rules(), Seat.EAST, hand, {})) == [3]
 
 
 # One tuple object, handed out on every call: a bad answer must be refused each
@@ -328,7 +328,7 @@ SAME_BAD_ANSWER = (0, 14)
 class SameBadAnswer(ClassicVariant):
     def legal_bids(
         self, rules: sc.Rules, seat: Seat, hand: CardSet, bids: Mapping[Seat, int]
-    ) -> tuple[int, ...]:
+    ) -> Iterable[int]:
         return SAME_BAD_ANSWER
 
 

@@ -131,7 +131,7 @@ def test_score_breakdown_adds_up_to_the_fixture(
 ) -> None:
     rules = sc.load_variant(variant_id).rules()
     points, bags = sc.load_variant(variant_id).score_hand(
-        rules, sc.SeatMap(bids), sc.SeatMap(tricks), bags_before
+        rules, sc.SeatMap(bids), sc.SeatMap(tricks), sc.TeamMap(bags_before)
     )
     result = sc.HandResult(
         number=0,
@@ -139,9 +139,9 @@ def test_score_breakdown_adds_up_to_the_fixture(
         dealt=(0, 0, 0, 0),
         bids=bids,
         won=tricks,
-        points=points,
-        bags=bags,
-        scores=points,
+        points=(points[sc.Team.NS], points[sc.Team.EW]),
+        bags=(bags[sc.Team.NS], bags[sc.Team.EW]),
+        scores=(points[sc.Team.NS], points[sc.Team.EW]),
         first_leader=sc.Seat.NORTH,
         plays=(),
     )

@@ -24,6 +24,7 @@ import pytest
 
 import spades_core as sc
 from spades_core.cli.rules import markdown_option_table
+from spades_core.testing import check_variant
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -112,6 +113,29 @@ def test_variant_page_option_table_matches_the_code(variant_id: str) -> None:
     shown = text.split(start, 1)[1].split(end, 1)[0].strip()
     expected = markdown_option_table(sc.load_variant(variant_id))
     assert shown == expected, "the option table is stale: run .venv/bin/python tests/test_docs.py"
+
+
+def test_the_plugin_page_opens_with_a_whole_variant_in_30_lines() -> None:
+    page = DOCS / "plugins.md"
+    section = page.read_text(encoding="utf-8").split("## A whole variant", 1)[1]
+    _, language, code = code_blocks(section)[0]
+    assert language == "python"
+    assert len(code.strip().splitlines()) <= 30
+    namespace: dict[str, object] = {"__name__": "__docs__"}
+    exec(compile(code, f"{page}:whole variant", "exec"), namespace)
+    variant = namespace["SUICIDE"]
+    assert isinstance(variant, sc.Variant)
+    check_variant(variant, max_examples=3, hands=1)
+    game = sc.bots.play_game(
+        sc.new_game(variant, seed=5, target_score=150),
+        [sc.bots.make("easy", seed=seat) for seat in range(4)],
+    )
+    assert game.is_over
+    assert all(
+        sorted(result.bids[seat] == 0 for seat in team.seats) == [False, True]
+        for result in game.hand_results
+        for team in sc.Team
+    )
 
 
 def regenerate() -> None:

@@ -53,9 +53,9 @@ def test_classic_column(fixture: EndFixture) -> None:
     classic = sc.load_variant("classic")
     rules = classic.rules(**fixture.options)
     assert game_outcome(rules, fixture.scores) == fixture.classic
-    assert classic.game_outcome(rules, fixture.scores) == fixture.classic
+    assert classic.game_outcome(rules, sc.TeamMap(fixture.scores)) == fixture.classic
     # The same scores the other way round give the other team the same result.
-    assert classic.game_outcome(rules, fixture.scores[::-1]) == _swap(fixture.classic)
+    assert classic.game_outcome(rules, sc.TeamMap(fixture.scores[::-1])) == _swap(fixture.classic)
 
 
 @pytest.mark.parametrize("variant", ["mirror", "whiz"])
@@ -64,8 +64,8 @@ def test_mirror_column_for_mirror_and_whiz(variant: str, fixture: EndFixture) ->
     chosen = sc.load_variant(variant)
     rules = chosen.rules(**fixture.options)
     assert game_outcome(rules, fixture.scores) == fixture.mirror
-    assert chosen.game_outcome(rules, fixture.scores) == fixture.mirror
-    assert chosen.game_outcome(rules, fixture.scores[::-1]) == _swap(fixture.mirror)
+    assert chosen.game_outcome(rules, sc.TeamMap(fixture.scores)) == fixture.mirror
+    assert chosen.game_outcome(rules, sc.TeamMap(fixture.scores[::-1])) == _swap(fixture.mirror)
 
 
 @pytest.mark.parametrize("fixture", G_FIXTURES, ids=_ids)

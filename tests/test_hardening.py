@@ -228,14 +228,16 @@ def test_things_that_are_not_seats_are_refused(bad: object) -> None:
 # -- plugin hooks --------------------------------------------------------------------
 
 
+TM = sc.TeamMap
+
+
 def variant_with(**hooks: Any) -> sc.Variant:
     cls = type("Misbehaving", (ClassicVariant,), hooks)
     base = sc.load_variant("classic")
     return cls(  # type: ignore[no-any-return]
         id="misbehaving",
         title="Misbehaving",
-        options=list(base.option_specs),
-        defaults=dict(base.defaults),
+        options=base.defaults,
     )
 
 
@@ -249,13 +251,14 @@ def finish_a_hand(variant: sc.Variant) -> sc.Game:
         {"game_outcome": lambda self, rules, scores: True},
         {"game_outcome": lambda self, rules, scores: 2},
         {"game_outcome": lambda self, rules, scores: 0.0},
-        {"score_hand": lambda self, rules, bids, tricks, bags: ((1.0, 2.0), (0, 0))},
-        {"score_hand": lambda self, rules, bids, tricks, bags: ((1, 2), (0, -1))},
-        {"score_hand": lambda self, rules, bids, tricks, bags: ((1, 2), (0,))},
+        {"score_hand": lambda self, rules, bids, tricks, bags: (TM((1.0, 2.0)), TM((0, 0)))},
+        {"score_hand": lambda self, rules, bids, tricks, bags: (TM((1, 2)), TM((0, -1)))},
+        {"score_hand": lambda self, rules, bids, tricks, bags: (TM((1, 2)), TM((0,)))},
+        {"score_hand": lambda self, rules, bids, tricks, bags: ((1, 2), (0, 0))},
     ],
 )
 def test_hook_answers_are_checked_strictly(hooks: dict[str, Any]) -> None:
-    with pytest.raises(sc.VariantLoadError, match=r"malformed|failed scoring"):
+    with pytest.raises(sc.VariantLoadError, match=r"'misbehaving': (score_hand|game_outcome) must"):
         finish_a_hand(variant_with(**hooks))
 
 

@@ -4,6 +4,7 @@ enum values, :meth:`Variant.derive`, and the other arguments of ``new_game``."""
 from __future__ import annotations
 
 import enum
+import json
 
 import pytest
 
@@ -38,6 +39,7 @@ RULES_MD_DEFAULTS: dict[str, dict[str, object]] = {
         "break_rule": "offsuit_spade",
         "first_lead": "left_of_dealer",
         "max_team_bid": 13,
+        "max_hands": None,
     },
     "mirror": {
         "target_score": 500,
@@ -50,6 +52,7 @@ RULES_MD_DEFAULTS: dict[str, dict[str, object]] = {
         "bag_overflow": "carry",
         "break_rule": "any_spade",
         "first_lead": "left_of_dealer",
+        "max_hands": None,
     },
     "whiz": {
         "target_score": 500,
@@ -63,53 +66,57 @@ RULES_MD_DEFAULTS: dict[str, dict[str, object]] = {
         "break_rule": "any_spade",
         "first_lead": "left_of_dealer",
         "whiz_nil_needs_no_ace": False,
+        "max_hands": None,
     },
 }
 
 # What each option accepts (RULES.md section 5 "values"), as the error messages say it.
 ACCEPTS = {
-    "target_score": "a whole number of at least 1",
-    "loss_floor": "a whole number of at most -1, or None",
-    "nil_value": "a whole number of at least 0",
+    "target_score": "a whole number from 1 to 1,000,000",
+    "loss_floor": "a whole number from -1,000,000 to -1, or None",
+    "nil_value": "a whole number from 0 to 1,000,000",
     "nil_tricks": "one of 'count_toward_contract', 'bags_only', 'bags_with_points'",
     "double_nil": "one of 'independent', 'all_or_nothing', 'no_loss'",
-    "bag_limit": "a whole number of at least 1, or None",
-    "bag_penalty": "a whole number of at least 0",
+    "bag_limit": "a whole number from 1 to 1,000, or None",
+    "bag_penalty": "a whole number from 0 to 1,000,000",
     "bag_overflow": "one of 'carry', 'reset'",
     "break_rule": "one of 'offsuit_spade', 'any_spade'",
     "first_lead": "one of 'left_of_dealer', 'two_of_clubs'",
     "max_team_bid": "a whole number from 1 to 13, or None",
     "whiz_nil_needs_no_ace": "True or False",
+    "max_hands": "a whole number from 1 to 1,000,000, or None",
 }
 
 # Values each option accepts, and values it must refuse (wrong type or out of range).
 GOOD_VALUES: dict[str, list[object]] = {
-    "target_score": [1, 250, 300, 500, 10_000],
-    "loss_floor": [-1, -200, -10_000, None],
-    "nil_value": [0, 50, 100, 200],
+    "target_score": [1, 250, 300, 500, 10_000, 1_000_000],
+    "loss_floor": [-1, -200, -10_000, -1_000_000, None],
+    "nil_value": [0, 50, 100, 200, 1_000_000],
     "nil_tricks": [*NilTricks, *(m.value for m in NilTricks)],
     "double_nil": [*DoubleNil, *(m.value for m in DoubleNil)],
     "bag_limit": [1, 5, 10, 1000, None],
-    "bag_penalty": [0, 50, 100],
+    "bag_penalty": [0, 50, 100, 1_000_000],
     "bag_overflow": [*BagOverflow, *(m.value for m in BagOverflow)],
     "break_rule": [*BreakRule, *(m.value for m in BreakRule)],
     "first_lead": [*FirstLead, *(m.value for m in FirstLead)],
     "max_team_bid": [1, 7, 13, None],
     "whiz_nil_needs_no_ace": [True, False],
+    "max_hands": [1, 50, 1_000_000, None],
 }
 BAD_VALUES: dict[str, list[object]] = {
-    "target_score": [0, -500, None, "500", 500.0, True, [500]],
-    "loss_floor": [0, 1, 200, "-200", -200.0, False],
-    "nil_value": [-1, -100, None, "100", 100.0, True],
+    "target_score": [0, -500, 1_000_001, None, "500", 500.0, True, [500]],
+    "loss_floor": [0, 1, 200, -1_000_001, "-200", -200.0, False],
+    "nil_value": [-1, -100, 1_000_001, None, "100", 100.0, True],
     "nil_tricks": ["BAGS_ONLY", "bags only", "", None, 1, True, DoubleNil.NO_LOSS],
     "double_nil": ["none", "All_Or_Nothing", None, 0, NilTricks.BAGS_ONLY],
-    "bag_limit": [0, -10, "10", 10.0, True],
-    "bag_penalty": [-1, None, "100", 1e2, False],
+    "bag_limit": [0, -10, 1001, "10", 10.0, True],
+    "bag_penalty": [-1, 1_000_001, None, "100", 1e2, False],
     "bag_overflow": ["wrap", "CARRY", None, 1],
     "break_rule": ["never", "any", None, True],
     "first_lead": ["2C", "dealer", None, 0],
     "max_team_bid": [0, 14, -1, "13", 13.0, True],
     "whiz_nil_needs_no_ace": [1, 0, "true", "True", None],
+    "max_hands": [0, -1, 1_000_001, "5", 5.0, True],
 }
 
 
@@ -227,9 +234,31 @@ def test_wrong_type_or_range_is_a_rules_error_naming_option_and_values(
 def test_a_refused_value_message_in_full() -> None:
     with pytest.raises(RulesError) as caught:
         sc.new_game("classic", target_score="500")
-    assert (
-        str(caught.value) == "option 'target_score' accepts a whole number of at least 1; got '500'"
+    assert str(caught.value) == (
+        "option 'target_score' accepts a whole number from 1 to 1,000,000; got '500'"
     )
+
+
+@pytest.mark.parametrize("option", ["target_score", "loss_floor", "nil_value", "bag_penalty"])
+@pytest.mark.parametrize("sign", [1, -1])
+def test_a_huge_value_is_refused_without_writing_it_out(option: str, sign: int) -> None:
+    options: dict[str, object] = {option: sign * 10**4300}  # past what CPython formats
+    with pytest.raises(RulesError) as caught:
+        sc.new_game("classic", seed=1, dealer=None, **options)
+    message = str(caught.value)
+    assert message == (
+        f"option {option!r} accepts {ACCEPTS[option]}; got an int of about 4301 digits"
+    )
+
+
+@pytest.mark.parametrize("option", ["target_score", "loss_floor", "nil_value", "bag_penalty"])
+def test_points_options_reach_a_million_and_no_further(option: str) -> None:
+    edge = -1_000_000 if option == "loss_floor" else 1_000_000
+    at_edge: dict[str, object] = {option: edge}
+    assert getattr(sc.new_game("classic", seed=1, dealer=None, **at_edge).rules, option) == edge
+    beyond: dict[str, object] = {option: edge - 1 if edge < 0 else edge + 1}
+    with pytest.raises(RulesError, match=f"'{option}' accepts .*1,000,000"):
+        sc.new_game("classic", seed=1, dealer=None, **beyond)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -415,3 +444,15 @@ def test_an_unknown_variant_lists_the_installed_ones() -> None:
     assert isinstance(caught.value, LookupError)
     for variant in VARIANTS:
         assert variant in str(caught.value)
+
+
+@pytest.mark.parametrize("value", [2**40, 1_000_001, -5])
+def test_a_record_with_an_option_out_of_range_is_refused(value: int) -> None:
+    record = json.loads(sc.dumps(sc.new_game("classic", seed=1)))
+    record["options"] = {"nil_value": value}
+    with pytest.raises(sc.RecordFormatError) as caught:
+        sc.loads(json.dumps(record))
+    assert caught.value.reason == "bad_option"
+    message = str(caught.value)
+    assert "'nil_value' accepts a whole number from 0 to 1,000,000" in message
+    assert len(message) < 200

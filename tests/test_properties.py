@@ -228,7 +228,7 @@ def check_finished_hand(variant: str, game: sc.Game) -> None:
         if rules.bag_limit is not None:
             assert game.bags[team] < rules.bag_limit
     outcome = game_outcome(rules, game.scores.values_)  # type: ignore[arg-type]
-    assert outcome == game.variant.game_outcome(rules, game.scores.values_)  # type: ignore[arg-type]
+    assert outcome == game.variant.game_outcome(rules, game.scores)
     if outcome is None:
         assert game.phase is Phase.DEAL
         assert game.winner is None

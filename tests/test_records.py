@@ -704,14 +704,10 @@ def test_any_text_loads_or_raises_record_format_error(text: str | bytes) -> None
 # -- plugin variants ------------------------------------------------------------------
 
 
-def _classic_with(option: OptionSpec, default: object) -> sc.Variant:
+def _classic_with(option: OptionSpec[Any], default: object) -> sc.Variant:
     classic = sc.load_variant("classic")
-    return type(classic)(
-        id="classic-plus",
-        title="Classic with an extra option",
-        options=(*classic.option_specs.values(), option),
-        defaults={**classic.defaults, option.name: default},
-    )
+    options: dict[Any, object] = {**classic.defaults, option: default}
+    return type(classic)(id="classic-plus", title="Classic with an extra option", options=options)
 
 
 @pytest.mark.parametrize("value", [object(), float("nan"), {1, 2}])
@@ -739,12 +735,7 @@ def test_variant_failing_during_replay_is_reported_as_a_record_error() -> None:
         def legal_bids(self, *args: object) -> tuple[int, ...]:
             raise RuntimeError("plugin bug")
 
-    failing = Failing(
-        id="classic",
-        title="Failing",
-        options=classic.option_specs.values(),
-        defaults=classic.defaults,
-    )
+    failing = Failing(id="classic", title="Failing", options=classic.defaults)
     text = sc.dumps(sc.new_game("classic", seed=1).deal().bid(4))
     with pytest.raises(RecordFormatError) as caught:
         sc.loads(text, variant=failing)

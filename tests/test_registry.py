@@ -178,14 +178,11 @@ def test_entry_point_naming_a_variant_class_instantiates_it(site: PluginSite) ->
 
         class Classy(ClassicVariant):
             def __init__(self) -> None:
-                super().__init__(
-                    id="classy", title="Classy", options=["target_score"],
-                    defaults={"target_score": 200},
-                )
+                super().__init__(id="classy", title="Classy", options={"target_score": 200})
 
         class NeedsArguments(ClassicVariant):
             def __init__(self, id: str) -> None:
-                super().__init__(id=id, title="x", options=[], defaults={})
+                super().__init__(id=id, title="x", options={})
         """,
     )
     site.distribution(

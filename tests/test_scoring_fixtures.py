@@ -15,7 +15,7 @@ from typing import NamedTuple
 import pytest
 
 import spades_core as sc
-from spades_core import Phase, Rules, Seat, SeatMap, Team
+from spades_core import Phase, Rules, Seat, SeatMap, Team, TeamMap
 from spades_core.scoring import score_hand, score_team
 
 Result = tuple[tuple[int, int], tuple[int, int]]
@@ -176,10 +176,13 @@ def scored(rules: Rules, fixture: Fixture) -> Result:
 
 def scored_by_variant_hook(variant: str, fixture: Fixture, **options: object) -> Result:
     chosen = sc.load_variant(variant)
-    (points_ns, points_ew), (bags_ns, bags_ew) = chosen.score_hand(
-        chosen.rules(**options), SeatMap(fixture.bids), SeatMap(fixture.tricks), fixture.bags_before
+    points, bags = chosen.score_hand(
+        chosen.rules(**options),
+        SeatMap(fixture.bids),
+        SeatMap(fixture.tricks),
+        TeamMap(fixture.bags_before),
     )
-    return (points_ns, bags_ns), (points_ew, bags_ew)
+    return (points[Team.NS], bags[Team.NS]), (points[Team.EW], bags[Team.EW])
 
 
 def test_fixture_table_is_complete() -> None:

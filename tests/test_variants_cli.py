@@ -181,9 +181,7 @@ class ExitingScore(ClassicVariant):
         sys.exit(5)
 
 
-VARIANT = ExitingScore(
-    id="exitscore", title="Exits", options=["target_score"], defaults={"target_score": 500}
-)
+VARIANT = ExitingScore(id="exitscore", title="Exits", options={"target_score": 500})
 """
 
 

@@ -14,6 +14,5 @@ def like_classic(cls: type[ClassicVariant], variant_id: str) -> sc.Variant:
     return cls(
         id=variant_id,
         title=variant_id.replace("-", " ").capitalize(),
-        options=list(classic.option_specs.values()),
-        defaults=dict(classic.defaults),
+        options=classic.defaults,
     )

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Mapping
-from typing import Any, Final, final
+from typing import Any, Final, Generic, Literal, TypeVar, final, overload
 
 import attrs
 
@@ -23,7 +23,9 @@ from spades_core import _check
 from spades_core.errors import RulesError, brief
 
 __all__ = [
+    "OPTION_LIMIT",
     "STANDARD_OPTIONS",
+    "UNIVERSAL_OPTIONS",
     "BagOverflow",
     "BreakRule",
     "DoubleNil",
@@ -35,6 +37,10 @@ __all__ = [
     "choice_option",
     "int_option",
 ]
+
+
+_T = TypeVar("_T")
+_E = TypeVar("_E", bound=enum.StrEnum)
 
 
 class NilTricks(enum.StrEnum):
@@ -108,17 +114,22 @@ class FirstLead(enum.StrEnum):
 
 @final
 @attrs.frozen
-class OptionSpec:
+class OptionSpec(Generic[_T]):
     """One option: its ``name``, a description of what it ``accepts``, a one-line
     ``summary``, and ``parse``, which returns the checked value or raises
-    :class:`~spades_core.RulesError`."""
+    :class:`~spades_core.RulesError`.
+
+    Make one with :func:`int_option`, :func:`choice_option` or
+    :func:`bool_option`; the type parameter is the type of its values, which
+    :meth:`Rules.get` returns for it.
+    """
 
     name: str
     accepts: str
     summary: str
-    parse: Callable[[object], object] = attrs.field(eq=False, repr=False)
+    parse: Callable[[object], _T] = attrs.field(eq=False, repr=False)
 
-    def check(self, value: object) -> Any:
+    def check(self, value: object) -> _T:
         """The value, checked; a :class:`RulesError` naming the option otherwise."""
         return self.parse(value)
 
@@ -127,47 +138,73 @@ class OptionSpec:
         return RulesError(f"option {self.name!r} accepts {self.accepts}; got {brief(value)}")
 
 
+OPTION_LIMIT: Final = 1_000_000
+"""The largest size of a whole-number option unless its spec says otherwise:
+points, targets and floors lie within ±1,000,000."""
+
+
+@overload
 def int_option(
     name: str,
     summary: str,
     *,
-    minimum: int | None = None,
-    maximum: int | None = None,
+    minimum: int = ...,
+    maximum: int = ...,
+    allow_none: Literal[False] = ...,
+) -> OptionSpec[int]: ...
+
+
+@overload
+def int_option(
+    name: str,
+    summary: str,
+    *,
+    minimum: int = ...,
+    maximum: int = ...,
+    allow_none: Literal[True],
+) -> OptionSpec[int | None]: ...
+
+
+def int_option(
+    name: str,
+    summary: str,
+    *,
+    minimum: int = -OPTION_LIMIT,
+    maximum: int = OPTION_LIMIT,
     allow_none: bool = False,
-) -> OptionSpec:
-    """An option taking a whole number in ``[minimum, maximum]`` (and ``None``
-    when ``allow_none``)."""
-    if minimum is not None and maximum is not None:
-        accepts = f"a whole number from {minimum} to {maximum}"
-    elif minimum is not None:
-        accepts = f"a whole number of at least {minimum}"
-    elif maximum is not None:
-        accepts = f"a whole number of at most {maximum}"
-    else:
-        accepts = "a whole number"
+) -> OptionSpec[int] | OptionSpec[int | None]:
+    """An option taking a whole number from ``minimum`` to ``maximum``
+    (±:data:`OPTION_LIMIT` unless given), and ``None`` when ``allow_none``.
+
+    >>> tax = int_option("tax", "points a team pays per hand", minimum=0, maximum=50)
+    >>> tax.check(5), tax.accepts
+    (5, 'a whole number from 0 to 50')
+    """
+    if type(minimum) is not int or type(maximum) is not int or minimum > maximum:
+        raise RulesError(
+            f"option {name!r}: minimum and maximum must be whole numbers, minimum first; "
+            f"got {brief(minimum)} and {brief(maximum)}"
+        )
+    accepts = f"a whole number from {minimum:,} to {maximum:,}"
     if allow_none:
         accepts += ", or None"
 
     def parse(value: object) -> int | None:
         if value is None and allow_none:
             return None
-        if (
-            type(value) is not int
-            or (minimum is not None and value < minimum)
-            or (maximum is not None and value > maximum)
-        ):
+        if type(value) is not int or not minimum <= value <= maximum:
             raise spec.error(value)
         return value
 
-    spec = OptionSpec(name, accepts, summary, parse)
+    spec: OptionSpec[int | None] = OptionSpec(name, accepts, summary, parse)
     return spec
 
 
-def choice_option(name: str, summary: str, choices: type[enum.StrEnum]) -> OptionSpec:
+def choice_option(name: str, summary: str, choices: type[_E]) -> OptionSpec[_E]:
     """An option taking one member of a string enum, or its string value."""
     accepts = "one of " + ", ".join(repr(member.value) for member in choices)
 
-    def parse(value: object) -> enum.StrEnum:
+    def parse(value: object) -> _E:
         if isinstance(value, choices):
             return value
         if isinstance(value, str):
@@ -180,7 +217,7 @@ def choice_option(name: str, summary: str, choices: type[enum.StrEnum]) -> Optio
     return spec
 
 
-def bool_option(name: str, summary: str) -> OptionSpec:
+def bool_option(name: str, summary: str) -> OptionSpec[bool]:
     """An option taking ``True`` or ``False``."""
 
     def parse(value: object) -> bool:
@@ -192,7 +229,7 @@ def bool_option(name: str, summary: str) -> OptionSpec:
     return spec
 
 
-STANDARD_OPTIONS: Final[Mapping[str, OptionSpec]] = {
+STANDARD_OPTIONS: Final[Mapping[str, OptionSpec[Any]]] = {
     spec.name: spec
     for spec in (
         int_option("target_score", "score that wins the game", minimum=1),
@@ -209,6 +246,7 @@ STANDARD_OPTIONS: Final[Mapping[str, OptionSpec]] = {
             "bag_limit",
             "bags that trigger a penalty (None: no penalty)",
             minimum=1,
+            maximum=1000,
             allow_none=True,
         ),
         int_option("bag_penalty", "points lost when the bag limit is reached", minimum=0),
@@ -223,9 +261,19 @@ STANDARD_OPTIONS: Final[Mapping[str, OptionSpec]] = {
             allow_none=True,
         ),
         bool_option("whiz_nil_needs_no_ace", "a player holding the A♠ may not bid Nil"),
+        int_option(
+            "max_hands",
+            "the game ends after this many hands, the higher score winning (None: no limit)",
+            minimum=1,
+            allow_none=True,
+        ),
     )
 }
-"""The options RULES.md defines, by name. Variants pick the ones they support."""
+"""The standard options, by name. Variants pick the ones they support;
+``max_hands`` is an option of every variant."""
+
+UNIVERSAL_OPTIONS: Final = ("max_hands",)
+"""Standard options every variant has, listed or not (default ``None``)."""
 
 
 @final
@@ -251,18 +299,35 @@ class Rules:
     first_lead: FirstLead = FirstLead.LEFT_OF_DEALER
     max_team_bid: int | None = None
     whiz_nil_needs_no_ace: bool = False
+    max_hands: int | None = None
     extra: tuple[tuple[str, object], ...] = ()
     overrides: tuple[tuple[str, object], ...] = ()
 
-    def get(self, name: str) -> object:
-        """The value of any option by name, standard or plugin-defined."""
+    @overload
+    def get(self, option: OptionSpec[_T]) -> _T: ...
+
+    @overload
+    def get(self, option: str) -> object: ...
+
+    def get(self, option: OptionSpec[_T] | str) -> _T | object:
+        """The value of an option, standard or plugin-defined.
+
+        Given the :class:`OptionSpec` a variant lists, the value has that
+        spec's type, which is how a plugin reads its own options::
+
+            tax = rules.get(TAX)  # an int, for TAX = int_option("tax", ...)
+
+        Given a name, the value is an ``object``, for tools that list options.
+        """
+        name = option.name if isinstance(option, OptionSpec) else option
         if not isinstance(name, str):
             raise RulesError(f"option names are strings; got {brief(name)}")
         for key, value in self.extra:
             if key == name:
                 return value
         if name in STANDARD_OPTIONS:
-            return getattr(self, name)
+            standard: object = getattr(self, name)
+            return standard
         raise RulesError(f"no option named {brief(name)}")
 
     def overrides_json(self) -> dict[str, object]:

@@ -1,4 +1,4 @@
-"""Scoring a hand and deciding when a game ends (RULES.md sections 3 and 4).
+"""Scoring a hand and deciding when a game ends, by the standard rules.
 
 Both are pure functions of the rules and plain numbers, so they can be
 checked against the fixtures without playing a hand:
@@ -14,8 +14,12 @@ from __future__ import annotations
 from typing import Final
 
 from spades_core.options import BagOverflow, DoubleNil, NilTricks, Rules
+from spades_core.seats import Team
 
-__all__ = ["game_outcome", "score_hand", "score_team"]
+__all__ = ["TRICK_POINTS", "game_outcome", "score_hand", "score_team", "why_games_may_not_end"]
+
+TRICK_POINTS: Final = 10
+"""Points a made contract scores per trick bid (and a set one loses)."""
 
 
 # Enum members as globals: looking one up on its class is slow in CPython 3.11,
@@ -25,6 +29,8 @@ _BAGS_WITH_POINTS: Final = NilTricks.BAGS_WITH_POINTS
 _INDEPENDENT: Final = DoubleNil.INDEPENDENT
 _ALL_OR_NOTHING: Final = DoubleNil.ALL_OR_NOTHING
 _CARRY: Final = BagOverflow.CARRY
+_NS: Final = Team.NS
+_EW: Final = Team.EW
 
 
 def score_team(
@@ -47,10 +53,10 @@ def score_team(
         points += nil_tricks
     if counted >= contract:
         overtricks = counted - contract
-        points += 10 * contract + overtricks
+        points += TRICK_POINTS * contract + overtricks
         new_bags += overtricks
     else:
-        points -= 10 * contract
+        points -= TRICK_POINTS * contract
 
     if not (first_bid and second_bid):
         made = [
@@ -93,19 +99,65 @@ def score_hand(
     return (ns[0], ew[0]), (ns[1], ew[1])
 
 
-def game_outcome(rules: Rules, scores: tuple[int, int]) -> int | None:
-    """The winning team's number after a hand, or ``None`` to play on.
+def game_outcome(rules: Rules, scores: tuple[int, int]) -> Team | None:
+    """The team that has won after a hand, or ``None`` to play on.
 
     The target rule comes first: a unique top score at or over the target
     wins (a tie at the top plays on). Then the loss floor, if any: a team at
     or below it loses; when both are, the higher score wins, a tie plays on.
+    (``max_hands`` is the engine's: see
+    :func:`spades_core.variant.checked_game_end`.)
+
+    >>> rules = Rules(target_score=500, loss_floor=-200)
+    >>> game_outcome(rules, (510, 490)), game_outcome(rules, (-210, 340))
+    (<Team.NS: 0>, <Team.EW: 1>)
+    >>> print(game_outcome(rules, (510, 510)))
+    None
     """
     ns, ew = scores
-    if max(ns, ew) >= rules.target_score:
-        return None if ns == ew else (0 if ns > ew else 1)
-    floor = rules.loss_floor
-    if floor is not None and min(ns, ew) <= floor:
-        if ns == ew:
-            return None
-        return 0 if ns > ew else 1
+    if max(ns, ew) >= rules.target_score or (
+        rules.loss_floor is not None and min(ns, ew) <= rules.loss_floor
+    ):
+        return None if ns == ew else (_NS if ns > ew else _EW)
     return None
+
+
+def why_games_may_not_end(rules: Rules) -> str | None:
+    """Why games under ``rules`` may go on for ever, or ``None`` when play
+    that makes its contracts is bound to end them.
+
+    A game ends when a team reaches ``target_score``, when a team falls to
+    ``loss_floor``, or after ``max_hands`` hands. With a hand limit every game
+    ends. With a loss floor, scores cannot fall for ever either: falling ends
+    the game. Without either, only the target ends it, and scores that keep
+    falling never get there. They keep falling when bags cost more than a bid
+    trick earns (``bag_penalty`` over ``bag_limit`` above the 10 points of a
+    trick): then even a team that makes its contract loses points for its
+    overtricks, and in a hand of 13 tricks some team takes overtricks unless
+    both bid exactly what they take. That is the spiral of, say, Mirror with
+    ``bag_limit=1`` (every bag costs a penalty) and no floor.
+
+    Games outside this rule can still be long when both teams are set hand
+    after hand (random play does that), but good play reaches the target.
+
+    >>> from spades_core import load_variant
+    >>> print(why_games_may_not_end(load_variant("mirror").rules()))
+    None
+    >>> print(why_games_may_not_end(load_variant("mirror").rules(bag_limit=1))[:47])
+    every bag costs 100 points, more than the 10 po
+    """
+    if rules.max_hands is not None or rules.loss_floor is not None:
+        return None
+    limit = rules.bag_limit
+    if limit is None or rules.bag_penalty <= TRICK_POINTS * limit:
+        return None
+    cost = (
+        f"every bag costs {rules.bag_penalty:,} points"
+        if limit == 1
+        else f"every {limit} bags cost {rules.bag_penalty:,} points"
+    )
+    return (
+        f"{cost}, more than the {TRICK_POINTS} points a bid trick earns, and with no "
+        "loss floor and no hand limit nothing stops scores that keep falling; "
+        "set loss_floor or max_hands"
+    )

@@ -25,13 +25,12 @@ from spades_core.errors import (
     IllegalActionError,
     IllegalReason,
     InvalidNotationError,
-    SpadesError,
-    VariantLoadError,
     brief,
 )
 from spades_core.options import BreakRule, FirstLead
-from spades_core.seats import Seat, SeatMap, Team
-from spades_core.state import NO_SEAT, SEATS, TEAMS, Game, GameSetup, HandResult, Phase, Trick
+from spades_core.seats import Seat, Team
+from spades_core.state import NO_SEAT, SEATS, Game, GameSetup, HandResult, Phase, Trick
+from spades_core.variant import checked_game_end, checked_legal_bids, checked_score_hand
 
 __all__ = [
     "apply",
@@ -138,45 +137,10 @@ def bid_values(
     """The bids the variant allows seat number ``seat`` holding the mask
     ``hand`` when ``bids`` (by seat, ``None`` for no bid yet) have been made;
     checked as :func:`legal_bid_values` describes."""
-    variant = setup.variant
     made = MappingProxyType({SEATS[i]: b for i, b in enumerate(bids) if b is not None})
     cards: CardSet = _new_object(CardSet)
     _set_card_mask(cards, hand)
-    try:
-        values = variant.legal_bids(setup.rules, SEATS[seat], cards, made)
-    except SpadesError:
-        raise
-    except (Exception, SystemExit) as error:
-        raise VariantLoadError(
-            f"variant {variant.id!r} failed in legal_bids: {type(error).__name__}: {error}"
-        ) from error
-    if _CHECKED_BID_LISTS.get(id(values)) is not values:
-        if not _is_bid_list(values):
-            raise VariantLoadError(
-                f"variant {variant.id!r}: legal_bids must return a non-empty ascending tuple "
-                f"of distinct whole numbers 0-13; it returned {brief(values)}"
-            )
-        if len(_CHECKED_BID_LISTS) < _MOST_CHECKED_BID_LISTS:
-            _CHECKED_BID_LISTS[id(values)] = values
-    return values
-
-
-# Answers of legal_bids already checked, by identity. Holding each answer keeps
-# its id from being reused, so a variant that hands out the same tuples (as the
-# built-in ones do) has each checked once; fresh tuples are checked every time.
-_CHECKED_BID_LISTS: Final[dict[int, tuple[int, ...]]] = {}
-_MOST_CHECKED_BID_LISTS: Final = 4096
-
-
-def _is_bid_list(values: object) -> bool:
-    if not isinstance(values, tuple) or not values:
-        return False
-    previous = -1
-    for value in values:
-        if type(value) is not int or not previous < value <= 13:
-            return False
-        previous = value
-    return True
+    return checked_legal_bids(setup.variant, setup.rules, SEATS[seat], cards, made)
 
 
 # The bid actions of each answer of legal_bid_values (at most 2**14 distinct ones).
@@ -381,7 +345,6 @@ _set_legal = _slot_setter("_legal")
 _set_trick_leader = _slot_setter("leader", Trick)
 _set_trick_cards = _slot_setter("cards", Trick)
 _set_trick_winner = _slot_setter("winner", Trick)
-_set_seat_values = _slot_setter("values_", SeatMap)
 _set_card_mask = _slot_setter("mask", CardSet)
 _set_result_number = _slot_setter("_number", HandResult)
 _set_result_dealer = _slot_setter("_dealer", HandResult)
@@ -599,12 +562,6 @@ def play_unchecked(game: Game, card: int) -> Game:
     )
 
 
-def _seat_map(values: tuple[int, ...]) -> SeatMap[int]:
-    seat_map: SeatMap[int] = _new_object(SeatMap)
-    _set_seat_values(seat_map, values)
-    return seat_map
-
-
 def score_hand(
     game: Game,
     dealt: tuple[int, ...],
@@ -627,29 +584,9 @@ def score_hand(
     setup = game._setup
     variant = setup.variant
     rules = setup.rules
-    try:
-        points, bags = variant.score_hand(rules, _seat_map(bids), _seat_map(won), game._bags)
-        scores = (game._scores[0] + points[0], game._scores[1] + points[1])
-        outcome = variant.game_outcome(rules, scores)
-    except SpadesError:
-        raise
-    except (Exception, SystemExit) as error:
-        raise VariantLoadError(
-            f"variant {variant.id!r} failed scoring a hand: {type(error).__name__}: {error}"
-        ) from error
-    # type() rather than ==: True and 1.0 equal 1 but are not team numbers.
-    if (
-        not _is_int_pair(points)
-        or not _is_int_pair(bags)
-        or bags[0] < 0
-        or bags[1] < 0
-        or (outcome is not None and (type(outcome) is not int or outcome not in (0, 1)))
-    ):
-        raise VariantLoadError(
-            f"variant {variant.id!r} returned a malformed score {brief(points)}, "
-            f"{brief(bags)} or outcome {brief(outcome)}: score_hand returns two pairs of "
-            "whole numbers (bags at least 0), game_outcome 0, 1 or None"
-        )
+    points, bags = checked_score_hand(variant, rules, bids, won, game._bags)
+    scores = (game._scores[0] + points[0], game._scores[1] + points[1])
+    over, winner = checked_game_end(variant, rules, scores, len(game._results) + 1)
     dealer = game._dealer
     result: HandResult = _new_object(HandResult)
     _set_result_number(result, len(game._results))
@@ -663,14 +600,14 @@ def score_hand(
     _set_result_first_leader(result, first_leader)
     _set_result_plays(result, plays)
     _set_result_played(result, played)
-    over = outcome is not None
     return between_hands(
         setup,
         dealer if over else SEATS[(dealer + 1) % 4],
         scores,
         bags,
         (*game._results, result),
-        TEAMS[outcome] if outcome is not None else None,
+        winner,
+        over=over,
     )
 
 
@@ -681,12 +618,14 @@ def between_hands(
     bags: tuple[int, int],
     results: tuple[HandResult, ...],
     winner: Team | None,
+    *,
+    over: bool = False,
 ) -> Game:
     """A game with no hand in progress: waiting for ``dealer`` to deal, or over
-    when ``winner`` is set."""
+    when ``winner`` is set or ``over`` (a draw)."""
     return _game(
         setup,
-        _DEAL if winner is None else _GAME_OVER,
+        _GAME_OVER if over or winner is not None else _DEAL,
         dealer,
         scores,
         bags,
@@ -701,13 +640,4 @@ def between_hands(
         _NO_TRICKS,
         (),
         False,
-    )
-
-
-def _is_int_pair(value: object) -> bool:
-    return (
-        isinstance(value, tuple)
-        and len(value) == 2
-        and type(value[0]) is int
-        and type(value[1]) is int
     )

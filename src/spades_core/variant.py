@@ -1,25 +1,31 @@
 """The :class:`Variant` base class every variant plugin provides.
 
-A variant is mostly data: an id, a version, a title, the options it supports
-with their defaults. Its behaviour is a few hook methods the engine calls;
-the engine owns every state change. Override only what the variant changes:
+A variant is mostly data: an id, a version, a title, and one mapping from
+each option it supports to that option's default. Its behaviour is a few hook
+methods the engine calls; the engine owns every state change and checks every
+answer. Override only what the variant changes:
 
 * :meth:`Variant.legal_bids` — the bids open to a seat (the only hook with no
   default: every variant says how it bids);
 * :meth:`Variant.score_hand` — points and bags for a finished hand;
-* :meth:`Variant.game_outcome` — whether the game is over after a hand;
+* :meth:`Variant.game_outcome` — whether a team has won after a hand;
 * :meth:`Variant.check_rules` — rejecting option combinations it cannot play.
 
 Trick play (following suit, spades as trump, breaking spades, the first lead)
 is the engine's, configured by the ``break_rule`` and ``first_lead`` options.
 
 A variant can be reconfigured without code: :meth:`Variant.derive` returns a
-copy with another id, title or defaults.
+copy with another id, title or defaults, or without some options.
 
 >>> from spades_core import load_variant
 >>> short = load_variant("mirror").derive(id="mirror-250", target_score=250)
 >>> short.id, short.defaults["target_score"]
 ('mirror-250', 250)
+
+The engine calls the hooks through :func:`checked_legal_bids`,
+:func:`checked_score_hand` and :func:`checked_game_end`, which refuse a
+malformed answer with a :class:`~spades_core.VariantLoadError` naming the
+variant and the hook.
 """
 
 from __future__ import annotations
@@ -27,27 +33,53 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Iterable, Mapping
+from itertools import islice
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final, TypeAlias
 
 from spades_core.cards import CardSet
-from spades_core.errors import RulesError, brief
-from spades_core.options import STANDARD_OPTIONS, OptionSpec, Rules
+from spades_core.errors import RulesError, SpadesError, VariantLoadError, brief
+from spades_core.options import STANDARD_OPTIONS, UNIVERSAL_OPTIONS, OptionSpec, Rules
 from spades_core.scoring import game_outcome, score_hand
-from spades_core.seats import Seat, SeatMap
+from spades_core.seats import Seat, SeatMap, Team, TeamMap
 
-__all__ = ["Variant"]
+__all__ = [
+    "HAND_SCORE_LIMIT",
+    "OptionDefaults",
+    "Variant",
+    "checked_game_end",
+    "checked_game_outcome",
+    "checked_legal_bids",
+    "checked_score_hand",
+]
 
 _ID_PATTERN = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
+_OPTION_NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
+# Keywords of derive() and new_game() that an option of the same name would shadow.
+_RESERVED_OPTION_NAMES: Final = frozenset(
+    {"id", "title", "version", "summary", "drop", "variant", "seed", "dealer"}
+)
+
+
+OptionDefaults: TypeAlias = Mapping[Any, object]
+"""What :class:`Variant` takes as ``options``: each option (a standard option's
+name or an :class:`OptionSpec`) mapped to its default. (Typed loosely because
+a mapping's key type is invariant: ``dict[str, object]`` is not a
+``Mapping[str | OptionSpec, object]``; the constructor checks every key.)"""
 
 
 class Variant:
     """A set of Spades rules the engine can play.
 
-    ``options`` lists the options the variant supports: names of standard
-    options (see :data:`spades_core.options.STANDARD_OPTIONS`) or
-    :class:`OptionSpec` objects of its own. ``defaults`` gives a default for
-    every one of them. Instances are immutable.
+    ``options`` maps each option the variant supports to its default. An
+    option is the name of a standard option (see
+    :data:`spades_core.options.STANDARD_OPTIONS`) or an :class:`OptionSpec`
+    of the variant's own::
+
+        Variant(id="short", title="Short", options={"target_score": 250, TAX: 5})
+
+    ``max_hands`` is an option of every variant (default ``None``) whether
+    listed or not. Instances are immutable.
     """
 
     id: str
@@ -58,28 +90,27 @@ class Variant:
     """Name for people (``"Classic Spades"``)."""
     summary: str
     """A paragraph describing the rules."""
-    option_specs: Mapping[str, OptionSpec]
+    option_specs: Mapping[str, OptionSpec[Any]]
     """The options this variant accepts, by name."""
     defaults: Mapping[str, Any]
-    """The default value of every supported option."""
+    """The default value of every supported option, by name."""
 
     def __init__(
         self,
         *,
         id: str,
         title: str,
+        options: OptionDefaults,
         version: int = 1,
         summary: str = "",
-        options: Iterable[str | OptionSpec],
-        defaults: Mapping[str, object],
     ) -> None:
         if not isinstance(id, str) or not _ID_PATTERN.match(id):
             raise RulesError(
                 f"variant id {brief(id)} must be lowercase letters, digits, '-' or '_', "
                 "starting with a letter, at most 40 characters"
             )
-        if type(version) is not int or version < 1:
-            raise RulesError(f"variant {brief(id)}: version must be a whole number of at least 1")
+        if type(version) is not int or not 1 <= version <= 1_000_000:
+            raise RulesError(f"variant {id!r}: version must be a whole number from 1 to 1,000,000")
         if not isinstance(title, str) or not title.strip():
             raise RulesError(f"variant {brief(id)}: title must be a non-empty string")
         if not isinstance(summary, str):
@@ -89,27 +120,29 @@ class Variant:
                 f"variant {brief(id)}: {type(self).__name__} must override legal_bids "
                 "(every variant says how it bids)"
             )
-        specs: dict[str, OptionSpec] = {}
-        for option in options:
-            spec = STANDARD_OPTIONS.get(option) if isinstance(option, str) else option
-            if not isinstance(spec, OptionSpec):
-                raise RulesError(f"variant {brief(id)} lists an unknown option {brief(option)}")
+        if not isinstance(options, Mapping):
+            raise RulesError(
+                f"variant {id!r}: options must map each option to its default, "
+                f"like {{'target_score': 500}}; got {brief(options)}"
+            )
+        specs: dict[str, OptionSpec[Any]] = {}
+        defaults: dict[str, object] = {}
+        for option, default in options.items():
+            spec = _option_spec(id, option)
             if spec.name in specs:
                 raise RulesError(f"variant {id!r} lists the option {spec.name!r} twice")
             specs[spec.name] = spec
-        missing = sorted(set(specs) - set(defaults))
-        if missing:
-            raise RulesError(f"variant {id!r} gives no default for {', '.join(missing)}")
-        unknown = sorted(set(defaults) - set(specs))
-        if unknown:
-            raise RulesError(f"variant {id!r} has defaults for unlisted options {unknown}")
-        checked = {name: specs[name].check(value) for name, value in defaults.items()}
+            defaults[spec.name] = spec.check(default)
+        for name in UNIVERSAL_OPTIONS:
+            if name not in specs:
+                specs[name] = STANDARD_OPTIONS[name]
+                defaults[name] = None
         object.__setattr__(self, "id", id)
         object.__setattr__(self, "version", version)
         object.__setattr__(self, "title", title)
         object.__setattr__(self, "summary", summary)
         object.__setattr__(self, "option_specs", MappingProxyType(specs))
-        object.__setattr__(self, "defaults", MappingProxyType(checked))
+        object.__setattr__(self, "defaults", MappingProxyType(defaults))
         object.__setattr__(self, "_default_rules", self._resolve({}))
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -133,7 +166,6 @@ class Variant:
         derivation = self.__dict__.get("_derivation")
         if derivation is not None:
             return (_derive, derivation)
-        from spades_core.errors import SpadesError
         from spades_core.registry import load_variant
 
         try:
@@ -172,7 +204,7 @@ class Variant:
             value = spec.check(overrides[name]) if name in overrides else self.defaults[name]
             if name in overrides:
                 given.append((name, value))
-            if name in STANDARD_OPTIONS and STANDARD_OPTIONS[name] is spec:
+            if name in STANDARD_OPTIONS:
                 standard[name] = value
             else:
                 extra.append((name, value))
@@ -182,7 +214,7 @@ class Variant:
 
     def _unknown_option(self, name: str) -> RulesError:
         supported = ", ".join(sorted(self.option_specs))
-        if name in STANDARD_OPTIONS:
+        if isinstance(name, str) and name in STANDARD_OPTIONS:
             return RulesError(
                 f"option {brief(name)} does not apply to the {self.id!r} variant; "
                 f"its options are: {supported}"
@@ -199,36 +231,60 @@ class Variant:
         title: str | None = None,
         version: int | None = None,
         summary: str | None = None,
+        drop: Iterable[str] = (),
         **defaults: object,
     ) -> Variant:
         """A copy of this variant with another id, title, version, summary or
-        option defaults. Defaults are checked like game options.
+        option defaults, without the options named in ``drop``. Defaults are
+        checked like game options.
 
-        The copy keeps this variant's class, so it bids and scores the same way.
+        The copy keeps this variant's class, so it bids and scores the same
+        way; a dropped standard option takes the neutral value :class:`Rules`
+        shows for it.
+
+        >>> from spades_core import load_variant
+        >>> plain = load_variant("classic").derive(id="plain", drop=["double_nil"])
+        >>> "double_nil" in plain.option_specs
+        False
         """
-        clone = copy.copy(self)
-        for name in defaults:
-            if name not in self.option_specs:
+        if isinstance(drop, str) or not isinstance(drop, Iterable):
+            raise RulesError(f"drop must be a list of option names; got {brief(drop)}")
+        dropped = tuple(drop)
+        if not all(isinstance(name, str) for name in dropped):
+            raise RulesError(f"drop must be a list of option names; got {brief(dropped)}")
+        for name in (*dropped, *defaults):
+            if not isinstance(name, str) or name not in self.option_specs:
                 raise self._unknown_option(name)
+        both = sorted(set(dropped) & set(defaults))
+        if both:
+            raise RulesError(f"option {both[0]!r} cannot be both dropped and given a default")
+        universal = sorted(set(dropped) & set(UNIVERSAL_OPTIONS))
+        if universal:
+            raise RulesError(
+                f"option {universal[0]!r} belongs to every variant; it cannot be dropped"
+            )
+        clone = copy.copy(self)
+        options: dict[str | OptionSpec[Any], object] = {
+            _listed(spec): defaults[name] if name in defaults else self.defaults[name]
+            for name, spec in self.option_specs.items()
+            if name not in dropped
+        }
         Variant.__init__(
             clone,
             id=self.id if id is None else id,
             title=self.title if title is None else title,
             version=self.version if version is None else version,
             summary=self.summary if summary is None else summary,
-            options=self.option_specs.values(),
-            defaults={
-                **self.defaults,
-                **{k: self.option_specs[k].check(v) for k, v in defaults.items()},
-            },
+            options=options,
         )
-        changes = {
+        changes: dict[str, object] = {
             name: value
             for name, value in (
                 ("id", id),
                 ("title", title),
                 ("version", version),
                 ("summary", summary),
+                ("drop", dropped or None),
             )
             if value is not None
         }
@@ -252,11 +308,12 @@ class Variant:
 
     def legal_bids(
         self, rules: Rules, seat: Seat, hand: CardSet, bids: Mapping[Seat, int]
-    ) -> tuple[int, ...]:
-        """The bids ``seat`` may make holding ``hand``, ascending; 0 is Nil.
+    ) -> Iterable[int]:
+        """The bids ``seat`` may make holding ``hand``; 0 is Nil.
 
-        ``bids`` holds the bids already made this hand. Must return at least
-        one bid, each a whole number 0-13.
+        ``bids`` holds the bids already made this hand. Return the bids in any
+        collection (a list, tuple, set or ``range``), in any order: at least
+        one, each a whole number 0-13, none twice.
         """
         raise NotImplementedError(f"variant {self.id!r} does not define legal_bids")
 
@@ -273,20 +330,239 @@ class Variant:
         rules: Rules,
         bids: SeatMap[int],
         tricks: SeatMap[int],
-        bags_before: tuple[int, int],
-    ) -> tuple[tuple[int, int], tuple[int, int]]:
-        """((points NS, points EW), (bags NS, bags EW)) for a finished hand.
+        bags_before: TeamMap[int],
+    ) -> tuple[TeamMap[int], TeamMap[int]]:
+        """``(points, bags)`` for a finished hand: each team's points this hand
+        and its bags after it, as :class:`TeamMap` objects of whole numbers.
 
-        The default applies RULES.md section 3 under ``rules``.
+        The default scores by the standard rules (see :mod:`spades_core.scoring`).
         """
-        return score_hand(rules, bids.values_, tricks.values_, bags_before)  # type: ignore[arg-type]
+        points, bags = score_hand(rules, bids.values_, tricks.values_, bags_before.values_)  # type: ignore[arg-type]
+        return TeamMap(points), TeamMap(bags)
 
-    def game_outcome(self, rules: Rules, scores: tuple[int, int]) -> int | None:
-        """The winning team's number (0 = NS, 1 = EW) after a hand, or ``None``
-        to play on. The default applies RULES.md section 4."""
-        return game_outcome(rules, scores)
+    def game_outcome(self, rules: Rules, scores: TeamMap[int]) -> Team | None:
+        """The team that has won with these running ``scores`` after a hand, or
+        ``None`` to play on. The default applies the target score and the loss
+        floor (see :func:`spades_core.scoring.game_outcome`); the engine ends
+        the game at ``max_hands`` itself."""
+        return game_outcome(rules, scores.values_)  # type: ignore[arg-type]
+
+
+def _option_spec(variant_id: str, option: object) -> OptionSpec[Any]:
+    """The spec of an option a variant lists: a standard option by name, or its own spec."""
+    if isinstance(option, str):
+        spec = STANDARD_OPTIONS.get(option)
+        if spec is None:
+            raise RulesError(
+                f"variant {variant_id!r} lists an unknown option {brief(option)}; list an "
+                "option of its own as an OptionSpec (see spades_core.options.int_option)"
+            )
+        return spec
+    if not isinstance(option, OptionSpec):
+        raise RulesError(
+            f"variant {variant_id!r}: an option is a standard option's name or an "
+            f"OptionSpec; got {brief(option)}"
+        )
+    name = option.name
+    if name in STANDARD_OPTIONS:
+        if STANDARD_OPTIONS[name] is not option:
+            raise RulesError(
+                f"variant {variant_id!r}: {name!r} is a standard option; list it by name"
+            )
+        return option
+    if (
+        not isinstance(name, str)
+        or not _OPTION_NAME_PATTERN.match(name)
+        or name in _RESERVED_OPTION_NAMES
+    ):
+        raise RulesError(
+            f"variant {variant_id!r}: option name {brief(name)} must be lowercase letters, "
+            "digits and '_', starting with a letter, at most 40 characters, and none of "
+            + ", ".join(sorted(_RESERVED_OPTION_NAMES))
+        )
+    return option
+
+
+def _listed(spec: OptionSpec[Any]) -> str | OptionSpec[Any]:
+    """How an option is listed in a variant's ``options``: a standard one by name."""
+    return spec.name if STANDARD_OPTIONS.get(spec.name) is spec else spec
 
 
 def _derive(base: Variant, changes: dict[str, Any]) -> Variant:
     """``base.derive(**changes)``: how a pickled derived variant is rebuilt."""
     return base.derive(**changes)
+
+
+# -- calling the hooks, checked ---------------------------------------------------
+
+HAND_SCORE_LIMIT: Final = 10**9
+"""The largest number of points (either sign) or bags a team may get from
+one hand's score; a hook answering more is refused."""
+
+_MOST_BID_LISTS: Final = 4096
+_ONLY_INT: Final = frozenset({int})
+# Answers of legal_bids already checked, by value: the given tuple or range (a
+# list or set as a tuple) -> its bids, ascending. Cleared when full, so it
+# stays small whatever a variant returns.
+_BID_LISTS: Final[dict[object, tuple[int, ...]]] = {}
+
+
+def _failed(variant: Variant, hook: str, error: BaseException) -> VariantLoadError:
+    return VariantLoadError(f"variant {variant.id!r} failed in {hook}: {brief(error, 200)}")
+
+
+def checked_legal_bids(
+    variant: Variant, rules: Rules, seat: Seat, hand: CardSet, bids: Mapping[Seat, int]
+) -> tuple[int, ...]:
+    """The variant's :meth:`~Variant.legal_bids`, checked, as an ascending tuple.
+
+    Raises :class:`~spades_core.VariantLoadError` naming the variant when the
+    hook fails or answers anything but distinct whole numbers 0-13.
+    """
+    try:
+        values: object = variant.legal_bids(rules, seat, hand, bids)
+    except SpadesError:
+        raise
+    except (Exception, SystemExit) as error:
+        raise _failed(variant, "legal_bids", error) from error
+    kind = type(values)
+    key: object = None
+    if kind is tuple or kind is range:
+        key = values
+    elif (kind is list or kind is set or kind is frozenset) and len(values) <= 14:  # type: ignore[arg-type]
+        key = tuple(values)  # type: ignore[arg-type]
+    if key is not None:
+        try:
+            found = _BID_LISTS.get(key)
+        except Exception:  # an element that cannot be hashed or compared
+            found = None
+        # Equal by value is not enough: (True,) == (1,) and (1.0,) == (1,),
+        # and those answers are refused.
+        if found is not None and (
+            found is key or kind is range or _ONLY_INT.issuperset(map(type, key))  # type: ignore[call-overload]
+        ):
+            return found
+    return _check_bid_list(variant, values, key)
+
+
+def _check_bid_list(variant: Variant, values: object, key: object) -> tuple[int, ...]:
+    bids: list[int] = []
+    if isinstance(values, Iterable) and not isinstance(values, str | bytes | Mapping):
+        try:  # at most 15: enough to see one too many
+            bids = list(islice(values, 15))
+        except (Exception, SystemExit) as error:
+            raise _failed(variant, "legal_bids", error) from error
+    if (
+        not bids
+        or not all(type(bid) is int and 0 <= bid <= 13 for bid in bids)
+        or len(set(bids)) != len(bids)
+    ):
+        raise VariantLoadError(
+            f"variant {variant.id!r}: legal_bids must return whole numbers 0-13, at least "
+            f"one and none twice (a list, tuple, set or range); it returned {brief(values)}"
+        )
+    checked = tuple(sorted(bids))
+    if type(values) is tuple and checked == values:
+        # Keep the hook's own tuple: when it hands out the same object again,
+        # the cache recognises it without looking at its elements.
+        checked = values
+    if key is not None:
+        if len(_BID_LISTS) >= _MOST_BID_LISTS:
+            _BID_LISTS.clear()
+        _BID_LISTS[key] = checked
+    return checked
+
+
+def _team_numbers(value: object, lowest: int) -> tuple[int, int] | None:
+    """The two whole numbers a hook's ``TeamMap`` holds, if they lie within
+    ``lowest`` and :data:`HAND_SCORE_LIMIT`; ``None`` for anything else."""
+    if type(value) is not TeamMap:
+        return None
+    numbers = value.values_
+    if type(numbers) is not tuple or len(numbers) != 2:
+        return None
+    first, second = numbers
+    if type(first) is not int or type(second) is not int:
+        return None
+    if not (lowest <= first <= HAND_SCORE_LIMIT and lowest <= second <= HAND_SCORE_LIMIT):
+        return None
+    return first, second
+
+
+def checked_score_hand(
+    variant: Variant,
+    rules: Rules,
+    bids: tuple[int, ...],
+    tricks: tuple[int, ...],
+    bags_before: tuple[int, int],
+) -> tuple[tuple[int, int], tuple[int, int]]:
+    """``((points NS, points EW), (bags NS, bags EW))`` by the variant's
+    :meth:`~Variant.score_hand` for bids and tricks by seat number.
+
+    Raises :class:`~spades_core.VariantLoadError` naming the variant when the
+    hook fails or answers anything but two ``TeamMap`` objects of whole
+    numbers, points within ±:data:`HAND_SCORE_LIMIT` and bags from 0.
+    """
+    if type(variant).score_hand is Variant.score_hand:
+        return score_hand(rules, bids, tricks, bags_before)  # type: ignore[arg-type]
+    try:
+        result: object = variant.score_hand(
+            rules, SeatMap(bids), SeatMap(tricks), TeamMap(bags_before)
+        )
+    except SpadesError:
+        raise
+    except (Exception, SystemExit) as error:
+        raise _failed(variant, "score_hand", error) from error
+    points = bags = None
+    if type(result) is tuple and len(result) == 2:
+        points = _team_numbers(result[0], -HAND_SCORE_LIMIT)
+        bags = _team_numbers(result[1], 0)
+    if points is None or bags is None:
+        raise VariantLoadError(
+            f"variant {variant.id!r}: score_hand must return (points, bags after) as two "
+            f"TeamMap objects of whole numbers, points within ±{HAND_SCORE_LIMIT:,} and "
+            f"bags from 0 to {HAND_SCORE_LIMIT:,}; it returned {brief(result, 120)}"
+        )
+    return points, bags
+
+
+def checked_game_outcome(variant: Variant, rules: Rules, scores: tuple[int, int]) -> Team | None:
+    """The variant's :meth:`~Variant.game_outcome` for running ``scores`` (NS, EW).
+
+    Raises :class:`~spades_core.VariantLoadError` naming the variant when the
+    hook fails or answers anything but ``Team.NS``, ``Team.EW`` or ``None``.
+    """
+    if type(variant).game_outcome is Variant.game_outcome:
+        return game_outcome(rules, scores)
+    try:
+        outcome: object = variant.game_outcome(rules, TeamMap(scores))
+    except SpadesError:
+        raise
+    except (Exception, SystemExit) as error:
+        raise _failed(variant, "game_outcome", error) from error
+    if outcome is not None and type(outcome) is not Team:
+        raise VariantLoadError(
+            f"variant {variant.id!r}: game_outcome must return Team.NS, Team.EW or None; "
+            f"it returned {brief(outcome)}"
+        )
+    return outcome
+
+
+def checked_game_end(
+    variant: Variant, rules: Rules, scores: tuple[int, int], hands: int
+) -> tuple[bool, Team | None]:
+    """Whether the game is over after its ``hands``-th hand left ``scores``
+    (NS, EW), and the winner (``None``: none yet, or a draw).
+
+    The variant's :meth:`~Variant.game_outcome` decides first. When it plays
+    on and ``rules.max_hands`` hands have been played, the game ends anyway:
+    the higher score wins, and equal scores are a draw.
+    """
+    winner = checked_game_outcome(variant, rules, scores)
+    if winner is not None:
+        return True, winner
+    limit = rules.max_hands
+    if limit is None or hands < limit:
+        return False, None
+    ns, ew = scores
+    return True, None if ns == ew else (Team.NS if ns > ew else Team.EW)

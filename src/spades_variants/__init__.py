@@ -10,23 +10,9 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["BIDS_UP_TO", "MIRROR_FAMILY_DEFAULTS", "NIL_OR", "ONLY", "SHARED_OPTIONS"]
+__all__ = ["MIRROR_FAMILY_OPTIONS"]
 
-SHARED_OPTIONS: Final = (
-    "target_score",
-    "loss_floor",
-    "nil_value",
-    "nil_tricks",
-    "double_nil",
-    "bag_limit",
-    "bag_penalty",
-    "bag_overflow",
-    "break_rule",
-    "first_lead",
-)
-"""The options every built-in variant supports."""
-
-MIRROR_FAMILY_DEFAULTS: Final[dict[str, object]] = {
+MIRROR_FAMILY_OPTIONS: Final[dict[str, object]] = {
     "target_score": 500,
     "loss_floor": None,
     "nil_value": 100,
@@ -38,14 +24,5 @@ MIRROR_FAMILY_DEFAULTS: Final[dict[str, object]] = {
     "break_rule": "any_spade",
     "first_lead": "left_of_dealer",
 }
-"""Defaults shared by Mirror and Whiz (RULES.md section 2.2)."""
-
-# The answers of the built-in legal_bids hooks, built once: the engine checks a
-# bid list the first time it sees that tuple object, so sharing them saves the
-# check on every later bid.
-BIDS_UP_TO: Final = tuple(tuple(range(highest + 1)) for highest in range(14))
-"""``BIDS_UP_TO[n]`` is every bid from Nil to ``n``."""
-ONLY: Final = tuple((bid,) for bid in range(14))
-"""``ONLY[n]`` is the single bid ``n``."""
-NIL_OR: Final = ((0,), *((0, bid) for bid in range(1, 14)))
-"""``NIL_OR[n]`` is Nil or ``n`` (only Nil when ``n`` is 0)."""
+"""The options of Mirror and Whiz and their defaults: no loss floor, a Nil
+bidder's tricks count only as bags, and any earlier spade breaks spades."""

@@ -1,12 +1,11 @@
-"""Classic Spades (RULES.md section 2.1): free bids 0-13, −200 loss floor."""
+"""Classic Spades: free bids 0-13, a team cap of 13, a −200 loss floor."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Final
 
 from spades_core import CardSet, Rules, Seat, Variant
-from spades_variants import BIDS_UP_TO, SHARED_OPTIONS
 
 __all__ = ["CLASSIC", "ClassicVariant"]
 
@@ -17,12 +16,11 @@ class ClassicVariant(Variant):
 
     def legal_bids(
         self, rules: Rules, seat: Seat, hand: CardSet, bids: Mapping[Seat, int]
-    ) -> tuple[int, ...]:
+    ) -> Iterable[int]:
         """Every bid from Nil up to what the team cap leaves after the partner's bid."""
         cap = rules.max_team_bid
         highest = 13 if cap is None else min(13, cap - bids.get(seat.partner, 0))
-        # Never negative in a legal game: the partner's bid was held to the cap.
-        return BIDS_UP_TO[highest] if highest >= 0 else ()
+        return range(highest + 1)
 
 
 CLASSIC: Final = ClassicVariant(
@@ -39,8 +37,7 @@ CLASSIC: Final = ClassicVariant(
         "and a failed Nil's tricks count toward the partner's contract. First to 500 "
         "wins; a team at or below -200 loses."
     ),
-    options=(*SHARED_OPTIONS, "max_team_bid"),
-    defaults={
+    options={
         "target_score": 500,
         "loss_floor": -200,
         "nil_value": 100,

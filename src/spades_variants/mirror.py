@@ -1,12 +1,12 @@
-"""Mirror Spades (RULES.md section 2.2, seed 000): every bid is the bidder's spade count."""
+"""Mirror Spades: every bid is the bidder's spade count."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Final
 
 from spades_core import CardSet, Rules, Seat, Suit, Variant
-from spades_variants import MIRROR_FAMILY_DEFAULTS, ONLY, SHARED_OPTIONS
+from spades_variants import MIRROR_FAMILY_OPTIONS
 
 __all__ = ["MIRROR", "MirrorVariant"]
 
@@ -18,9 +18,9 @@ class MirrorVariant(Variant):
 
     def legal_bids(
         self, rules: Rules, seat: Seat, hand: CardSet, bids: Mapping[Seat, int]
-    ) -> tuple[int, ...]:
+    ) -> Iterable[int]:
         """The single bid equal to the spades in ``hand``."""
-        return ONLY[hand.count(_SPADES)]
+        return (hand.count(_SPADES),)
 
     def revealed_spade_counts(self, rules: Rules, bids: Mapping[Seat, int]) -> dict[Seat, int]:
         """Every bid is the bidder's spade count."""
@@ -41,7 +41,6 @@ MIRROR: Final = MirrorVariant(
         "player's tricks never help the partner but count as bags. First to 500 wins; "
         "a tie at the top plays another hand."
     ),
-    options=SHARED_OPTIONS,
-    defaults=MIRROR_FAMILY_DEFAULTS,
+    options=MIRROR_FAMILY_OPTIONS,
 )
 """The Mirror Spades variant."""

@@ -1,12 +1,12 @@
-"""Whiz Spades (RULES.md section 2.3): bid your spade count or Nil."""
+"""Whiz Spades: bid your spade count or Nil."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Final
 
 from spades_core import Card, CardSet, Rules, Seat, Suit, Variant
-from spades_variants import MIRROR_FAMILY_DEFAULTS, NIL_OR, ONLY, SHARED_OPTIONS
+from spades_variants import MIRROR_FAMILY_OPTIONS
 
 __all__ = ["WHIZ", "WhizVariant"]
 
@@ -19,13 +19,13 @@ class WhizVariant(Variant):
 
     def legal_bids(
         self, rules: Rules, seat: Seat, hand: CardSet, bids: Mapping[Seat, int]
-    ) -> tuple[int, ...]:
+    ) -> Iterable[int]:
         """Nil and the spade count; only the count when ``whiz_nil_needs_no_ace``
         is on and the hand holds the A♠; only Nil with no spades."""
         spades = hand.count(_SPADES)
         if spades and rules.whiz_nil_needs_no_ace and _ACE_OF_SPADES in hand:
-            return ONLY[spades]
-        return NIL_OR[spades]
+            return (spades,)
+        return (0, spades) if spades else (0,)
 
     def revealed_spade_counts(self, rules: Rules, bids: Mapping[Seat, int]) -> dict[Seat, int]:
         """A non-Nil bid is the bidder's spade count; Nil reveals nothing."""
@@ -44,7 +44,6 @@ WHIZ: Final = WhizVariant(
         "another hand. Optional house rule, off by default (whiz_nil_needs_no_ace=true): "
         "a player holding the ace of spades may not bid Nil."
     ),
-    options=(*SHARED_OPTIONS, "whiz_nil_needs_no_ace"),
-    defaults={**MIRROR_FAMILY_DEFAULTS, "whiz_nil_needs_no_ace": False},
+    options={**MIRROR_FAMILY_OPTIONS, "whiz_nil_needs_no_ace": False},
 )
 """The Whiz Spades variant."""

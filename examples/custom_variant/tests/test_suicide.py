@@ -74,12 +74,21 @@ def test_double_nil_is_not_an_option_of_suicide() -> None:
 
 
 def test_scoring_is_classic_with_nil_tricks_as_bags_only() -> None:
-    # RULES.md fixture F8 under bags_only: North's failed Nil tricks do not rescue South.
+    # Fixture F8 under bags_only: North's failed Nil tricks do not rescue South.
     bids = sc.SeatMap((0, 4, 5, 4))
     tricks = sc.SeatMap((2, 4, 4, 3))
-    points, bags = SUICIDE.score_hand(SUICIDE.rules(), bids, tricks, (0, 0))
-    assert (points, bags) == ((-150, -80), (2, 0))
+    points, bags = SUICIDE.score_hand(SUICIDE.rules(), bids, tricks, sc.TeamMap((0, 0)))
+    assert (points, bags) == (sc.TeamMap((-150, -80)), sc.TeamMap((2, 0)))
     assert SUICIDE.rules().loss_floor == -200
+
+
+def test_suicide_has_classic_options_but_double_nil() -> None:
+    classic = sc.load_variant("classic")
+    assert dict(SUICIDE.defaults) == {
+        name: sc.NilTricks.BAGS_ONLY if name == "nil_tricks" else value
+        for name, value in classic.defaults.items()
+        if name != "double_nil"
+    }
 
 
 @settings(max_examples=25, deadline=None)

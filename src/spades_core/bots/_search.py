@@ -30,9 +30,10 @@ from spades_core.bots._table import NO_BID, SUIT, Table
 from spades_core.cards import CardSet
 from spades_core.determinize import HiddenCards
 from spades_core.options import BreakRule, FirstLead
-from spades_core.seats import Seat, SeatMap
+from spades_core.seats import Seat
 from spades_core.state import SEATS
 from spades_core.transitions import trick_winner
+from spades_core.variant import checked_game_outcome, checked_legal_bids, checked_score_hand
 from spades_core.views import View
 
 __all__ = ["GAME_VALUE", "Budget", "Sim", "hand_value", "search_bid", "search_play"]
@@ -156,7 +157,9 @@ class Sim(Table):
             made = {SEATS[s]: b for s, b in enumerate(self.bids) if b != NO_BID}
             self.seat = seat
             self.hand = self.hands[seat]
-            self.legal_bids = variant.legal_bids(rules, SEATS[seat], CardSet(self.hand), made)
+            self.legal_bids = checked_legal_bids(
+                variant, rules, SEATS[seat], CardSet(self.hand), made
+            )
             self.bids[seat] = normal_bid(self)[0]
         made = {SEATS[s]: b for s, b in enumerate(self.bids)}
         revealed = variant.revealed_spade_counts(rules, made)
@@ -218,7 +221,7 @@ class BidReader:
         total = 0.0
         for seat, bid, made in self._bids:
             hand = dealt[seat]
-            legal = self._variant.legal_bids(self._rules, SEATS[seat], CardSet(hand), made)
+            legal = checked_legal_bids(self._variant, self._rules, SEATS[seat], CardSet(hand), made)
             if len(legal) < 2:
                 continue
             if bid == 0:
@@ -236,9 +239,7 @@ def hand_value(sim: Sim, team: int) -> float:
     """The value of ``sim``'s finished hand for ``team`` (see the module docs)."""
     rules = sim.rules
     variant = sim.variant
-    points, bags = variant.score_hand(
-        rules, SeatMap(tuple(sim.bids)), SeatMap(tuple(sim.won)), sim.bags
-    )
+    points, bags = checked_score_hand(variant, rules, tuple(sim.bids), tuple(sim.won), sim.bags)
     value = float(points[team] - points[1 - team])
     limit = rules.bag_limit
     if limit:
@@ -246,7 +247,7 @@ def hand_value(sim: Sim, team: int) -> float:
         gained = (bags[team] - sim.bags[team]) - (bags[1 - team] - sim.bags[1 - team])
         value -= price * gained
     scores = (sim.scores[0] + points[0], sim.scores[1] + points[1])
-    outcome = variant.game_outcome(rules, scores)
+    outcome = checked_game_outcome(variant, rules, scores)
     if outcome is not None:
         value += GAME_VALUE if outcome == team else -GAME_VALUE
     return value

@@ -43,6 +43,7 @@ from spades_core.cli.saves import (
 from spades_core.cli.session import PlaySession, bot_move, bot_seed
 from spades_core.errors import SpadesError
 from spades_core.game import new_game
+from spades_core.scoring import why_games_may_not_end
 from spades_core.seats import Seat
 from spades_core.state import Game, Phase
 
@@ -312,6 +313,9 @@ def _play(
     )
     if game.phase is not Phase.DEAL and not game.is_over:
         session.say(f"Hand {game.hand_number + 1} is in progress.")
+    endless = why_games_may_not_end(game.rules)
+    if endless:
+        session.say(f"Warning: this game may never end: {endless}.")
     return session.run()
 
 

@@ -315,17 +315,17 @@ class PlaySession:
         """Announce the winner and remove the autosave of the finished game."""
         winner = self.game.winner
         scores = self.game.scores
-        assert winner is not None
-        loser = winner.opponent
-        ours = "you and your partner" if winner == self.config.seat.team else "your opponents"
-        self.say(
-            "",
-            self.style.heading(
+        hands = len(self.game.hand_results)
+        if winner is None:  # equal scores at the max_hands limit
+            heading = f"Game over: a draw at {scores.values_[0]} all, after {hands} hands."
+        else:
+            loser = winner.opponent
+            ours = "you and your partner" if winner == self.config.seat.team else "your opponents"
+            heading = (
                 f"Game over: {winner.name} ({ours}) win, "
-                f"{scores[winner]} to {scores[loser]}, after "
-                f"{len(self.game.hand_results)} hands."
-            ),
-        )
+                f"{scores[winner]} to {scores[loser]}, after {hands} hands."
+            )
+        self.say("", self.style.heading(heading))
         if self.save_error is None:
             # Should removing fail, --continue finds a finished game and says so.
             with contextlib.suppress(OSError):

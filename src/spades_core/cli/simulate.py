@@ -49,7 +49,8 @@ from spades_core.state import Game, Phase
 
 __all__ = ["SimulationConfig", "register", "run", "simulate", "summarize", "wilson_interval"]
 
-_DEAL_PURPOSE: Final = 0x5100
+DEAL_PURPOSE: Final = 0x5100
+"""The seed-stream purpose each hand's or game's seed is derived with."""
 _BOT_PURPOSE: Final = 0x5101
 _Z95: Final = 1.959963984540054
 DEFAULT_MAX_HANDS: Final = 200
@@ -113,7 +114,7 @@ def _play_hand(game: Game, players: list[bots.Bot]) -> Game:
 
 def run_item(config: SimulationConfig, index: int) -> ItemResult:
     """Simulate item ``index`` (a deal or a game, with its duplicate copy)."""
-    seed = _derived(config.seed, _DEAL_PURPOSE, index)
+    seed = _derived(config.seed, DEAL_PURPOSE, index)
     options: dict[str, Any] = dict(config.options)
     points = [0, 0]
     bags = [0, 0]
@@ -394,6 +395,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     add_option_argument(parser)
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    parser.add_argument(
+        "--engine",
+        choices=("engine", "batch"),
+        default="engine",
+        help="engine (default) or batch: numpy arrays, --hands only, levels random and easy "
+        "(needs spades-core[batch])",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -406,11 +414,16 @@ def run(args: argparse.Namespace) -> int:
         new_game(config.variant, seed=0, **options)
         for level in (config.ns, config.ew):
             bots.make(level, seed=0, **(dict(config.bot_options) if level == "hard" else {}))
+        if args.engine == "batch":
+            from spades_core.batch.simulate import simulate_hands
+
+            results = simulate_hands(config)
     except (SpadesError, ValueError) as error:
         print(f"spades simulate: {error}", file=sys.stderr)
         return 2
-    progress = sys.stderr if sys.stderr.isatty() else None
-    results = simulate(config, workers=args.workers, progress=progress)
+    if args.engine != "batch":
+        progress = sys.stderr if sys.stderr.isatty() else None
+        results = simulate(config, workers=args.workers, progress=progress)
     summary = summarize(config, results)
     if args.json:
         print(json.dumps(summary, sort_keys=True))

@@ -18,6 +18,7 @@ from spades_core.cli.play import add_option_argument, bot_move, parse_options
 from spades_core.cli.render import Style, seat_name
 from spades_core.errors import SpadesError, brief
 from spades_core.game import new_game
+from spades_core.scoring import why_games_may_not_end
 from spades_core.seats import Seat, Team
 from spades_core.state import Game, Phase
 
@@ -77,6 +78,10 @@ def run(args: argparse.Namespace) -> int:
             bots.make(level)
     except (SpadesError, ValueError) as error:
         print(f"spades watch: {error}", file=sys.stderr)
+        return 2
+    endless = why_games_may_not_end(game.rules) if args.hands is None else None
+    if endless:
+        print(f"spades watch: this game may never end: {endless}, or --hands", file=sys.stderr)
         return 2
     try:
         watch(game, levels, out=sys.stdout, delay=args.delay, max_hands=args.hands)
@@ -167,11 +172,12 @@ def watch(
             if delay:
                 time.sleep(delay)
     winner = game.winner
-    assert winner is not None
     say(
         "",
         style.heading(
-            f"{winner.name} wins {game.scores[winner]} to {game.scores[winner.opponent]} "
+            f"A draw at {game.scores[Team.NS]} all after {len(game.hand_results)} hands."
+            if winner is None
+            else f"{winner.name} wins {game.scores[winner]} to {game.scores[winner.opponent]} "
             f"after {len(game.hand_results)} hands."
         ),
     )

@@ -62,10 +62,15 @@ from spades_core.game import new_game
 from spades_core.options import FirstLead
 from spades_core.records import dumps, loads
 from spades_core.registry import load_variant
-from spades_core.seats import Seat, SeatMap, Team
+from spades_core.seats import Seat, Team
 from spades_core.state import SEATS, Game, HandResult, Phase, Trick
 from spades_core.testing.strategies import _pick_option_value, option_values
-from spades_core.variant import Variant
+from spades_core.variant import (
+    Variant,
+    checked_game_end,
+    checked_game_outcome,
+    checked_score_hand,
+)
 from spades_core.views import View
 
 __all__ = [
@@ -343,16 +348,16 @@ def _check_results(game: Game) -> None:
         ):
             _fail("cards_conserved", f"{label} was not dealt the whole deck")
         _check_tricks_of_hand(label, dealt, result.played)
-        outcome = _guard(
-            "game_end", "game_outcome", partial(variant.game_outcome, game.rules, scores)
+        over, outcome = _guard(
+            "game_end",
+            "game_outcome",
+            partial(checked_game_end, variant, game.rules, scores, number + 1),
         )
         final = number == len(results) - 1 and game.is_over
-        if final and (game.winner is None or outcome != game.winner):
-            _fail(
-                "game_end", f"the game ended with winner {game.winner}; the variant says {outcome}"
-            )
-        if not final and outcome is not None:
-            _fail("game_end", f"after {label} the variant declares a winner but play went on")
+        if final and (not over or outcome != game.winner):
+            _fail("game_end", f"the game ended with winner {game.winner}; the rules say {outcome}")
+        if not final and over:
+            _fail("game_end", f"after {label} the game is over by the rules but play went on")
     if tuple(game.scores.values()) != scores:
         _fail("scores", f"scores {tuple(game.scores.values())} != sum of hand scores {scores}")
     if tuple(game.bags.values()) != bags:
@@ -363,7 +368,12 @@ def _check_legal_shape(game: Game) -> None:
     legal = _guard("legal_actions", "legal_actions()", game.legal_actions)
     phase = game.phase
     over = game.is_over
-    if over != (phase is Phase.GAME_OVER) or over != (game.winner is not None):
+    # A game without a winner is over only as a draw at the hand limit.
+    draw = (
+        len(game.hand_results) == game.rules.max_hands
+        and game.scores[Team.NS] == game.scores[Team.EW]
+    )
+    if over != (phase is Phase.GAME_OVER) or over != (game.winner is not None or draw):
         _fail("game_end", f"phase {phase.name} with winner {game.winner}")
     if over:
         if legal:
@@ -425,10 +435,6 @@ def check_game(game: Game, *, finished_hands: bool = True) -> None:
     _check_legal_shape(game)
 
 
-def _is_int_pair(value: object) -> bool:
-    return isinstance(value, tuple) and len(value) == 2 and all(type(v) is int for v in value)
-
-
 def _check_scoring_hooks(game: Game, last: Play) -> None:
     """Call the variant's scoring hooks on the hand ``last`` completes, before
     the engine does, so a malformed answer is reported as what it is."""
@@ -439,37 +445,19 @@ def _check_scoring_hooks(game: Game, last: Play) -> None:
     winner = _expected_winner(Trick(leader, cards, leader))
     won = list(game.tricks_won.values())
     won[winner] += 1
-    bids = SeatMap(tuple(game.bids[seat] for seat in SEATS))
+    bids = tuple(game.bids[seat] for seat in SEATS)
     bags_before = (game.bags[Team.NS], game.bags[Team.EW])
     try:
-        scored: object = variant.score_hand(rules, bids, SeatMap(tuple(won)), bags_before)
-    except Exception as error:
+        points, _ = checked_score_hand(variant, rules, bids, tuple(won), bags_before)
+    except SpadesError as error:
         raise ConformanceError(
-            "scores", f"score_hand raised {type(error).__name__}: {error}"
+            "scores", f"for bids {list(bids)} and tricks {won}: {error}"
         ) from error
-    if (
-        not isinstance(scored, tuple)
-        or len(scored) != 2
-        or not _is_int_pair(scored[0])
-        or not _is_int_pair(scored[1])
-        or min(scored[1]) < 0
-    ):
-        _fail(
-            "scores",
-            f"score_hand returned {scored!r} for bids {list(bids.values())} and tricks {won}; "
-            "it must return ((points NS, points EW), (bags NS, bags EW)), whole numbers, "
-            "bags >= 0",
-        )
-    points = scored[0]
     scores = (game.scores[Team.NS] + points[0], game.scores[Team.EW] + points[1])
     try:
-        outcome: object = variant.game_outcome(rules, scores)
-    except Exception as error:
-        raise ConformanceError(
-            "game_end", f"game_outcome raised {type(error).__name__}: {error}"
-        ) from error
-    if outcome is not None and (type(outcome) is not int or outcome not in (0, 1)):
-        _fail("game_end", f"game_outcome returned {outcome!r}; it must return 0, 1 or None")
+        checked_game_outcome(variant, rules, scores)
+    except SpadesError as error:
+        raise ConformanceError("game_end", str(error)) from error
 
 
 def check_legal_actions_apply(game: Game) -> None:

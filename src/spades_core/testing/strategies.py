@@ -21,7 +21,7 @@ import enum
 import random
 from collections.abc import Mapping, Sequence
 from functools import partial
-from typing import Final
+from typing import Any, Final
 
 from hypothesis import reject
 from hypothesis import strategies as st
@@ -75,6 +75,7 @@ _NUMBERS: Final[Mapping[str, tuple[tuple[int | None, ...], int, int]]] = {
     "bag_limit": ((None, 1, 3, 10), 1, 30),
     "bag_penalty": ((0, 50, 100), 0, 300),
     "max_team_bid": ((None, 1, 7, 12, 13), 1, 13),
+    "max_hands": ((None, 1, 2), 1, 4),
 }
 _FLAGS: Final = frozenset({"whiz_nil_needs_no_ace"})
 
@@ -83,7 +84,7 @@ def _as_variant(variant: Variant | str) -> Variant:
     return variant if isinstance(variant, Variant) else load_variant(variant)
 
 
-def _is_standard(name: str, spec: OptionSpec) -> bool:
+def _is_standard(name: str, spec: OptionSpec[Any]) -> bool:
     return STANDARD_OPTIONS.get(name) is spec
 
 
@@ -107,7 +108,7 @@ def option_values(
 
 
 def _value_strategy(
-    name: str, spec: OptionSpec, extra: Mapping[str, Sequence[object]] | None
+    name: str, spec: OptionSpec[Any], extra: Mapping[str, Sequence[object]] | None
 ) -> st.SearchStrategy[object] | None:
     if extra is not None and name in extra:
         return st.sampled_from(tuple(extra[name]))
@@ -125,7 +126,7 @@ def _value_strategy(
 
 def _pick_option_value(
     name: str,
-    spec: OptionSpec,
+    spec: OptionSpec[Any],
     rnd: random.Random,
     extra: Mapping[str, Sequence[object]] | None = None,
 ) -> tuple[bool, object]:

@@ -1,4 +1,4 @@
-"""Suicide Spades, a variant plugin for spades-core (RULES.md section 7).
+"""Suicide Spades, a variant plugin for spades-core.
 
 Each partnership must contain exactly one Nil: the first partner to bid
 chooses Nil or a bid of at least 4; if they chose Nil the second must bid at
@@ -31,7 +31,7 @@ option here: a partnership can never bid two Nils.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Final
 
 from spades_core import CardSet, Rules, RulesError, Seat, Variant, load_variant
@@ -49,16 +49,16 @@ class SuicideVariant(Variant):
 
     def legal_bids(
         self, rules: Rules, seat: Seat, hand: CardSet, bids: Mapping[Seat, int]
-    ) -> tuple[int, ...]:
+    ) -> Iterable[int]:
         """The first partner may bid Nil or 4 up to the team cap; the second
         must make the bid that leaves the partnership exactly one Nil."""
         highest = 13 if rules.max_team_bid is None else rules.max_team_bid
         partner_bid = bids.get(seat.partner)
         if partner_bid is None:
-            return (0, *range(MINIMUM_BID, highest + 1))
+            return [0, *range(MINIMUM_BID, highest + 1)]
         if partner_bid == 0:
-            return tuple(range(MINIMUM_BID, highest + 1))
-        return (0,)
+            return range(MINIMUM_BID, highest + 1)
+        return [0]
 
     def check_rules(self, rules: Rules) -> None:
         """A team cap below 4 would leave the non-Nil partner no bid."""
@@ -70,23 +70,21 @@ class SuicideVariant(Variant):
             )
 
 
+_SUMMARY: Final = (
+    "Classic Spades where every partnership bids exactly one Nil: the first "
+    "partner to bid chooses Nil or 4 or more; if they chose Nil the other must "
+    "bid 4 or more, otherwise the other must bid Nil. A Nil bidder's tricks never "
+    "help the partner's contract and count as bags. First to 500 wins; a team at "
+    "or below -200 loses."
+)
+
+
 def _suicide() -> SuicideVariant:
-    classic = load_variant("classic")
-    options = [spec for name, spec in classic.option_specs.items() if name != "double_nil"]
-    defaults = {name: value for name, value in classic.defaults.items() if name != "double_nil"}
+    # Classic's options and defaults, without double_nil (a partnership never
+    # bids two Nils) and with a Nil bidder's tricks counting only as bags.
+    classic = load_variant("classic").derive(drop=["double_nil"], nil_tricks="bags_only")
     return SuicideVariant(
-        id="suicide",
-        title="Suicide Spades",
-        version=1,
-        summary=(
-            "Classic Spades where every partnership bids exactly one Nil: the first "
-            "partner to bid chooses Nil or 4 or more; if they chose Nil the other must "
-            "bid 4 or more, otherwise the other must bid Nil. A Nil bidder's tricks never "
-            "help the partner's contract and count as bags. First to 500 wins; a team at "
-            "or below -200 loses."
-        ),
-        options=options,
-        defaults={**defaults, "nil_tricks": "bags_only"},
+        id="suicide", title="Suicide Spades", summary=_SUMMARY, options=classic.defaults
     )
 
 

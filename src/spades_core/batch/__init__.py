@@ -1,0 +1,55 @@
+"""Many hands at once, as numpy arrays (the ``spades-core[batch]`` extra).
+
+:func:`play` plays the first hand of a game for every seed of an array and
+returns :class:`BatchResult` arrays; deals and dealers are exactly the
+engine's for the same seeds, and every option of the built-in variants is
+honoured, scoring included. :class:`Tables` holds many tables at once for
+learning agents: legal masks, observations and ``step(actions)``.
+
+>>> import numpy as np
+>>> from spades_core import batch
+>>> result = batch.play("mirror", range(1000), policy="lowest")
+>>> result.bids.shape, result.points.shape
+((1000, 4), (1000, 2))
+>>> bool((result.bids.sum(axis=1) == 13).all())
+True
+"""
+
+from __future__ import annotations
+
+try:
+    import numpy as _numpy  # noqa: F401
+except ModuleNotFoundError as error:  # pragma: no cover - the batch extra installs numpy
+    raise ModuleNotFoundError(
+        "spades_core.batch needs numpy: pip install 'spades-core[batch]'"
+    ) from error
+
+from spades_core.batch._play import DEFAULT_CHUNK, BatchResult, play, play_chunks
+from spades_core.batch._policies import BUILTIN_POLICIES, Decision, Policy
+from spades_core.batch._rules import NO_BID, UnsupportedVariantError
+from spades_core.batch._tables import (
+    BIDDING,
+    EPISODES,
+    OBSERVATION_SECTIONS,
+    OBSERVATION_SIZE,
+    PLAYING,
+    Tables,
+)
+
+__all__ = [
+    "BIDDING",
+    "BUILTIN_POLICIES",
+    "DEFAULT_CHUNK",
+    "EPISODES",
+    "NO_BID",
+    "OBSERVATION_SECTIONS",
+    "OBSERVATION_SIZE",
+    "PLAYING",
+    "BatchResult",
+    "Decision",
+    "Policy",
+    "Tables",
+    "UnsupportedVariantError",
+    "play",
+    "play_chunks",
+]

@@ -1,0 +1,420 @@
+"""Vectorised policies: who chooses what, for many tables at once.
+
+A policy is any callable taking a :class:`Decision` (one row per table that
+must act, all in the same phase) and returning one action id per row, in
+:mod:`spades_core.encoding` numbering (cards 0-51, bids 52-65). Three are
+built in: ``"random"``, ``"lowest"`` and ``"easy"`` (the easy bot's rules,
+card for card).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Final, Protocol, TypeAlias
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from spades_core.encoding import BID_ID_BASE, NUM_ACTIONS
+from spades_core.errors import IllegalActionError, IllegalReason, RulesError, brief
+from spades_core.options import FirstLead, Rules
+from spades_core.seats import Seat
+
+from ._rules import (
+    FIRST_SPADE,
+    NON_SPADES,
+    POPCOUNT14,
+    SELECT14,
+    SLICE,
+    SUIT_MASKS,
+    SUIT_OF,
+    highest_card,
+    lowest_card,
+)
+from ._types import I8, I32, U64, Ids
+
+__all__ = ["BUILTIN_POLICIES", "Decision", "Policy", "PolicySpec", "resolve_policies"]
+
+
+_SHIFTS4: Final = np.array([0, 13, 26, 39], dtype=np.uint64)
+_BID_BITS: Final = np.arange(14, dtype=np.int32)
+_CARD_BIT: Final = np.uint64(1)
+
+
+@attrs.frozen(eq=False)
+class Decision:
+    """The tables that must act now, one row each, all bidding or all playing.
+
+    The arrays are read-only views, valid during the policy call only. Seats
+    are numbers 0-3 (N, E, S, W); cards are ids (``suit * 13 + rank``).
+    """
+
+    phase: str
+    """``"bid"`` or ``"play"``."""
+    rules: Rules
+    """The resolved options of the game."""
+    seat: I8
+    """The seat to act at each table."""
+    hand: U64
+    """The cards that seat holds, as a 52-bit mask (bit ``i`` is card id ``i``)."""
+    legal: npt.NDArray[Any]
+    """The legal choices as a bit mask: card ids while playing (``uint64``),
+    bids while bidding (``int32``, bit ``b`` is a bid of ``b``, bit 0 Nil)."""
+    bids: I8
+    """Bids by seat ``(n, 4)``; -1 for a seat that has not bid yet."""
+    won: I8
+    """Tricks won this hand by seat ``(n, 4)``."""
+    trick: I8
+    """Cards of the trick in progress by position from its leader ``(n, 4)``; -1 unplayed."""
+    trick_size: I8
+    """Cards already played to the trick in progress (0 for a lead)."""
+    best: npt.NDArray[np.integer[Any]]
+    """The card winning the trick in progress so far; -1 for a lead."""
+    leader: I8
+    """The seat that led (or leads) the trick in progress."""
+    dealer: I8
+    """The dealer of the hand."""
+    broken: npt.NDArray[np.bool_]
+    """Whether spades are broken."""
+    rng: np.random.Generator
+    """The generator random choices must draw from."""
+
+    def __len__(self) -> int:
+        return len(self.seat)
+
+    def legal_mask(self) -> npt.NDArray[np.bool_]:
+        """The legal action ids as ``(n, 66)`` booleans, as
+        :func:`spades_core.encoding.legal_mask` gives them for one game."""
+        mask = np.zeros((len(self.seat), NUM_ACTIONS), dtype=np.bool_)
+        if self.phase == "bid":
+            mask[:, BID_ID_BASE:] = (self.legal[:, None] >> _BID_BITS) & 1 != 0
+        else:
+            bits = np.unpackbits(
+                self.legal.astype("<u8")[:, None].view(np.uint8), axis=1, bitorder="little"
+            )
+            mask[:, :BID_ID_BASE] = bits[:, :BID_ID_BASE] != 0
+        return mask
+
+    def take(self, rows: Ids) -> Decision:
+        """The decision restricted to ``rows``."""
+        return Decision(
+            self.phase,
+            self.rules,
+            self.seat[rows],
+            self.hand[rows],
+            self.legal[rows],
+            self.bids[rows],
+            self.won[rows],
+            self.trick[rows],
+            self.trick_size[rows],
+            self.best[rows],
+            self.leader[rows],
+            self.dealer[rows],
+            self.broken[rows],
+            self.rng,
+        )
+
+
+class Policy(Protocol):
+    """A vectorised player: one legal action id per row of the decision."""
+
+    def __call__(self, decision: Decision, /) -> npt.ArrayLike:
+        """The chosen action ids (cards 0-51 while playing, bids 52-65 while bidding)."""
+        ...
+
+
+PolicySpec: TypeAlias = "str | Policy"
+"""A built-in policy's name or a policy."""
+
+
+# -- choosing among legal options ---------------------------------------------------
+
+
+def random_bids(legal: npt.NDArray[np.integer[Any]], rng: np.random.Generator) -> Ids:
+    """A uniformly random bid from each 14-bit mask of legal bids."""
+    counts = POPCOUNT14[legal]
+    picks = (rng.random(len(legal)) * counts).astype(np.intp)
+    chosen: Ids = SELECT14[legal, picks].astype(np.intp)
+    return chosen
+
+
+_SELECT_FLAT: Final = SELECT14.reshape(-1)
+_SLICE_SHIFTS: Final = tuple(np.uint64(13 * suit) for suit in range(4))
+
+
+def random_cards(legal: U64, rng: np.random.Generator) -> Ids:
+    """A uniformly random card id from each non-empty 52-bit mask."""
+    # Count the legal cards of each suit, draw k below the total, find the
+    # suit holding the k-th and select within its 13-bit slice.
+    clubs = (legal & SLICE).astype(np.intp)
+    diamonds = ((legal >> _SLICE_SHIFTS[1]) & SLICE).astype(np.intp)
+    hearts = ((legal >> _SLICE_SHIFTS[2]) & SLICE).astype(np.intp)
+    spades = (legal >> _SLICE_SHIFTS[3]).astype(np.intp)
+    below_diamonds = POPCOUNT14[clubs]
+    below_hearts = below_diamonds + POPCOUNT14[diamonds]
+    below_spades = below_hearts + POPCOUNT14[hearts]
+    total = below_spades + POPCOUNT14[spades]
+    pick = (rng.random(len(legal)) * total).astype(np.int8)
+    in_clubs = pick < below_diamonds
+    in_diamonds = pick < below_hearts
+    in_hearts = pick < below_spades
+    at = np.where(
+        in_hearts,
+        np.where(
+            in_diamonds,
+            np.where(in_clubs, clubs * 14 + pick, diamonds * 14 + (pick - below_diamonds)),
+            hearts * 14 + (pick - below_hearts),
+        ),
+        spades * 14 + (pick - below_spades),
+    )
+    suit_base = 13 * ((~in_clubs).astype(np.intp) + ~in_diamonds + ~in_hearts)
+    cards: Ids = _SELECT_FLAT[at] + suit_base
+    return cards
+
+
+def random_policy(decision: Decision) -> Ids:
+    """Uniform over the legal actions, drawing from ``decision.rng``."""
+    if decision.phase == "bid":
+        return random_bids(decision.legal, decision.rng) + BID_ID_BASE
+    legal: U64 = decision.legal
+    if not decision.trick_size.any():
+        return random_cards(legal, decision.rng)
+    # A follower holding the led suit chooses within that one suit: one table
+    # lookup instead of four. The others choose from their whole mask.
+    led = SUIT_OF[np.maximum(decision.trick[:, 0], 0)].astype(np.intp)
+    in_suit = ((legal >> (led * 13).astype(np.uint64)) & SLICE).astype(np.intp)
+    counts = POPCOUNT14[in_suit]
+    following = (decision.trick_size > 0) & (counts > 0)
+    picks = (decision.rng.random(len(legal)) * counts).astype(np.intp)
+    chosen: Ids = 13 * led + SELECT14[in_suit, picks]
+    others = np.flatnonzero(~following)
+    if len(others):
+        chosen[others] = random_cards(legal[others], decision.rng)
+    return chosen
+
+
+def lowest_policy(decision: Decision) -> Ids:
+    """The legal action with the lowest id: the lowest card, the lowest bid."""
+    if decision.phase == "bid":
+        lowest_bid: Ids = SELECT14[decision.legal, 0].astype(np.intp) + BID_ID_BASE
+        return lowest_bid
+    return lowest_card(decision.legal).astype(np.intp)
+
+
+# -- the easy bot's rules -------------------------------------------------------------
+
+
+def _ranks(hand: U64, suit: int) -> npt.NDArray[np.intp]:
+    return ((hand >> np.uint64(13 * suit)) & SLICE).astype(np.intp)
+
+
+def _sure_winners(hand: U64) -> npt.NDArray[np.intp]:
+    count = sum((_ranks(hand, suit) >> 12) & 1 for suit in (0, 1, 2))
+    spades = _ranks(hand, 3)
+    length = POPCOUNT14[spades].astype(np.intp)
+    count = count + ((spades >> 12) & 1)
+    count = count + (((spades >> 11) & 1) & (length >= 2))
+    count = count + (((spades >> 10) & 1) & (length >= 3))
+    total: npt.NDArray[np.intp] = count + np.maximum(0, length - 4)
+    return total
+
+
+def easy_bid(decision: Decision) -> Ids:
+    """The easy bot's bid: a forced bid as it is; from Nil or one count, Nil
+    with no king or ace anywhere and at most three low spades; otherwise the
+    legal non-Nil bid nearest its sure winners (at least 1), the lower on a tie."""
+    legal: I32 = decision.legal
+    hand = decision.hand
+    counts = POPCOUNT14[legal]
+    spades = _ranks(hand, 3)
+    high_cards = sum(_ranks(hand, suit) >> 11 for suit in range(4))
+    weak = (high_cards == 0) & (spades < 1 << 10) & (POPCOUNT14[spades] <= 3)
+    nil_or_count = (counts == 2) & (legal & 1 != 0)
+    count_bid = SELECT14[legal, 1].astype(np.intp)
+    target = np.maximum(1, _sure_winners(hand))
+    non_nil = legal & ~np.int32(1)
+    candidates = np.where(non_nil != 0, non_nil, legal)
+    offered = (candidates[:, None] >> _BID_BITS) & 1 != 0
+    distance = np.abs(_BID_BITS[None, :] - target[:, None]) * 16 + _BID_BITS[None, :]
+    nearest = np.where(offered, distance, 1 << 20).argmin(axis=1)
+    chosen = np.where(nil_or_count, np.where(weak, 0, count_bid), nearest)
+    chosen = np.where(counts == 1, SELECT14[legal, 0], chosen)
+    return chosen.astype(np.intp) + BID_ID_BASE
+
+
+def _suit_key_choice(
+    keys: list[npt.NDArray[np.intp]], cards: list[npt.NDArray[np.intp]], *, highest: bool
+) -> npt.NDArray[np.intp]:
+    stacked = np.stack(keys, axis=1)
+    pick = stacked.argmax(axis=1) if highest else stacked.argmin(axis=1)
+    return np.stack(cards, axis=1)[np.arange(len(pick)), pick]  # type: ignore[no-any-return]
+
+
+def _by_rank(mask: U64, hand: U64, *, highest: bool) -> npt.NDArray[np.intp]:
+    """The card of ``mask`` with the lowest (or highest) rank; ties go to the
+    shortest suit in ``hand``, then to the first suit."""
+    keys = []
+    cards = []
+    for suit in range(4):
+        bits = mask & SUIT_MASKS[suit]
+        length = POPCOUNT14[_ranks(hand, suit)].astype(np.intp)
+        if highest:
+            card = highest_card(bits).astype(np.intp)
+            key = np.where(bits != 0, (card - 13 * suit) * 32 + (16 - length), -1)
+        else:
+            card = lowest_card(bits).astype(np.intp)
+            key = np.where(bits != 0, (card - 13 * suit) * 32 + length, 1 << 20)
+        keys.append(key)
+        cards.append(card)
+    return _suit_key_choice(keys, cards, highest=highest)
+
+
+def _easy_lead(legal: U64, hand: U64) -> npt.NDArray[np.intp]:
+    side = legal & NON_SPADES
+    choice = lowest_card(legal).astype(np.intp)
+    lengths = [POPCOUNT14[_ranks(hand, suit)].astype(np.intp) for suit in (0, 1, 2)]
+    keys = [np.where(side & SUIT_MASKS[suit] != 0, lengths[suit], -1) for suit in (0, 1, 2)]
+    lows = [lowest_card(side & SUIT_MASKS[suit]).astype(np.intp) for suit in (0, 1, 2)]
+    longest_low = _suit_key_choice(keys, lows, highest=True)
+    choice = np.where(side != 0, longest_low, choice)
+    for suit in (2, 1, 0):
+        ace = 13 * suit + 12
+        choice = np.where((side >> np.uint64(ace)) & _CARD_BIT != 0, ace, choice)
+    return choice
+
+
+def easy_play(decision: Decision) -> Ids:
+    """The easy bot's card. Leading: a side-suit ace, else the lowest card of
+    its longest side suit, else its lowest card. Following: a live Nil plays
+    its highest card that does not win (else its lowest); anyone else wins
+    as cheaply as it can (in the led suit if possible) or throws its lowest
+    ranked side card, the shortest suit on a tie."""
+    legal: U64 = decision.legal
+    hand = decision.hand
+    best = decision.best.astype(np.intp)
+    leading = decision.trick_size == 0
+    best_safe = np.maximum(best, 0)
+    best_suit = best_safe // 13
+    above = SUIT_MASKS[best_suit] & ~((np.uint64(2) << best_safe.astype(np.uint64)) - _CARD_BIT)
+    beat = legal & above
+    beat |= np.where(best_safe < FIRST_SPADE, legal & SUIT_MASKS[3], np.uint64(0))
+    rows = np.arange(len(legal))
+    seat = decision.seat.astype(np.intp)
+    nil_alive = (decision.bids[rows, seat] == 0) & (decision.won[rows, seat] == 0)
+    under = legal & ~beat
+    nil_choice = np.where(
+        under != 0, _by_rank(under, hand, highest=True), lowest_card(legal).astype(np.intp)
+    )
+    led_suit = np.maximum(decision.trick[:, 0], 0).astype(np.intp) // 13
+    beat_led = beat & SUIT_MASKS[led_suit]
+    win_choice = lowest_card(np.where(beat_led != 0, beat_led, beat)).astype(np.intp)
+    side = legal & NON_SPADES
+    throw = _by_rank(np.where(side != 0, side, legal), hand, highest=False)
+    follow = np.where(nil_alive, nil_choice, np.where(beat != 0, win_choice, throw))
+    if leading.all():
+        return _easy_lead(legal, hand)
+    if not leading.any():
+        return follow
+    return np.where(leading, _easy_lead(legal, hand), follow)
+
+
+def easy_policy(decision: Decision) -> Ids:
+    """The easy bot's bids and cards (see :func:`easy_bid` and :func:`easy_play`)."""
+    if decision.phase == "bid":
+        return easy_bid(decision)
+    return easy_play(decision)
+
+
+BUILTIN_POLICIES: Final[dict[str, Callable[[Decision], Ids]]] = {
+    "random": random_policy,
+    "lowest": lowest_policy,
+    "easy": easy_policy,
+}
+"""The built-in policies by name."""
+
+
+# -- resolving and checking ----------------------------------------------------------
+
+
+def resolve_policies(policy: object) -> tuple[tuple[Callable[[Decision], object], ...], bool]:
+    """The policy of each seat (N, E, S, W) for ``policy`` (one for all seats or a
+    sequence of four), and whether every one is built in (trusted to choose legally)."""
+    if isinstance(policy, str) or callable(policy):
+        given: Sequence[object] = (policy,) * 4
+    elif isinstance(policy, Sequence) and len(policy) == 4:
+        given = policy
+    else:
+        raise RulesError(
+            f"policy must be a name ({', '.join(map(repr, BUILTIN_POLICIES))}), a policy "
+            f"function, or a sequence of four of them (N, E, S, W); got {brief(policy)}"
+        )
+    resolved = []
+    for item in given:
+        if isinstance(item, str):
+            found = BUILTIN_POLICIES.get(item)
+            if found is None:
+                raise RulesError(
+                    f"unknown policy {brief(item)}; the built-in policies are "
+                    f"{', '.join(map(repr, BUILTIN_POLICIES))}, or pass a policy function"
+                )
+            resolved.append(found)
+        elif callable(item):
+            resolved.append(item)
+        else:
+            raise RulesError(
+                f"a policy must be a name or a function of a Decision; got {brief(item)}"
+            )
+    trusted = all(item in BUILTIN_POLICIES.values() for item in resolved)
+    return tuple(resolved), trusted
+
+
+def checked_choices(decision: Decision, chosen: object, offset: Ids | None = None) -> Ids:
+    """A policy's answer as action ids, checked to be legal; an
+    :class:`IllegalActionError` naming the first row and seat otherwise.
+
+    ``offset`` maps decision rows to the rows the caller reports (batch rows)."""
+    ids = np.asarray(chosen)
+    count = len(decision)
+    if ids.shape != (count,) or ids.dtype.kind not in "iu":
+        raise IllegalActionError(
+            IllegalReason.NOT_AN_ACTION,
+            f"a policy must return {count} whole-number action ids (one per row); "
+            f"got {brief(chosen)}",
+        )
+    ids = ids.astype(np.intp)
+    if decision.phase == "bid":
+        values = ids - BID_ID_BASE
+        in_range = (values >= 0) & (values < 14)
+        ok = in_range & ((decision.legal >> np.where(in_range, values, 0)) & 1 != 0)
+    else:
+        in_range = (ids >= 0) & (ids < BID_ID_BASE)
+        shift = np.where(in_range, ids, 0).astype(np.uint64)
+        ok = in_range & ((decision.legal >> shift) & _CARD_BIT != 0)
+    if ok.all():
+        return ids
+    row = int(np.flatnonzero(~ok)[0])
+    where = int(offset[row]) if offset is not None else row
+    seat = Seat(int(decision.seat[row])).name
+    raise IllegalActionError(
+        _reason(decision, row, int(ids[row])),
+        f"the policy chose action id {int(ids[row])} for row {where} ({seat} to "
+        f"{decision.phase}), which is not legal there",
+    )
+
+
+def _reason(decision: Decision, row: int, action: int) -> IllegalReason:
+    if not 0 <= action < NUM_ACTIONS:
+        return IllegalReason.NOT_AN_ACTION
+    if decision.phase == "bid":
+        return IllegalReason.BID_NOT_ALLOWED if action >= BID_ID_BASE else IllegalReason.WRONG_PHASE
+    if action >= BID_ID_BASE:
+        return IllegalReason.WRONG_PHASE
+    if not int(decision.hand[row]) >> action & 1:
+        return IllegalReason.CARD_NOT_IN_HAND
+    if decision.trick_size[row] > 0:
+        return IllegalReason.MUST_FOLLOW_SUIT
+    first_trick = int(decision.won[row].sum()) == 0
+    if first_trick and decision.rules.first_lead is FirstLead.TWO_OF_CLUBS:
+        return IllegalReason.MUST_LEAD_TWO_OF_CLUBS
+    return IllegalReason.SPADES_NOT_BROKEN

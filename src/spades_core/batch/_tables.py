@@ -1,0 +1,523 @@
+"""Many tables stepped at once, for learning agents: :class:`Tables`."""
+
+from __future__ import annotations
+
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from spades_core.encoding import BID_ID_BASE, NUM_ACTIONS
+from spades_core.errors import IllegalActionError, IllegalReason, RulesError, brief
+from spades_core.seats import Seat
+from spades_core.variant import Variant
+
+from ._deal import CARD_BITS, deal_hands, first_dealers
+from ._play import make_rng, resolve_variant
+from ._policies import random_bids, random_cards
+from ._rules import (
+    NO_BID,
+    SUIT_OF,
+    breaks_spades,
+    legal_plays,
+    shown_out,
+    trick_strength,
+)
+from ._types import I8, U64, Ids
+
+__all__ = [
+    "BIDDING",
+    "EPISODES",
+    "OBSERVATION_SECTIONS",
+    "OBSERVATION_SIZE",
+    "PLAYING",
+    "Tables",
+]
+
+
+BIDDING: Final = 0
+"""A table's phase while its seats bid."""
+PLAYING: Final = 1
+"""A table's phase while its seats play cards."""
+EPISODES: Final = ("hand", "game")
+"""What a table plays before it restarts from the next seed."""
+
+OBSERVATION_SECTIONS: Final[tuple[tuple[str, int], ...]] = (
+    ("phase", 4),
+    ("hand", 52),
+    ("bids", 4 * 15),
+    ("trick", 4 * 52),
+    ("played", 4 * 52),
+    ("won", 4 * 14),
+    ("shown_out", 4 * 4),
+    ("spade_count", 4 * 15),
+    ("leader", 4),
+    ("to_act", 4),
+    ("dealer", 4),
+    ("spades_broken", 1),
+    ("scores", 2),
+    ("bags", 2),
+)
+"""``(name, length)`` of each section of an observation, in order (see :meth:`Tables.observe`)."""
+
+
+def _layout() -> dict[str, int]:
+    starts = {}
+    position = 0
+    for name, length in OBSERVATION_SECTIONS:
+        starts[name] = position
+        position += length
+    return starts
+
+
+_AT: Final = _layout()
+OBSERVATION_SIZE: Final = sum(length for _, length in OBSERVATION_SECTIONS)
+"""The length of one seat's observation vector (681)."""
+_PHASE_BID: Final = 1
+_PHASE_PLAY: Final = 2
+_SCORE_CLIP: Final = 2.0
+_BAG_CLIP: Final = 2.0
+_NO_LIMIT_BAGS: Final = 10
+_MAX_SEED: Final = (1 << 64) - 1
+_ONE: Final = np.uint64(1)
+
+
+class Tables:
+    """``n`` tables of one variant, every one waiting for its seat to act.
+
+    Each table plays a hand (``episode="hand"``: from 0-0, as
+    :func:`spades_core.batch.play` does) or a whole game (``episode="game"``),
+    dealt exactly as ``sc.new_game(variant, seed=...)`` deals it. Table ``i``
+    starts from seed ``seed + i``; when a table finishes, it restarts at once
+    from the next seed not used yet (``seed + n``, ``seed + n + 1``, … in
+    table order), so every table always has a seat to act.
+
+    Read :attr:`to_act`, :attr:`phase`, :meth:`legal_mask` and
+    :meth:`observe`; then :meth:`step` with one action id per table.
+
+    >>> import numpy as np
+    >>> from spades_core.batch import Tables
+    >>> tables = Tables("mirror", 8, seed=100)
+    >>> mask = tables.legal_mask()
+    >>> mask.shape
+    (8, 66)
+    >>> rewards, done = tables.step(mask.argmax(axis=1))
+    >>> rewards.shape, done.shape
+    ((8, 2), (8,))
+    """
+
+    def __init__(
+        self,
+        variant: str | Variant,
+        n: int,
+        *,
+        seed: int = 0,
+        episode: str = "hand",
+        **options: object,
+    ) -> None:
+        if type(n) is not int or n < 1:
+            raise RulesError(f"n must be a whole number of tables, at least 1; got {brief(n)}")
+        if type(seed) is not int or not 0 <= seed <= _MAX_SEED:
+            raise RulesError(f"seed must be a whole number from 0 to 2**64-1; got {brief(seed)}")
+        if episode not in EPISODES:
+            raise RulesError(f"episode must be 'hand' or 'game'; got {brief(episode)}")
+        self._rules = resolve_variant(variant, options)
+        if episode == "game" and self._rules.game_outcomes is None:
+            raise RulesError(
+                f"variant {self._rules.variant.id!r} decides the end of a game in Python "
+                f"code the batch engine cannot run; give it a batch_game_outcomes method "
+                f"or use episode='hand'"
+            )
+        self.n = n
+        """The number of tables."""
+        self.episode = episode
+        """``"hand"`` or ``"game"``."""
+        self._next_seed = seed
+        self._rows = np.arange(n, dtype=np.intp)
+        self._seat_base = self._rows * 4
+        self.seeds = np.zeros(n, dtype=np.uint64)
+        """The seed of each table's current game."""
+        self.hand_number = np.zeros(n, dtype=np.int64)
+        """The 0-based hand of its game each table is playing."""
+        self.dealer = np.zeros(n, dtype=np.int8)
+        """The dealer of each table's hand."""
+        self.scores = np.zeros((n, 2), dtype=np.int64)
+        """Each table's running score per team (NS, EW) before this hand."""
+        self.bags = np.zeros((n, 2), dtype=np.int64)
+        """Each table's bags per team before this hand."""
+        self.hands = np.zeros((n, 4), dtype=np.uint64)
+        """Each seat's cards now, as 52-bit masks (bit ``i`` is card id ``i``)."""
+        self.bids = np.full((n, 4), NO_BID, dtype=np.int8)
+        """Each seat's bid this hand; -1 before it bids."""
+        self.phase = np.zeros(n, dtype=np.int8)
+        """:data:`BIDDING` or :data:`PLAYING`, per table."""
+        self.to_act = np.zeros(n, dtype=np.int8)
+        """The seat (0-3: N, E, S, W) to act at each table."""
+        self.leader = np.zeros(n, dtype=np.int8)
+        """The seat that led (or is to lead) the trick in progress."""
+        self.trick = np.full((n, 4), -1, dtype=np.int8)
+        """Cards of the trick in progress by position from its leader; -1 unplayed."""
+        self.trick_size = np.zeros(n, dtype=np.int8)
+        """Cards played to the trick in progress."""
+        self.won = np.zeros((n, 4), dtype=np.int8)
+        """Tricks each seat has won this hand."""
+        self.played = np.zeros((n, 4), dtype=np.uint64)
+        """Cards each seat played to the tricks completed this hand, as masks."""
+        self.broken = np.zeros(n, dtype=np.bool_)
+        """Whether spades are broken at each table."""
+        self.winners = np.full(n, -1, dtype=np.int8)
+        """After :meth:`step`: the winning team (0 NS, 1 EW) of each game that
+        ended in that step, -1 elsewhere (always -1 with ``episode="hand"``)."""
+        self._led = np.zeros(n, dtype=np.int8)
+        self._strength = np.zeros(n, dtype=np.int8)
+        self._winner = np.zeros(n, dtype=np.int8)
+        self._tricks_done = np.zeros(n, dtype=np.int8)
+        self._legal = np.zeros(n, dtype=np.uint64)
+        self._shown_out = np.zeros((n, 4), dtype=np.uint8)
+        self._start_games(self._rows, self._take_seeds(n))
+
+    def __repr__(self) -> str:
+        return f"<Tables {self._rules.variant.id} n={self.n} episode={self.episode}>"
+
+    # -- reading ----------------------------------------------------------------------
+
+    def legal_mask(self) -> npt.NDArray[np.bool_]:
+        """``(n, 66)`` booleans, ``True`` at each action id the seat to act may
+        take (cards 0-51, bids 52-65, as :mod:`spades_core.encoding` numbers them)."""
+        mask = np.zeros((self.n, NUM_ACTIONS), dtype=np.bool_)
+        bits = np.unpackbits(
+            self._legal.astype("<u8")[:, None].view(np.uint8), axis=1, bitorder="little"
+        )
+        playing = self.phase == PLAYING
+        mask[playing, :BID_ID_BASE] = bits[playing, :BID_ID_BASE] != 0
+        mask[~playing, BID_ID_BASE:] = bits[~playing, :14] != 0
+        return mask
+
+    def random_actions(self, rng: object = None) -> Ids:
+        """A uniformly random legal action id for every table, drawn from
+        ``rng`` (a ``numpy.random.Generator`` or a seed for one)."""
+        generator = make_rng(rng)
+        playing = self.phase == PLAYING
+        cards = random_cards(self._legal, generator)
+        bids = random_bids(self._legal.astype(np.intp) & 0x3FFF, generator) + BID_ID_BASE
+        chosen: Ids = np.where(playing, cards, bids)
+        return chosen
+
+    def observe(self, seats: object = None) -> npt.NDArray[np.float32]:
+        """Each table's observation for one seat, an ``(n, 681)`` float32 array.
+
+        ``seats`` is ``None`` (the seat to act at each table), a seat number
+        for every table, or an ``(n,)`` array of seat numbers. Seats are
+        relative to the viewer: block 0 is the viewer, 1 the opponent on its
+        left (who acts after it), 2 its partner, 3 the opponent on its right.
+        Cards are indexed by id. Sections, in order
+        (:data:`OBSERVATION_SECTIONS`); all one-hot or 0/1 unless said:
+
+        * ``phase`` (4): dealing, bidding, playing, game over;
+        * ``hand`` (52): the viewer's cards now;
+        * ``bids`` (4 × 15): per seat, slot 0 = no bid yet, else 1 + bid (Nil is slot 1);
+        * ``trick`` (4 × 52): the card each seat put on the trick in progress;
+        * ``played`` (4 × 52): every card each seat played this hand, the
+          trick in progress included;
+        * ``won`` (4 × 14): tricks won this hand, 0-13;
+        * ``shown_out`` (4 × 4): suits each seat is known to be out of (it
+          failed to follow one, or led a spade before spades were broken);
+        * ``spade_count`` (4 × 15): dealt spades a bid revealed (every bid in
+          Mirror, every non-Nil bid in Whiz): slot 0 = unknown, else 1 + count;
+        * ``leader`` (4): who leads the trick in progress (all 0 while bidding);
+        * ``to_act`` (4): who is to bid or play;
+        * ``dealer`` (4);
+        * ``spades_broken`` (1);
+        * ``scores`` (2): own team, other team: running score / target score,
+          clipped to [-2, 2];
+        * ``bags`` (2): own team, other team: bags / bag limit (10 without a
+          limit), clipped to [0, 2].
+
+        The layout is the one the PettingZoo and OpenSpiel adapters give for
+        ``game.view(seat)``, and holds only what that seat may know.
+        """
+        seat = self._seats(seats)
+        n = self.n
+        rows = self._rows
+        relative = (seat[:, None] + np.arange(4, dtype=np.int8)[None, :]) & 3
+        at = (self._seat_base[:, None] + relative).reshape(-1)
+        masks = np.zeros((n, 9), dtype=np.uint64)
+        masks[:, 0] = self.hands.reshape(-1)[self._seat_base + seat]
+        for position in range(4):
+            card = self.trick[:, position]
+            shown = position < self.trick_size
+            player = ((self.leader + position - seat) & 3).astype(np.intp)
+            bit = np.where(shown, CARD_BITS[np.maximum(card, 0)], np.uint64(0))
+            masks[rows, 1 + player] |= bit
+        masks[:, 5:9] = self.played.reshape(-1)[at].reshape(n, 4) | masks[:, 1:5]
+        bits = np.unpackbits(masks.astype("<u8").view(np.uint8), axis=1, bitorder="little")
+        bits = bits.reshape(n, 9, 64)[:, :, :52]
+        obs = np.zeros((n, OBSERVATION_SIZE), dtype=np.float32)
+        obs[:, _AT["hand"] : _AT["hand"] + 52] = bits[:, 0]
+        obs[:, _AT["trick"] : _AT["trick"] + 208] = bits[:, 1:5].reshape(n, 208)
+        obs[:, _AT["played"] : _AT["played"] + 208] = bits[:, 5:9].reshape(n, 208)
+        out = self._shown_out.reshape(-1)[at].reshape(n, 4, 1)
+        out_bits = np.unpackbits(out, axis=2, bitorder="little")[:, :, :4]
+        obs[:, _AT["shown_out"] : _AT["shown_out"] + 16] = out_bits.reshape(n, 16)
+        flat = obs.reshape(-1)
+        base = rows * OBSERVATION_SIZE
+        phase = np.where(self.phase == PLAYING, _PHASE_PLAY, _PHASE_BID)
+        flat[base + _AT["phase"] + phase] = 1
+        bids = self.bids.reshape(-1)[at].reshape(n, 4).astype(np.intp) + 1
+        won = self.won.reshape(-1)[at].reshape(n, 4).astype(np.intp)
+        counts = self._revealed_counts().reshape(-1)[at].reshape(n, 4).astype(np.intp) + 1
+        for k in range(4):
+            flat[base + _AT["bids"] + 15 * k + bids[:, k]] = 1
+            flat[base + _AT["won"] + 14 * k + won[:, k]] = 1
+            flat[base + _AT["spade_count"] + 15 * k + counts[:, k]] = 1
+        playing = np.flatnonzero(self.phase == PLAYING)
+        leader = (self.leader[playing] - seat[playing]) & 3
+        flat[base[playing] + _AT["leader"] + leader] = 1
+        flat[base + _AT["to_act"] + ((self.to_act - seat) & 3)] = 1
+        flat[base + _AT["dealer"] + ((self.dealer - seat) & 3)] = 1
+        obs[:, _AT["spades_broken"]] = self.broken
+        rules = self._rules.rules
+        own = (seat & 1).astype(np.intp)
+        scores = self.scores[rows[:, None], np.stack([own, 1 - own], axis=1)]
+        bags = self.bags[rows[:, None], np.stack([own, 1 - own], axis=1)]
+        limit = rules.bag_limit if rules.bag_limit is not None else _NO_LIMIT_BAGS
+        obs[:, _AT["scores"] : _AT["scores"] + 2] = np.clip(
+            scores / rules.target_score, -_SCORE_CLIP, _SCORE_CLIP
+        )
+        obs[:, _AT["bags"] : _AT["bags"] + 2] = np.clip(bags / limit, 0.0, _BAG_CLIP)
+        return obs
+
+    def _revealed_counts(self) -> I8:
+        """The dealt spade count each seat's bid reveals, -1 where none does."""
+        reveal = self._rules.reveals_spade_counts
+        if reveal == "all":
+            return self.bids
+        if reveal == "non_nil":
+            return np.where(self.bids > 0, self.bids, NO_BID).astype(np.int8)
+        if reveal == "none":
+            return np.full((self.n, 4), NO_BID, dtype=np.int8)
+        # A plugin's own hook, asked table by table (slow, but only for observations).
+        variant = self._rules.variant
+        counts = np.full((self.n, 4), NO_BID, dtype=np.int8)
+        for row in range(self.n):
+            made = {Seat(s): int(b) for s, b in enumerate(self.bids[row]) if b >= 0}
+            for revealed_seat, count in variant.revealed_spade_counts(
+                self._rules.rules, made
+            ).items():
+                counts[row, int(revealed_seat)] = count
+        return counts
+
+    def _seats(self, seats: object) -> I8:
+        if seats is None:
+            return self.to_act
+        if isinstance(seats, (int, Seat)) and not isinstance(seats, bool):
+            if not 0 <= seats <= 3:
+                raise RulesError(f"a seat number is 0-3 (N, E, S, W); got {brief(seats)}")
+            return np.full(self.n, int(seats), dtype=np.int8)
+        array = np.asarray(seats)
+        if (
+            array.shape != (self.n,)
+            or array.dtype.kind not in "iu"
+            or not (((array >= 0) & (array <= 3)).all())
+        ):
+            raise RulesError(
+                f"seats must be None, a seat number 0-3 or {self.n} seat numbers; got "
+                f"{brief(seats)}"
+            )
+        return array.astype(np.int8)
+
+    # -- acting -----------------------------------------------------------------------
+
+    def step(self, actions: object) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+        """Every table's seat to act takes its action (an ``(n,)`` array of ids).
+
+        Returns ``(rewards, done)``: the points each team scored in a hand
+        finished by this step, ``(n, 2)`` (zero elsewhere), and which tables
+        finished their episode (and restarted from the next seed). An
+        illegal action raises :class:`~spades_core.IllegalActionError` naming
+        the first such table, and changes nothing.
+        """
+        chosen = self._checked(actions)
+        rewards = np.zeros((self.n, 2), dtype=np.int64)
+        done = np.zeros(self.n, dtype=np.bool_)
+        self.winners[:] = -1
+        bidding = np.flatnonzero(self.phase == BIDDING)
+        playing = np.flatnonzero(self.phase == PLAYING)
+        if len(bidding):
+            self._bid(bidding, chosen[bidding] - BID_ID_BASE)
+        if len(playing):
+            self._play(playing, chosen[playing], rewards, done)
+        return rewards, done
+
+    def _checked(self, actions: object) -> Ids:
+        ids = np.asarray(actions)
+        if ids.shape != (self.n,) or ids.dtype.kind not in "iu":
+            raise IllegalActionError(
+                IllegalReason.NOT_AN_ACTION,
+                f"step needs {self.n} whole-number action ids, one per table; got {brief(actions)}",
+            )
+        ids = ids.astype(np.intp)
+        playing = self.phase == PLAYING
+        bit = np.where(playing, ids, ids - BID_ID_BASE)
+        in_range = np.where(playing, (ids >= 0) & (ids < BID_ID_BASE), ids >= BID_ID_BASE)
+        in_range &= ids < NUM_ACTIONS
+        ok = in_range & ((self._legal >> np.where(in_range, bit, 0).astype(np.uint64)) & _ONE != 0)
+        if not ok.all():
+            row = int(np.flatnonzero(~ok)[0])
+            seat = Seat(int(self.to_act[row])).name
+            doing = "play a card" if playing[row] else "bid"
+            raise IllegalActionError(
+                IllegalReason.NOT_AN_ACTION
+                if not 0 <= int(ids[row]) < NUM_ACTIONS
+                else IllegalReason.WRONG_PHASE
+                if in_range[row] == 0
+                else IllegalReason.BID_NOT_ALLOWED
+                if not playing[row]
+                else IllegalReason.CARD_NOT_IN_HAND
+                if not int(self.hands[row, int(self.to_act[row])]) >> int(ids[row]) & 1
+                else IllegalReason.MUST_FOLLOW_SUIT
+                if self.trick_size[row]
+                else IllegalReason.SPADES_NOT_BROKEN,
+                f"table {row}: action id {int(ids[row])} is not legal; {seat} must "
+                f"{doing} (legal ids: {np.flatnonzero(self.legal_mask()[row]).tolist()})",
+            )
+        return ids
+
+    def _bid(self, rows: Ids, values: Ids) -> None:
+        seat = self.to_act[rows]
+        self.bids.reshape(-1)[rows * 4 + seat] = values
+        next_seat = ((seat + 1) & 3).astype(np.int8)
+        self.to_act[rows] = next_seat
+        finished = next_seat == ((self.dealer[rows] + 1) & 3)
+        still = rows[~finished]
+        if len(still):
+            self._bid_options(still)
+        started = rows[finished]
+        if len(started):
+            self.phase[started] = PLAYING
+            if self._rules.two_of_clubs_leads:
+                holder = ((self.hands[started] & _ONE) != 0).argmax(axis=1).astype(np.int8)
+                self.to_act[started] = holder
+            self.leader[started] = self.to_act[started]
+            self._play_options(started)
+
+    def _play(
+        self, rows: Ids, cards: Ids, rewards: npt.NDArray[np.int64], done: npt.NDArray[np.bool_]
+    ) -> None:
+        seat = self.to_act[rows]
+        at = self._seat_base[rows] + seat
+        held = self.hands.reshape(-1)
+        held[at] ^= CARD_BITS[cards]
+        size = self.trick_size[rows]
+        leading = size == 0
+        led = np.where(leading, SUIT_OF[cards], self._led[rows]).astype(np.int8)
+        self._led[rows] = led
+        strength = trick_strength(led, cards)
+        takes = leading | (strength > self._strength[rows])
+        self._strength[rows] = np.where(takes, strength, self._strength[rows])
+        self._winner[rows] = np.where(takes, seat, self._winner[rows])
+        self._shown_out.reshape(-1)[at] |= shown_out(
+            cards, np.where(leading, NO_BID, led), self.broken[rows]
+        )
+        self.broken[rows] |= breaks_spades(
+            cards, np.where(leading, -1, led), self._rules.any_spade_breaks
+        )
+        self.trick.reshape(-1)[rows * 4 + size] = cards
+        self.trick_size[rows] = size + 1
+        self.to_act[rows] = (seat + 1) & 3
+        completed = rows[size == 3]
+        if len(completed):
+            self._complete_tricks(completed, rewards, done)
+            # Tables whose hand ended were dealt again and wait for bids now.
+            rows = rows[self.phase[rows] == PLAYING]
+        self._play_options(rows)
+
+    def _complete_tricks(
+        self, rows: Ids, rewards: npt.NDArray[np.int64], done: npt.NDArray[np.bool_]
+    ) -> None:
+        winner = self._winner[rows]
+        self.won.reshape(-1)[rows * 4 + winner] += 1
+        played = self.played.reshape(-1)
+        leader = self.leader[rows]
+        for position in range(4):
+            played[rows * 4 + ((leader + position) & 3)] |= CARD_BITS[self.trick[rows, position]]
+        self.leader[rows] = winner
+        self.to_act[rows] = winner
+        self.trick[rows] = -1
+        self.trick_size[rows] = 0
+        self._tricks_done[rows] += 1
+        scored = rows[self._tricks_done[rows] == 13]
+        if len(scored):
+            self._score(scored, rewards, done)
+
+    def _score(
+        self, rows: Ids, rewards: npt.NDArray[np.int64], done: npt.NDArray[np.bool_]
+    ) -> None:
+        rules = self._rules
+        points, bags = rules.score_hands(
+            rules.rules, self.bids[rows], self.won[rows], self.bags[rows]
+        )
+        rewards[rows] = points
+        if self.episode == "hand":
+            done[rows] = True
+            self._start_games(rows, self._take_seeds(len(rows)))
+            return
+        self.scores[rows] += points
+        self.bags[rows] = bags
+        outcome = rules.game_outcomes(rules.rules, self.scores[rows])  # type: ignore[misc]
+        over = rows[outcome >= 0]
+        self.winners[over] = outcome[outcome >= 0]
+        done[over] = True
+        going_on = rows[outcome < 0]
+        if len(going_on):
+            self.hand_number[going_on] += 1
+            self.dealer[going_on] = (self.dealer[going_on] + 1) & 3
+            self._deal(going_on)
+        if len(over):
+            self._start_games(over, self._take_seeds(len(over)))
+
+    def _take_seeds(self, count: int) -> U64:
+        first = self._next_seed
+        self._next_seed += count
+        return np.array([(first + k) & _MAX_SEED for k in range(count)], dtype=np.uint64)
+
+    def _start_games(self, rows: Ids, seeds: U64) -> None:
+        self.seeds[rows] = seeds
+        self.hand_number[rows] = 0
+        self.dealer[rows] = first_dealers(seeds)
+        self.scores[rows] = 0
+        self.bags[rows] = 0
+        self._deal(rows)
+
+    def _deal(self, rows: Ids) -> None:
+        masks, _ = deal_hands(
+            self.seeds[rows], self.hand_number[rows].astype(np.uint64), self.dealer[rows]
+        )
+        self.hands[rows] = masks
+        self.bids[rows] = NO_BID
+        self.won[rows] = 0
+        self.played[rows] = 0
+        self._shown_out[rows] = 0
+        self.trick[rows] = -1
+        self.trick_size[rows] = 0
+        self.broken[rows] = False
+        self._tricks_done[rows] = 0
+        self.phase[rows] = BIDDING
+        first = ((self.dealer[rows] + 1) & 3).astype(np.int8)
+        self.to_act[rows] = first
+        self.leader[rows] = first
+        self._bid_options(rows)
+
+    def _bid_options(self, rows: Ids) -> None:
+        seat = self.to_act[rows]
+        hand = self.hands.reshape(-1)[rows * 4 + seat]
+        legal = self._rules.legal_bids(self._rules.rules, hand, seat, self.bids[rows])
+        self._legal[rows] = legal.astype(np.uint64)
+
+    def _play_options(self, rows: Ids) -> None:
+        seat = self.to_act[rows]
+        hand = self.hands.reshape(-1)[rows * 4 + seat]
+        leading = self.trick_size[rows] == 0
+        led = np.where(leading, NO_BID, self._led[rows])
+        first_lead = leading & (self._tricks_done[rows] == 0) & self._rules.two_of_clubs_leads
+        self._legal[rows] = legal_plays(hand, led, self.broken[rows], first_lead)

@@ -1,0 +1,30 @@
+"""examples/contract_odds runs on a small number of deals and writes its
+chart and table."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "contract_odds" / "contract_odds.py"
+
+
+def test_contract_odds_writes_a_chart_and_a_classic_table(tmp_path: Path) -> None:
+    completed = subprocess.run(
+        [sys.executable, str(EXAMPLE), "--deals", "2000", "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    chart = tmp_path / "contract_odds.png"
+    assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    table = (tmp_path / "classic_contracts.md").read_text(encoding="utf-8")
+    rows = [line for line in table.splitlines() if line.startswith("| ") and line[2].isdigit()]
+    assert [int(row.split("|")[1]) for row in rows] == list(range(14))
+    # Random classic bids cover every contract; partnerships counted: two per deal.
+    random_counts = [int(row.split("|")[4].replace(",", "")) for row in rows]
+    assert sum(random_counts) == 2 * 2000
+    assert table in completed.stdout

@@ -1,0 +1,252 @@
+"""batch.play: arguments, policies, bids, chunks, memory and plugin variants."""
+
+from __future__ import annotations
+
+import tracemalloc
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+import spades_core as sc
+from spades_core import batch
+from spades_core.batch import Decision, UnsupportedVariantError
+
+
+def test_random_policy_plays_legal_complete_hands() -> None:
+    result = batch.play("classic", range(5000), rng=1)
+    assert result.hands.shape == (5000, 4, 13)
+    assert (result.tricks.sum(axis=1) == 13).all()
+    assert (result.bids >= 0).all()
+    assert (result.bids <= 13).all()
+    team_bids = result.bids[:, [0, 1]] + result.bids[:, [2, 3]]
+    assert (team_bids <= 13).all()
+    # Every card dealt once per hand.
+    assert (np.sort(result.hands.reshape(5000, 52), axis=1) == np.arange(52)).all()
+
+
+def test_random_policy_is_reproducible_from_its_generator() -> None:
+    first = batch.play("whiz", range(2000), rng=5)
+    again = batch.play("whiz", range(2000), rng=np.random.default_rng(5))
+    other = batch.play("whiz", range(2000), rng=6)
+    assert (first.tricks == again.tricks).all()
+    assert (first.bids == again.bids).all()
+    assert (first.tricks != other.tricks).any()
+
+
+def test_random_policy_bids_uniformly_over_legal_bids() -> None:
+    # With Whiz, a seat holding spades chooses between Nil and its count.
+    result = batch.play("whiz", range(20000), rng=2)
+    spades = (result.hands >= 39).sum(axis=2)
+    holding = spades > 0
+    nil_share = (result.bids[holding] == 0).mean()
+    assert 0.47 < nil_share < 0.53
+
+
+def test_chunk_size_does_not_change_deterministic_results() -> None:
+    whole = batch.play("mirror", range(3000), policy="easy")
+    chunked = batch.play("mirror", range(3000), policy="easy", chunk_size=700)
+    for name in ("seeds", "dealer", "hands", "bids", "tricks", "points", "bags"):
+        assert (getattr(whole, name) == getattr(chunked, name)).all()
+
+
+def test_seeds_may_be_an_array_a_list_or_a_range() -> None:
+    top = 2**64 - 1
+    by_list = batch.play("classic", [top, 0, 12], policy="lowest")
+    by_array = batch.play("classic", np.array([top, 0, 12], np.uint64), policy="lowest")
+    assert by_list.seeds.tolist() == [top, 0, 12]
+    assert (by_list.tricks == by_array.tricks).all()
+    game = sc.new_game("classic", seed=top).deal()
+    assert int(by_list.dealer[0]) == int(game.dealer)
+
+
+def test_play_chunks_streams_in_constant_memory() -> None:
+    def peak(count: int) -> int:
+        tracemalloc.start()
+        for part in batch.play_chunks("classic", range(count), chunk_size=2000, rng=0):
+            assert len(part) <= 2000
+        _, high = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        return high
+
+    small, large = peak(4000), peak(40000)
+    assert large < small * 1.3
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [
+        ({"seeds": [1, -2]}, "row 1"),
+        ({"seeds": [[1, 2]]}, "one-dimensional"),
+        ({"seeds": "123"}, "seeds must be"),
+        ({"seeds": [1.5]}, "whole numbers"),
+        ({"seeds": range(-1, 3)}, "seeds must be"),
+        ({"policy": "clever"}, "unknown policy"),
+        ({"policy": ["random"] * 3}, "sequence of four"),
+        ({"policy": 7}, "policy must be"),
+        ({"rng": "x"}, "rng must be"),
+        ({"chunk_size": 0}, "chunk_size"),
+        ({"bids": np.zeros((2, 4), np.int64)}, "(3, 4)"),
+        ({"bids": np.full((3, 4), 14)}, "row 0, seat N"),
+        ({"target_score": -5}, "target_score"),
+        ({"max_team_bid": 4}, "does not apply"),
+        ({"variant": 3}, "variant must be"),
+    ],
+)
+def test_bad_arguments_raise_rules_errors_naming_the_problem(
+    kwargs: dict[str, Any], words: str
+) -> None:
+    arguments: dict[str, Any] = {"variant": "mirror", "seeds": [1, 2, 3], **kwargs}
+    with pytest.raises(sc.RulesError, match=None) as caught:
+        batch.play(**arguments)
+    assert words in str(caught.value)
+
+
+def test_an_illegal_given_bid_names_its_row_and_seat() -> None:
+    # Mirror bids are forced: find a seat whose forced bid is not 4 and bid 4.
+    natural = batch.play("mirror", range(50), policy="lowest")
+    bids = natural.bids.astype(np.int64)
+    row, seat = 37, 2
+    wrong = 4 if bids[row, seat] != 4 else 5
+    bids[row, seat] = wrong
+    with pytest.raises(sc.RulesError) as caught:
+        batch.play("mirror", range(50), bids=bids, chunk_size=16)
+    message = str(caught.value)
+    assert f"row {row}, seat S" in message
+    assert f"legal bids are {natural.bids[row, seat]}" in message.replace("Nil", "0")
+
+
+def test_classic_team_cap_applies_to_given_bids() -> None:
+    bids = np.array([[7, 1, 7, 1]])
+    with pytest.raises(sc.RulesError, match="row 0"):
+        batch.play("classic", [3], bids=bids)
+    capped = batch.play("classic", [3], bids=np.array([[7, 1, 6, 1]]), max_team_bid=None)
+    assert capped.bids.tolist() == [[7, 1, 6, 1]]
+
+
+def highest_policy(decision: Decision) -> npt.NDArray[np.intp]:
+    """A user policy: the highest legal action."""
+    mask = decision.legal_mask()
+    highest: npt.NDArray[np.intp] = mask.shape[1] - 1 - mask[:, ::-1].argmax(axis=1)
+    return highest
+
+
+def test_a_user_policy_is_called_per_decision_with_legal_masks() -> None:
+    result = batch.play("classic", range(300), policy=highest_policy)
+    for row in range(0, 300, 37):
+        game = sc.new_game("classic", seed=row).deal()
+        while game.phase in (sc.Phase.BID, sc.Phase.PLAY):
+            game = game.apply(game.legal_actions()[-1])
+        hand = game.hand_results[0]
+        assert tuple(map(int, result.tricks[row])) == tuple(hand.tricks.values())
+        assert tuple(map(int, result.points[row])) == tuple(hand.points.values())
+
+
+def test_policies_can_differ_by_seat() -> None:
+    mixed = batch.play("mirror", range(400), policy=["lowest", "easy", "lowest", "easy"])
+    for row in range(0, 400, 41):
+        game = sc.new_game("mirror", seed=row).deal()
+        easy = sc.bots.make("easy", seed=0)
+        while game.phase in (sc.Phase.BID, sc.Phase.PLAY):
+            seat = game.to_act
+            assert seat is not None
+            if seat in (sc.Seat.EAST, sc.Seat.WEST):
+                game = game.apply(easy.choose(game.view(seat)))
+            else:
+                game = game.apply(game.legal_actions()[0])
+        assert tuple(map(int, mixed.tricks[row])) == tuple(game.hand_results[0].tricks.values())
+
+
+def test_an_illegal_policy_choice_raises_illegal_action_error() -> None:
+    def always_ace_of_spades(decision: Decision) -> npt.NDArray[np.intp]:
+        if decision.phase == "bid":
+            lowest: npt.NDArray[np.intp] = decision.legal_mask().argmax(axis=1)
+            return lowest
+        return np.full(len(decision), 51, dtype=np.intp)
+
+    with pytest.raises(sc.IllegalActionError) as caught:
+        batch.play("classic", range(10), policy=always_ace_of_spades)
+    assert caught.value.reason in (
+        sc.IllegalReason.CARD_NOT_IN_HAND,
+        sc.IllegalReason.SPADES_NOT_BROKEN,
+    )
+    assert "row" in str(caught.value)
+
+    def wrong_shape(decision: Decision) -> list[int]:
+        return [52]
+
+    with pytest.raises(sc.IllegalActionError, match="one per row"):
+        batch.play("classic", range(10), policy=wrong_shape)
+
+
+class _NoBatchVariant(sc.Variant):
+    def legal_bids(
+        self, rules: sc.Rules, seat: sc.Seat, hand: sc.CardSet, bids: Mapping[sc.Seat, int]
+    ) -> tuple[int, ...]:
+        return (1, 2, 3)
+
+
+class _BatchReadyVariant(_NoBatchVariant):
+    def batch_legal_bids(
+        self,
+        rules: sc.Rules,
+        hands: npt.NDArray[np.uint64],
+        seats: npt.NDArray[np.int8],
+        bids: npt.NDArray[np.int8],
+    ) -> npt.NDArray[np.bool_]:
+        legal = np.zeros((len(hands), 14), dtype=np.bool_)
+        legal[:, 1:4] = True
+        return legal
+
+
+def _plugin(kind: type[sc.Variant], variant_id: str) -> sc.Variant:
+    return kind(
+        id=variant_id,
+        title="Threes",
+        options=("target_score", "break_rule"),
+        defaults={"target_score": 200, "break_rule": "any_spade"},
+    )
+
+
+def test_a_plugin_without_batch_hooks_is_refused_clearly() -> None:
+    with pytest.raises(UnsupportedVariantError, match="batch_legal_bids"):
+        batch.play(_plugin(_NoBatchVariant, "threes"), range(5))
+
+
+def test_a_plugin_with_batch_hooks_runs_and_matches_the_engine() -> None:
+    variant = _plugin(_BatchReadyVariant, "threes-batch")
+    result = batch.play(variant, range(200), policy="lowest")
+    for row in range(0, 200, 23):
+        game = sc.new_game(variant, seed=row).deal()
+        while game.phase in (sc.Phase.BID, sc.Phase.PLAY):
+            game = game.apply(game.legal_actions()[0])
+        hand = game.hand_results[0]
+        assert tuple(map(int, result.bids[row])) == (1, 1, 1, 1)
+        assert tuple(map(int, result.points[row])) == tuple(hand.points.values())
+
+
+def test_a_plugin_batch_hook_answering_nonsense_is_reported() -> None:
+    class Broken(_NoBatchVariant):
+        def batch_legal_bids(self, *args: object) -> object:
+            return np.zeros((1, 3))
+
+    with pytest.raises(UnsupportedVariantError, match="shape"):
+        batch.play(_plugin(Broken, "broken"), range(5))
+
+
+def test_a_custom_scoring_hook_without_batch_scoring_is_refused() -> None:
+    class OwnScoring(_BatchReadyVariant):
+        def score_hand(self, *args: Any, **kwargs: Any) -> Any:
+            return (0, 0), (0, 0)
+
+    with pytest.raises(UnsupportedVariantError, match="batch_score_hands"):
+        batch.play(_plugin(OwnScoring, "own-scoring"), range(5))
+
+
+def test_derived_builtin_variants_play_with_their_new_defaults() -> None:
+    short = sc.load_variant("classic").derive(id="classic-nilbags", nil_tricks="bags_only")
+    derived = batch.play(short, range(300), policy="lowest")
+    direct = batch.play("classic", range(300), policy="lowest", nil_tricks="bags_only")
+    assert (derived.points == direct.points).all()

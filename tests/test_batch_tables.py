@@ -1,0 +1,213 @@
+"""batch.Tables: many tables stepped at once equal the engine step by step."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+import spades_core as sc
+from spades_core.batch import OBSERVATION_SECTIONS, OBSERVATION_SIZE, Tables
+from spades_core.encoding import ACTIONS
+
+
+def _starts() -> dict[str, int]:
+    starts, position = {}, 0
+    for name, length in OBSERVATION_SECTIONS:
+        starts[name] = position
+        position += length
+    return starts
+
+
+AT = _starts()
+PHASES = {sc.Phase.DEAL: 0, sc.Phase.BID: 1, sc.Phase.PLAY: 2, sc.Phase.GAME_OVER: 3}
+
+
+def observation_from_view(view: Any) -> npt.NDArray[np.float32]:
+    """The documented observation layout, built from a seat's view alone."""
+    seat = int(view.seat)
+    obs = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+
+    def relative(other: int) -> int:
+        return (other - seat) % 4
+
+    obs[AT["phase"] + PHASES[view.phase]] = 1
+    for card in view.hand:
+        obs[AT["hand"] + card.id] = 1
+    for other in sc.Seat:
+        k = relative(int(other))
+        bid = view.bids[other]
+        obs[AT["bids"] + 15 * k + (0 if bid is None else bid + 1)] = 1
+        obs[AT["won"] + 14 * k + view.tricks_won[other]] = 1
+        for suit in view.shown_out[other]:
+            obs[AT["shown_out"] + 4 * k + int(suit)] = 1
+        count = view.spade_counts[other]
+        obs[AT["spade_count"] + 15 * k + (0 if count is None else count + 1)] = 1
+    for other, card in view.current_trick:
+        obs[AT["trick"] + 52 * relative(int(other)) + card.id] = 1
+        obs[AT["played"] + 52 * relative(int(other)) + card.id] = 1
+    for trick in view.tricks:
+        for other, card in trick.plays:
+            obs[AT["played"] + 52 * relative(int(other)) + card.id] = 1
+    if view.leader is not None:
+        obs[AT["leader"] + relative(int(view.leader))] = 1
+    obs[AT["to_act"] + relative(int(view.to_act))] = 1
+    obs[AT["dealer"] + relative(int(view.dealer))] = 1
+    obs[AT["spades_broken"]] = view.spades_broken
+    own = seat % 2
+    scores = list(view.scores.values())
+    bags = list(view.bags.values())
+    limit = view.rules.bag_limit or 10
+    target = view.rules.target_score
+    obs[AT["scores"]] = min(2.0, max(-2.0, scores[own] / target))
+    obs[AT["scores"] + 1] = min(2.0, max(-2.0, scores[1 - own] / target))
+    obs[AT["bags"]] = min(2.0, bags[own] / limit)
+    obs[AT["bags"] + 1] = min(2.0, bags[1 - own] / limit)
+    return obs
+
+
+def run_against_engine(variant: str, episode: str, tables: int, steps: int, **options: Any) -> int:
+    """Steps ``Tables`` and one engine game per table with the same random
+    actions, checking every step; returns the episodes finished."""
+    batch = Tables(variant, tables, seed=900, episode=episode, **options)
+    next_seed = 900 + tables
+    games = [sc.new_game(variant, seed=900 + i, **options).deal() for i in range(tables)]
+    rng = np.random.default_rng(4)
+    finished = 0
+    for step in range(steps):
+        mask = batch.legal_mask()
+        observed = batch.observe()
+        other_seats = rng.integers(0, 4, tables)
+        observed_other = batch.observe(other_seats)
+        for i, game in enumerate(games):
+            assert tuple(mask[i]) == game.legal_mask(), (i, step)
+            assert batch.to_act[i] == int(game.to_act)  # type: ignore[arg-type]
+            seat = game.to_act
+            assert seat is not None
+            np.testing.assert_array_equal(observed[i], observation_from_view(game.view(seat)))
+            other = sc.Seat(int(other_seats[i]))
+            np.testing.assert_array_equal(
+                observed_other[i], observation_from_view(game.view(other))
+            )
+        actions = batch.random_actions(rng)
+        rewards, done = batch.step(actions)
+        for i in range(tables):
+            game = games[i].apply(ACTIONS[actions[i]])
+            if game.phase in (sc.Phase.DEAL, sc.Phase.GAME_OVER):
+                assert tuple(rewards[i]) == tuple(game.hand_results[-1].points.values())
+                if episode == "hand" or game.phase is sc.Phase.GAME_OVER:
+                    assert done[i]
+                    if episode == "game":
+                        assert batch.winners[i] == int(game.winner)  # type: ignore[arg-type]
+                    finished += 1
+                    game = sc.new_game(variant, seed=next_seed, **options).deal()
+                    next_seed += 1
+                else:
+                    assert not done[i]
+                    game = game.deal()
+            else:
+                assert not done[i]
+                assert tuple(rewards[i]) == (0, 0)
+            games[i] = game
+        assert batch.seeds.tolist() == [g.seed for g in games]
+    return finished
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [
+        ("classic", {}),
+        ("mirror", {"first_lead": "two_of_clubs"}),
+        ("whiz", {"break_rule": "offsuit_spade", "whiz_nil_needs_no_ace": True}),
+    ],
+)
+def test_hand_tables_equal_the_engine_step_by_step(variant: str, options: Any) -> None:
+    assert run_against_engine(variant, "hand", tables=5, steps=240, **options) >= 15
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [
+        ("classic", {"target_score": 120, "loss_floor": -60}),
+        ("mirror", {"target_score": 100, "bag_limit": 3, "bag_overflow": "reset"}),
+    ],
+)
+def test_game_tables_equal_the_engine_step_by_step(variant: str, options: Any) -> None:
+    assert run_against_engine(variant, "game", tables=3, steps=900, **options) >= 1
+
+
+def test_an_illegal_action_raises_and_changes_nothing() -> None:
+    tables = Tables("classic", 4, seed=1)
+    before = tables.observe().copy(), tables.legal_mask().copy()
+    actions = tables.random_actions(0)
+    actions[2] = 0  # a card id while bidding
+    with pytest.raises(sc.IllegalActionError, match="table 2") as caught:
+        tables.step(actions)
+    assert caught.value.reason is sc.IllegalReason.WRONG_PHASE
+    assert (tables.observe() == before[0]).all()
+    assert (tables.legal_mask() == before[1]).all()
+    with pytest.raises(sc.IllegalActionError, match="one per table"):
+        tables.step([52])
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [
+        ({"n": 0}, "n must be"),
+        ({"seed": -1}, "seed must be"),
+        ({"episode": "match"}, "episode"),
+        ({"nil_value": "lots"}, "nil_value"),
+    ],
+)
+def test_bad_table_arguments_raise_rules_errors(kwargs: dict[str, Any], words: str) -> None:
+    arguments: dict[str, Any] = {"variant": "mirror", "n": 2, **kwargs}
+    with pytest.raises(sc.RulesError, match=words):
+        Tables(**arguments)
+
+
+def test_observe_checks_its_seats() -> None:
+    tables = Tables("whiz", 3)
+    with pytest.raises(sc.RulesError, match="seat"):
+        tables.observe(4)
+    with pytest.raises(sc.RulesError, match="seats"):
+        tables.observe([0, 1])
+    assert tables.observe(sc.Seat.SOUTH).shape == (3, OBSERVATION_SIZE)
+
+
+class _RevealingThrees(sc.Variant):
+    """A plugin: every seat bids 1, 2 or 3, and a bid reveals nothing but is
+    claimed to reveal the bidder's spade count (its own hook, not a built-in one)."""
+
+    def legal_bids(
+        self, rules: sc.Rules, seat: sc.Seat, hand: sc.CardSet, bids: Any
+    ) -> tuple[int, ...]:
+        return (1, 2, 3)
+
+    def batch_legal_bids(self, rules: sc.Rules, hands: Any, seats: Any, bids: Any) -> Any:
+        legal = np.zeros((len(hands), 14), dtype=np.bool_)
+        legal[:, 1:4] = True
+        return legal
+
+    def revealed_spade_counts(self, rules: sc.Rules, bids: Any) -> dict[sc.Seat, int]:
+        return {seat: bid + 1 for seat, bid in bids.items()}
+
+
+def test_a_plugin_reveal_hook_feeds_the_observation() -> None:
+    variant = _RevealingThrees(
+        id="revealing-threes", title="Threes", options=("break_rule",),
+        defaults={"break_rule": "any_spade"},
+    )  # fmt: skip
+    tables = Tables(variant, 3, seed=5)
+    games = [sc.new_game(variant, seed=5 + i).deal() for i in range(3)]
+    rng = np.random.default_rng(1)
+    for _ in range(12):
+        observed = tables.observe()
+        for i, game in enumerate(games):
+            seat = game.to_act
+            assert seat is not None
+            np.testing.assert_array_equal(observed[i], observation_from_view(game.view(seat)))
+        actions = tables.random_actions(rng)
+        tables.step(actions)
+        games = [game.apply(ACTIONS[a]) for game, a in zip(games, actions, strict=True)]
