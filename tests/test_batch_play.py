@@ -205,8 +205,7 @@ def _plugin(kind: type[sc.Variant], variant_id: str) -> sc.Variant:
     return kind(
         id=variant_id,
         title="Threes",
-        options=("target_score", "break_rule"),
-        defaults={"target_score": 200, "break_rule": "any_spade"},
+        options={"target_score": 200, "break_rule": "any_spade"},
     )
 
 

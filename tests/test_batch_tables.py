@@ -196,8 +196,7 @@ class _RevealingThrees(sc.Variant):
 
 def test_a_plugin_reveal_hook_feeds_the_observation() -> None:
     variant = _RevealingThrees(
-        id="revealing-threes", title="Threes", options=("break_rule",),
-        defaults={"break_rule": "any_spade"},
+        id="revealing-threes", title="Threes", options={"break_rule": "any_spade"},
     )  # fmt: skip
     tables = Tables(variant, 3, seed=5)
     games = [sc.new_game(variant, seed=5 + i).deal() for i in range(3)]

@@ -113,7 +113,7 @@ class _OptionParameter:
         return type(value) is type(self.default) and value == self.default
 
 
-def _accepts(spec: OptionSpec, value: object) -> bool:
+def _accepts(spec: OptionSpec[Any], value: object) -> bool:
     try:
         spec.check(value)
     except SpadesError:
