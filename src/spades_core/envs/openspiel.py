@@ -17,12 +17,13 @@ parameters are
 * ``returns`` — ``"points"`` (the default): each player's return is its
   team's score change over the episode (general-sum); or ``"win"``: +1 to
   the winning team and -1 to the other when the game is over, 0 to everyone
-  when the episode ends first (zero-sum);
+  when the episode ends first or the game ends undecided (zero-sum);
 * every option of every installed variant, by name. A string option left at
   ``""``, and an integer option left at the placeholder shown by
   ``pyspiel.registered_games()``, take the variant's own default; an integer
   option that may be ``None`` (``loss_floor``, ``bag_limit``,
-  ``max_team_bid``) is ``None`` when given 0 (no floor, no penalty, no cap).
+  ``max_team_bid``, ``max_hands``) is ``None`` when given 0, which is outside
+  its range otherwise.
   The variant checks every value (a bad one raises a
   :class:`~spades_core.RulesError`), and an option the variant does not
   have is an error too.
