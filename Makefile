@@ -7,7 +7,7 @@ export HYPOTHESIS_PROFILE ?= ci
 # Keeps MkDocs from printing a notice about its successor on every build.
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: run play web test lint typecheck unit docs bench install dev clean browser
+.PHONY: run play web test lint typecheck unit properties-random docs bench install dev clean browser
 
 # `make run`: set up, then one hand of Classic between four bots (a short, readable demo).
 run: $(VENV)/.installed
@@ -38,6 +38,18 @@ typecheck: $(VENV)/.installed-dev
 
 unit: $(VENV)/.installed-dev
 	$(BIN)/pytest -q
+	$(MAKE) --no-print-directory properties-random
+
+# The property tests once more, with new random examples, so that a property
+# which holds only for the derandomized examples shows up. The seed is printed;
+# `make properties-random HYPOTHESIS_SEED=<seed>` repeats the run exactly.
+ifndef HYPOTHESIS_SEED
+HYPOTHESIS_SEED := $(shell od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+endif
+properties-random: $(VENV)/.installed-dev
+	@echo "Property tests with random seed $(HYPOTHESIS_SEED)" \
+		"(repeat: make properties-random HYPOTHESIS_SEED=$(HYPOTHESIS_SEED))"
+	HYPOTHESIS_PROFILE=random $(BIN)/pytest -q -m hypothesis --hypothesis-seed=$(HYPOTHESIS_SEED)
 
 docs: $(VENV)/.installed-dev
 	$(BIN)/mkdocs build --strict --quiet --site-dir build/site

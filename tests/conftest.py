@@ -1,8 +1,11 @@
 """Shared test configuration: Hypothesis profiles.
 
 ``HYPOTHESIS_PROFILE=ci`` (what ``make test`` sets) is derandomized and
-bounded so the whole suite stays within its time budget; ``dev`` explores
-more; ``default`` is Hypothesis's own.
+bounded so the whole suite stays within its time budget. ``random`` is as
+bounded but draws new examples from the seed given with ``--hypothesis-seed``
+(``make test`` runs the property tests once more with it and prints the seed,
+so a failure can be reproduced); ``dev`` explores more; ``default`` is
+Hypothesis's own.
 """
 
 from __future__ import annotations
@@ -17,6 +20,16 @@ settings.register_profile(
     max_examples=40,
     deadline=None,
     print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "random",
+    derandomize=False,
+    max_examples=40,
+    deadline=None,
+    print_blob=True,
+    # Examples saved by earlier runs would make a run depend on more than its seed.
+    database=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile("dev", max_examples=200, deadline=None)

@@ -1,4 +1,4 @@
-"""Bidding (RULES.md sections 1, 2.1-2.3) and the fixtures B1-B7 of section 6."""
+"""Bidding (docs/rules.md, Shared rules and Variants) and its bidding examples B1-B7."""
 
 from __future__ import annotations
 

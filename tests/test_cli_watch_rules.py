@@ -181,7 +181,7 @@ def test_colour_only_on_a_terminal_without_no_color(monkeypatch: pytest.MonkeyPa
 def test_score_breakdown_explains_every_hand_of_random_games(
     variant_id: str, options: dict[str, Any]
 ) -> None:
-    """RULES.md section 3 under house rules: the items always add up to the
+    """docs/rules.md, Scoring, under house rules: the items always add up to the
     engine's points, so the breakdown never falls back to a bare total."""
     for seed in range(4):
         game = sc.new_game(variant_id, seed=seed, target_score=150, **options)

@@ -127,7 +127,7 @@ def test_example_plugin_installs_and_plays_in_a_fresh_virtual_environment(
     assert report["phase"] == "game_over"
     assert report["winner"] in ("NS", "EW")
     assert report["hands"] >= 1
-    assert report["nils_per_team"] == [1], "RULES.md 7: exactly one Nil per partnership"
+    assert report["nils_per_team"] == [1], "Suicide Spades: exactly one Nil per partnership"
 
     listing = json.loads(run([str(venv / "bin" / "spades"), "variants", "--json"]))
     suicide = next(row for row in listing["variants"] if row["id"] == "suicide")

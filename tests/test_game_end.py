@@ -1,4 +1,4 @@
-"""RULES.md section 4 (when the game ends) and the fixtures G1-G9 of section 6.
+"""When the game ends (docs/rules.md, Game end) and its game-end examples G1-G9.
 
 Checked through :func:`spades_core.scoring.game_outcome`, through each variant's
 ``game_outcome`` hook, and end to end: a played game that ends is over for good.

@@ -1,4 +1,4 @@
-"""House-rule options (RULES.md section 5) for every variant: defaults, validation,
+"""House-rule options (docs/rules.md, Options) for every variant: defaults, validation,
 enum values, :meth:`Variant.derive`, and the other arguments of ``new_game``."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from spades_core.options import STANDARD_OPTIONS
 
 VARIANTS = ["classic", "mirror", "whiz"]
 
-# RULES.md section 5, column by column. A missing key is "—": not an option there.
+# docs/rules.md, Options, column by column. A missing key is "—": not an option there.
 RULES_MD_DEFAULTS: dict[str, dict[str, object]] = {
     "classic": {
         "target_score": 500,
@@ -70,7 +70,7 @@ RULES_MD_DEFAULTS: dict[str, dict[str, object]] = {
     },
 }
 
-# What each option accepts (RULES.md section 5 "values"), as the error messages say it.
+# What each option accepts (docs/rules.md, Options, "values"), as the error messages say it.
 ACCEPTS = {
     "target_score": "a whole number from 1 to 1,000,000",
     "loss_floor": "a whole number from -1,000,000 to -1, or None",

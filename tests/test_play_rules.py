@@ -1,5 +1,5 @@
-"""Trick play (RULES.md section 1, the break rules of 2.1-2.3, ``first_lead``),
-the fixtures P1-P6 of section 6, every IllegalReason of play, and explicit deals."""
+"""Trick play (docs/rules.md, Shared rules; the break rules of each variant; ``first_lead``),
+the play examples P1-P6 of docs/rules.md, every IllegalReason of play, and explicit deals."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ example is cheap and replayable. Random Mirror and Whiz games may never end (the
 is no loss floor), so every game is bounded by a number of hands.
 
 Each finished hand is re-checked by :func:`check_hand_record`, written here from
-RULES.md independently of the engine: who led, following suit, breaking spades,
+docs/rules.md independently of the engine: who led, following suit, breaking spades,
 trick winners, trick counts and the cards played.
 """
 
@@ -105,7 +105,7 @@ def _winner(trick: sc.Trick) -> Seat:
 
 
 def check_hand_record(result: HandResult, rules: Rules) -> None:
-    """Replay a finished hand's tricks against RULES.md section 1."""
+    """Replay a finished hand's tricks against docs/rules.md, Shared rules."""
     held = {seat: set(result.deal[seat]) for seat in Seat}
     assert all(len(cards) == 13 for cards in held.values())
     dealt_mask = 0

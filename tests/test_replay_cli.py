@@ -5,7 +5,7 @@ a finished classic game with house rules, Mirror in the middle of a hand, a
 finished Whiz game, classic bidding after an explicit deal, a new game — a
 blank line, and invalid records (a revoke, a changed variant version, five
 bids in a hand, an unknown option, broken JSON). Its replay output
-``golden_replay.jsonl`` was checked by hand against RULES.md (points, bags,
+``golden_replay.jsonl`` was checked by hand against docs/rules.md (points, bags,
 dealer rotation, game end) before being pinned here.
 """
 

@@ -1,4 +1,4 @@
-"""RULES.md section 3 (scoring a hand) against the fixtures F1-F17 of section 6.
+"""Scoring a hand (docs/rules.md, Scoring) against its scoring examples F1-F17.
 
 Every column is checked: classic; Mirror (and Whiz, which scores like Mirror);
 each alternative mode named in the Note column; and the other scoring options
@@ -19,7 +19,7 @@ from spades_core import Phase, Rules, Seat, SeatMap, Team, TeamMap
 from spades_core.scoring import score_hand, score_team
 
 Result = tuple[tuple[int, int], tuple[int, int]]
-"""((points NS, bags NS), (points EW, bags EW)), as RULES.md writes a fixture."""
+"""((points NS, bags NS), (points EW, bags EW)), as docs/rules.md writes an example."""
 
 
 class Fixture(NamedTuple):
@@ -167,7 +167,7 @@ def rules(variant: str, **options: object) -> Rules:
 
 
 def scored(rules: Rules, fixture: Fixture) -> Result:
-    """The fixture scored under ``rules``, in RULES.md's (points, bags) per team layout."""
+    """The fixture scored under ``rules``, per team as (points, bags) like docs/rules.md."""
     (points_ns, points_ew), (bags_ns, bags_ew) = score_hand(
         rules, fixture.bids, fixture.tricks, fixture.bags_before
     )

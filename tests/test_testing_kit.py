@@ -198,9 +198,12 @@ def test_games_strategy_plays_to_game_over() -> None:
 
 
 def test_games_without_a_phase_reach_every_phase() -> None:
+    # A statement about how often the strategy stops in each phase, so its examples
+    # are pinned (any profile): the least common phase is about a fifth of them, and
+    # a fixed draw of 40 keeps the test from depending on a lucky seed.
     seen: set[sc.Phase] = set()
 
-    @settings(max_examples=40, deadline=None)
+    @settings(max_examples=40, deadline=None, derandomize=True, database=None)
     @given(games("classic", options=st.just({"target_score": 1}), max_hands=2))
     def check(game: sc.Game) -> None:
         seen.add(game.phase)

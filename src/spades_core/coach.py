@@ -22,14 +22,10 @@ from typing import Final, final
 import attrs
 
 from spades_core.actions import Action, Bid, Play
-from spades_core.bots import NormalBot
-from spades_core.bots._policy import (
-    Why,
-    above,
-    estimate_tricks,
-    winner_so_far,
-)
-from spades_core.bots._table import SPADE_MASK, SUIT, Table, table_from_view
+from spades_core.bots import NormalBot, Why
+from spades_core.bots.bidding import estimate_tricks
+from spades_core.bots.masks import above, winner_so_far
+from spades_core.bots.table import SPADE_MASK, SUIT, Table, table_from_view
 from spades_core.cards import ALL_CARDS, Card, Suit
 from spades_core.seats import Seat
 from spades_core.views import View

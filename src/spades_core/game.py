@@ -31,7 +31,7 @@ def new_game(
 
     ``seed`` (0 to 2**64-1) decides every seeded deal and, when ``dealer`` is
     not given, the first dealer; without it a random seed is drawn and kept.
-    Options are the variant's house rules as keywords (RULES.md section 5).
+    Options are the variant's house rules as keywords (docs/rules.md, Options).
 
     >>> game = new_game("classic", seed=7, dealer=Seat.WEST, target_score=300)
     >>> game.rules.target_score, game.dealer

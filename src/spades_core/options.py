@@ -269,7 +269,7 @@ STANDARD_OPTIONS: Final[Mapping[str, OptionSpec[Any]]] = {
         ),
     )
 }
-"""The standard options, by name. Variants pick the ones they support;
+"""The standard options (docs/rules.md, Options), by name. Variants pick the ones they support;
 ``max_hands`` is an option of every variant."""
 
 UNIVERSAL_OPTIONS: Final = ("max_hands",)

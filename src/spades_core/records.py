@@ -178,12 +178,11 @@ def to_record(game: Game) -> dict[str, Any]:
         raise RecordFormatError(
             f"to_record() takes a Game; got {type(game).__name__}", reason="wrong_type"
         )
-    setup = game._setup
     hands: list[dict[str, Any]] = []
-    for result in game._results:
+    for result in game.hand_results:
         hands.append(
             _hand_entry(
-                setup.seed,
+                game.seed,
                 result.number,
                 result.dealer,
                 tuple(cards.mask for cards in result.deal.values()),
@@ -191,30 +190,31 @@ def to_record(game: Game) -> dict[str, Any]:
                 [_CARD_TEXT[card.id] for trick in result.played for card in trick.cards],
             )
         )
-    if game._phase in (Phase.BID, Phase.PLAY):
-        dealer = game._dealer
-        order = [(dealer + 1 + i) % 4 for i in range(4)]
-        bids = [game._bids[seat] for seat in order]
-        plays = [_CARD_TEXT[card.id] for trick in game._tricks for card in trick.cards]
-        plays += [_CARD_TEXT[card] for card in game._trick]
+    if game.phase in (Phase.BID, Phase.PLAY):
+        dealer = game.dealer
+        made = game.bids
+        order = [SEATS[(dealer + i) % 4] for i in (1, 2, 3, 4)]
+        bids = [made[seat] for seat in order if seat in made]
+        plays = [_CARD_TEXT[card.id] for trick in game.tricks for card in trick.cards]
+        plays += [_CARD_TEXT[card.id] for _, card in game.current_trick]
         hands.append(
             _hand_entry(
-                setup.seed,
-                len(game._results),
+                game.seed,
+                game.hand_number,
                 dealer,
-                game._dealt,
-                [bid for bid in bids if bid is not None],
+                tuple(game.dealt_hand(seat).mask for seat in SEATS),
+                bids,
                 plays,
             )
         )
     return {
         "format": FORMAT,
         "version": VERSION,
-        "variant": setup.variant.id,
-        "variant_version": setup.variant.version,
-        "options": setup.rules.overrides_json(),
-        "seed": setup.seed,
-        "first_dealer": setup.first_dealer.letter,
+        "variant": game.variant.id,
+        "variant_version": game.variant.version,
+        "options": game.rules.overrides_json(),
+        "seed": game.seed,
+        "first_dealer": game.first_dealer.letter,
         "hands": hands,
     }
 
@@ -526,7 +526,7 @@ def _describe(game: Game, action: Action) -> str:
     seat = game.to_act
     who = f" by {seat.name}" if seat is not None else ""
     if game.phase is Phase.PLAY and isinstance(action, Play):
-        return f"{action}{who} (trick {len(game._tricks) + 1})"
+        return f"{action}{who} (trick {len(game.tricks) + 1})"
     return f"{type(action).__name__.lower()} {action}{who}"
 
 

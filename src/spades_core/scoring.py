@@ -1,4 +1,5 @@
-"""Scoring a hand and deciding when a game ends, by the standard rules.
+"""Scoring a hand and deciding when a game ends, by the standard rules
+(docs/rules.md, Scoring and Game end).
 
 Both are pure functions of the rules and plain numbers, so they can be
 checked against the fixtures without playing a hand:

@@ -335,7 +335,7 @@ class Variant:
         """``(points, bags)`` for a finished hand: each team's points this hand
         and its bags after it, as :class:`TeamMap` objects of whole numbers.
 
-        The default scores by the standard rules (see :mod:`spades_core.scoring`).
+        The default scores by the standard rules (docs/rules.md, Scoring).
         """
         points, bags = score_hand(rules, bids.values_, tricks.values_, bags_before.values_)  # type: ignore[arg-type]
         return TeamMap(points), TeamMap(bags)
@@ -343,7 +343,7 @@ class Variant:
     def game_outcome(self, rules: Rules, scores: TeamMap[int]) -> Team | None:
         """The team that has won with these running ``scores`` after a hand, or
         ``None`` to play on. The default applies the target score and the loss
-        floor (see :func:`spades_core.scoring.game_outcome`); the engine ends
+        floor (docs/rules.md, Game end); the engine ends
         the game at ``max_hands`` itself."""
         return game_outcome(rules, scores.values_)  # type: ignore[arg-type]
 

@@ -1,4 +1,4 @@
-"""Classic Spades: free bids 0-13, a team cap of 13, a −200 loss floor."""
+"""Classic Spades (docs/rules.md, Classic): free bids 0-13, a team cap of 13, a −200 loss floor."""
 
 from __future__ import annotations
 

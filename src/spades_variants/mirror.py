@@ -1,4 +1,4 @@
-"""Mirror Spades: every bid is the bidder's spade count."""
+"""Mirror Spades (docs/rules.md, Mirror): every bid is the bidder's spade count."""
 
 from __future__ import annotations
 

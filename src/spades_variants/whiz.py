@@ -1,4 +1,4 @@
-"""Whiz Spades: bid your spade count or Nil."""
+"""Whiz Spades (docs/rules.md, Whiz): bid your spade count or Nil."""
 
 from __future__ import annotations
 

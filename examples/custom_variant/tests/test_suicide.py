@@ -74,7 +74,7 @@ def test_double_nil_is_not_an_option_of_suicide() -> None:
 
 
 def test_scoring_is_classic_with_nil_tricks_as_bags_only() -> None:
-    # Fixture F8 under bags_only: North's failed Nil tricks do not rescue South.
+    # Example F8 of docs/rules.md under bags_only: North's failed Nil tricks do not rescue South.
     bids = sc.SeatMap((0, 4, 5, 4))
     tricks = sc.SeatMap((2, 4, 4, 3))
     points, bags = SUICIDE.score_hand(SUICIDE.rules(), bids, tricks, sc.TeamMap((0, 0)))

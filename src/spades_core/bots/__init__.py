@@ -44,15 +44,11 @@ from typing import Any, Final, Protocol, runtime_checkable
 
 from spades_core import _check
 from spades_core.actions import BIDS, PLAYS, Action
-from spades_core.bots._policy import (
-    Why,
-    easy_bid,
-    easy_play,
-    normal_bid,
-    normal_play,
-)
+from spades_core.bots._play import easy_play, normal_play
 from spades_core.bots._search import Budget, search_bid, search_play
-from spades_core.bots._table import Table, table_from_view
+from spades_core.bots.bidding import easy_bid, normal_bid
+from spades_core.bots.table import Table, table_from_view
+from spades_core.bots.why import Why
 from spades_core.errors import IllegalActionError, IllegalReason, RulesError, brief
 from spades_core.seats import Seat
 from spades_core.state import SEATS, Game, Phase

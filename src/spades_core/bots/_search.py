@@ -25,8 +25,10 @@ from typing import Final
 
 import attrs
 
-from spades_core.bots._policy import Why, estimate_tricks, nil_risk, normal_bid, normal_play
-from spades_core.bots._table import NO_BID, SUIT, Table
+from spades_core.bots._play import normal_play
+from spades_core.bots.bidding import estimate_tricks, nil_risk, normal_bid
+from spades_core.bots.table import NO_BID, SUIT, Table
+from spades_core.bots.why import Why
 from spades_core.cards import CardSet
 from spades_core.determinize import HiddenCards
 from spades_core.options import BreakRule, FirstLead

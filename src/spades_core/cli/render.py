@@ -255,7 +255,7 @@ def score_breakdown(
     rules: Rules, result: HandResult, bags_before: tuple[int, int]
 ) -> dict[Team, list[BreakdownLine]]:
     """Each team's hand score split into contract, overtricks, Nil, Nil-trick
-    bags and bag penalties (RULES.md section 3), for the standard scoring.
+    bags and bag penalties (docs/rules.md, Scoring), for the standard scoring.
 
     The items add up to ``result.points``; for a variant that scores its own
     way (so they would not), the team's list is a single line with the total.

@@ -30,17 +30,10 @@ from spades_core.game import new_game
 from spades_core.registry import load_variant
 from spades_core.seats import Seat, SeatMap
 from spades_core.state import SEATS, Game, Phase
-from spades_core.testing.conformance import (
-    ConformanceError,
-    _fail,
-    _guard,
-    _snapshot,
-    check_game,
-    check_illegal_actions,
-    check_legal_actions_apply,
-    check_record,
-    check_views,
-)
+from spades_core.testing._action_checks import check_illegal_actions, check_legal_actions_apply
+from spades_core.testing._failure import ConformanceError, fail, guard, snapshot
+from spades_core.testing._state_checks import check_game, check_record
+from spades_core.testing._view_checks import check_views
 from spades_core.testing.strategies import deals, option_sets, seeds
 from spades_core.variant import Variant
 
@@ -90,10 +83,10 @@ class VariantMachine(RuleBasedStateMachine):
     def apply(self, action: Action) -> None:
         """Apply ``action`` to :attr:`game`, failing the ``legal_actions`` check
         if it is rejected and the check of immutability if the old game changed."""
-        before = _snapshot(self.game)
-        after = _guard("legal_actions", f"applying {action!r}", partial(self.game.apply, action))
-        if _snapshot(self.game) != before:
-            _fail("legal_actions", f"applying {action!r} changed the game it was applied to")
+        before = snapshot(self.game)
+        after = guard("legal_actions", f"applying {action!r}", partial(self.game.apply, action))
+        if snapshot(self.game) != before:
+            fail("legal_actions", f"applying {action!r} changed the game it was applied to")
         self.game = after
         self.actions.append(action)
 
@@ -154,7 +147,7 @@ class VariantMachine(RuleBasedStateMachine):
         for action in self.actions:
             replay = replay.apply(action)
         if replay != self.game:
-            self._checked(lambda _: _fail("same_seed", "replaying the actions gives another game"))
+            self._checked(lambda _: fail("same_seed", "replaying the actions gives another game"))
 
     @invariant()
     def game_is_consistent(self) -> None:

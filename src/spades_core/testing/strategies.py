@@ -46,6 +46,7 @@ from spades_core.state import SEATS, Game, Phase
 from spades_core.variant import Variant
 
 __all__ = [
+    "accepts_options",
     "action_sequences",
     "card_sets",
     "cards",
@@ -53,7 +54,9 @@ __all__ = [
     "games",
     "option_sets",
     "option_values",
+    "pick_option_value",
     "play_randomly",
+    "random_deal",
     "seeds",
 ]
 
@@ -98,54 +101,62 @@ def option_values(
     chosen = _as_variant(variant)
     values: dict[str, tuple[object, ...]] = {}
     for name, spec in chosen.option_specs.items():
-        if extra is not None and name in extra:
-            values[name] = tuple(extra[name])
-        elif _is_standard(name, spec) and name in _CHOICES:
-            values[name] = tuple(member.value for member in _CHOICES[name])
-        elif _is_standard(name, spec) and name in _FLAGS:
-            values[name] = (False, True)
+        tried = _values_tried(name, spec, extra)
+        if tried is not None and tried[1] is None:
+            values[name] = tried[0]
     return values
+
+
+def _values_tried(
+    name: str, spec: OptionSpec[Any], extra: Mapping[str, Sequence[object]] | None
+) -> tuple[tuple[object, ...], tuple[int, int] | None] | None:
+    """The values tried for option ``name``: a list of values and, for whole
+    numbers, the range they may also come from (else ``None``); ``None`` for an
+    option whose values cannot be guessed."""
+    if extra is not None and name in extra:
+        return tuple(extra[name]), None
+    if not _is_standard(name, spec):
+        return None
+    if name in _CHOICES:
+        return tuple(member.value for member in _CHOICES[name]), None
+    if name in _FLAGS:
+        return (False, True), None
+    if name in _NUMBERS:
+        special, low, high = _NUMBERS[name]
+        return special, (low, high)
+    return None
 
 
 def _value_strategy(
     name: str, spec: OptionSpec[Any], extra: Mapping[str, Sequence[object]] | None
 ) -> st.SearchStrategy[object] | None:
-    if extra is not None and name in extra:
-        return st.sampled_from(tuple(extra[name]))
-    if not _is_standard(name, spec):
+    tried = _values_tried(name, spec, extra)
+    if tried is None:
         return None
-    if name in _CHOICES:
-        return st.sampled_from(tuple(member.value for member in _CHOICES[name]))
-    if name in _FLAGS:
-        return st.booleans()
-    if name in _NUMBERS:
-        special, low, high = _NUMBERS[name]
-        return st.one_of(st.sampled_from(special), st.integers(low, high))
-    return None
+    listed, span = tried
+    if span is None:
+        return st.sampled_from(listed)
+    return st.one_of(st.sampled_from(listed), st.integers(*span))
 
 
-def _pick_option_value(
+def pick_option_value(
     name: str,
     spec: OptionSpec[Any],
     rnd: random.Random,
     extra: Mapping[str, Sequence[object]] | None = None,
 ) -> tuple[bool, object]:
     """``(True, value)`` with a value for option ``name`` chosen with ``rnd``
-    (the same values :func:`option_sets` draws from), or ``(False, None)`` for
-    an option whose values cannot be guessed. Used by :func:`check_variant`,
-    whose scenarios are reproducible from one seed."""
-    if extra is not None and name in extra:
-        return True, rnd.choice(tuple(extra[name]))
-    if not _is_standard(name, spec):
+    (from the values :func:`option_sets` draws), or ``(False, None)`` for an
+    option whose values cannot be guessed. For choices made without
+    Hypothesis that must be reproducible from one seed, as the scenarios of
+    :func:`~spades_core.testing.check_variant` are."""
+    tried = _values_tried(name, spec, extra)
+    if tried is None:
         return False, None
-    if name in _CHOICES:
-        return True, rnd.choice(tuple(member.value for member in _CHOICES[name]))
-    if name in _FLAGS:
-        return True, rnd.random() < 0.5
-    if name in _NUMBERS:
-        special, low, high = _NUMBERS[name]
-        return True, rnd.choice(special) if rnd.random() < 0.6 else rnd.randint(low, high)
-    return False, None
+    listed, span = tried
+    if span is None or rnd.random() < 0.6:
+        return True, rnd.choice(listed)
+    return True, rnd.randint(*span)
 
 
 def seeds() -> st.SearchStrategy[int]:
@@ -180,7 +191,7 @@ def option_sets(
     at its default or set to a value drawn for it, shrinking towards the defaults.
 
     Values are derived from the variant's option specs: the standard options
-    (RULES.md section 5) get their edges, common values and ranges; options a
+    (docs/rules.md, Options) get their edges, common values and ranges; options a
     plugin defines for itself keep their defaults unless ``extra`` lists values
     to try for them. Combinations the variant rejects (see
     :meth:`~spades_core.Variant.check_rules`) are never drawn.
@@ -191,11 +202,12 @@ def option_sets(
         strategy = _value_strategy(name, spec, extra)
         if strategy is not None:
             optional[name] = strategy
-    return st.fixed_dictionaries({}, optional=optional).filter(partial(_accepts, chosen))
+    return st.fixed_dictionaries({}, optional=optional).filter(partial(accepts_options, chosen))
 
 
-def _accepts(variant: Variant, options: Mapping[str, object]) -> bool:
-    """Whether the variant plays this combination (see :meth:`Variant.check_rules`)."""
+def accepts_options(variant: Variant, options: Mapping[str, object]) -> bool:
+    """Whether ``variant`` plays with these keyword options (a rejected value or
+    combination, see :meth:`~spades_core.Variant.check_rules`, is ``False``)."""
     try:
         variant.rules(**options)
     except RulesError:
@@ -203,7 +215,8 @@ def _accepts(variant: Variant, options: Mapping[str, object]) -> bool:
     return True
 
 
-def _random_deal(rnd: random.Random) -> Deal:
+def random_deal(rnd: random.Random) -> Deal:
+    """A complete deal shuffled with ``rnd`` (for play without Hypothesis)."""
     deck = list(range(52))
     rnd.shuffle(deck)
     return Deal(
@@ -228,7 +241,7 @@ def play_randomly(
         if steps is None and game.hand_number != hand:
             break
         if game.phase is Phase.DEAL and explicit_deals:
-            game = game.apply(_random_deal(rnd))
+            game = game.apply(random_deal(rnd))
         else:
             legal = game.legal_actions()
             game = game.apply(legal[rnd.randrange(len(legal))])
@@ -237,6 +250,8 @@ def play_randomly(
 
 
 _HAND_STEPS: Final = {Phase.DEAL: (0, 0), Phase.BID: (1, 4), Phase.PLAY: (5, 56)}
+"""How many actions into a hand a game is in each phase (the deal is one action)."""
+_STOPS: Final = tuple(_HAND_STEPS)
 
 
 @st.composite
@@ -269,7 +284,10 @@ def _games(
         game = after
         if game.is_over:
             return game
-    low, high = _HAND_STEPS[phase] if phase is not None else (0, 56)
+    # Without a phase, the phase to stop in is drawn first: a number of steps drawn
+    # over the whole hand would seldom stop in the four bids or before the deal.
+    stop = phase if phase is not None else draw(st.sampled_from(_STOPS), label="phase to stop in")
+    low, high = _HAND_STEPS[stop]
     steps = draw(st.integers(low, high), label="steps into the hand")
     if steps and explicit:
         game = game.deal(draw(deals(), label="deal"))
@@ -288,7 +306,9 @@ def games(
 
     Each game starts from a drawn seed, dealer and option set (``options``,
     default :func:`option_sets`), plays up to ``max_hands - 1`` whole hands and
-    then a drawn number of actions into the next one. With ``phase`` the game
+    then a drawn number of actions into the next one; without ``phase`` it stops
+    before the deal, in the bidding or in the play about equally often (or
+    returns a game that ended). With ``phase`` the game
     returned is in that phase: ``DEAL``, ``BID``, ``PLAY``, or ``GAME_OVER``
     (played to the end; without ``options`` a low target score is drawn so
     that random play finishes).

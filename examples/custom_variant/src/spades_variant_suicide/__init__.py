@@ -1,4 +1,4 @@
-"""Suicide Spades, a variant plugin for spades-core.
+"""Suicide Spades, a variant plugin for spades-core (docs/rules.md, Suicide Spades).
 
 Each partnership must contain exactly one Nil: the first partner to bid
 chooses Nil or a bid of at least 4; if they chose Nil the second must bid at

@@ -17,7 +17,7 @@ from spades_core.options import NilTricks, Rules
 from spades_core.state import Phase
 from spades_core.views import View
 
-__all__ = ["FULL", "NO_BID", "Table", "table_from_view"]
+__all__ = ["FULL", "NO_BID", "SPADE_MASK", "SUIT", "UNKNOWN", "Table", "table_from_view"]
 
 FULL: Final = FULL_DECK_MASK
 NO_BID: Final = -1
