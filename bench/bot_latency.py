@@ -2,11 +2,13 @@
 
 Each level plays every seat of ``--hands`` seeded hands per variant (classic,
 Mirror, Whiz); every ``choose(view)`` call is timed with
-``time.perf_counter`` (building the view is not included). Bids and plays
-are pooled, as a player experiences them.
+``time.perf_counter``, or with this process's CPU time (``--cpu-time``,
+steadier on a busy machine); building the view is not included. Bids and
+plays are pooled, as a player experiences them.
 
     .venv/bin/python bench/bot_latency.py            # all levels, 6 hands per variant
     .venv/bin/python bench/bot_latency.py --levels hard --hands 20 --json
+    .venv/bin/python bench/bot_latency.py --levels hard --cpu-time
 """
 
 from __future__ import annotations
@@ -16,12 +18,16 @@ import json
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 import spades_core as sc
 from spades_core.bots import LEVELS, make
 
 VARIANTS = ("classic", "mirror", "whiz")
+
+clock: Callable[[], float] = time.perf_counter
+"""The timer: wall-clock time, or this process's CPU time with ``--cpu-time``."""
 
 
 def percentile(sorted_values: list[float], fraction: float) -> float:
@@ -41,9 +47,9 @@ def time_level(level: str, variant: str, hands: int, seed: int) -> dict[str, lis
             assert seat is not None
             view = game.view(seat)
             kind = "bid" if game.phase is sc.Phase.BID else "play"
-            start = time.perf_counter()
+            start = clock()
             action = players[seat].choose(view)
-            timings[kind].append(time.perf_counter() - start)
+            timings[kind].append(clock() - start)
             game = game.apply(action)
     return timings
 
@@ -64,7 +70,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=6, help="hands per variant (default 6)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--cpu-time",
+        action="store_true",
+        help="time with this process's CPU time instead of the wall clock",
+    )
     args = parser.parse_args(argv)
+    global clock
+    clock = time.process_time if args.cpu_time else time.perf_counter
     report: dict[str, Any] = {}
     for level in args.levels:
         pooled: list[float] = []

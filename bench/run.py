@@ -18,7 +18,10 @@ e. the cost of ``view()``;
 f. ``dumps`` / ``loads`` per record;
 g. decision latency per bot level (median and 99th percentile);
 h. memory: bytes a mid-hand game retains beyond what it shares with its
-   predecessor, and a finished 500-point game with its history (tracemalloc).
+   predecessor, and a finished 500-point game with its history (tracemalloc);
+i. the results history: time per hand through :func:`playout` early in one
+   long game and late in it (hand 5,000 and hand 60,000), which stays flat
+   when appending a hand result costs the same however long the game.
 
 batch. the batch engine (``spades_core.batch``, needs numpy): hands per second
    of ``batch.play`` by policy, table-steps per second of ``batch.Tables`` at
@@ -88,10 +91,14 @@ class Plan:
     sample_hands: int
     decisions: int
     bot_seconds: float
+    long_game: tuple[int, int] = (5_000, 60_000)
+    """The hands of section i's long game at which time per hand is measured."""
 
 
 FULL = Plan(hands=1000, runs=5, sample_hands=200, decisions=300, bot_seconds=10.0)
-QUICK = Plan(hands=100, runs=3, sample_hands=20, decisions=40, bot_seconds=3.0)
+QUICK = Plan(
+    hands=100, runs=3, sample_hands=20, decisions=40, bot_seconds=3.0, long_game=(500, 6_000)
+)
 
 
 def timed_runs(plan: Plan, run: Callable[[int], float]) -> list[float]:
@@ -540,6 +547,44 @@ def replayable(game: sc.Game) -> list[int]:
     return indices
 
 
+# -- i: the results history ----------------------------------------------------------------
+
+
+def endless_game() -> sc.Game:
+    """A Mirror game that random play does not end: one bag costs 100 points,
+    and the target is out of reach."""
+    return sc.new_game("mirror", seed=1, target_score=1_000_000, bag_limit=1, bag_overflow="reset")
+
+
+def section_i(plan: Plan) -> list[Result]:
+    """Time per hand early and late in one long game."""
+    window = plan.hands
+    rng = random.Random(1)
+    game = endless_game()
+    results = []
+    for mark in plan.long_game:
+        game = playout(game, rng, hands=mark - len(game.hand_results))
+        if game.is_over:
+            return [unavailable("i", "time per hand", f"the long game ended at hand {mark}")]
+        reached = game
+
+        def run(i: int, reached: sc.Game = reached) -> float:
+            start = clock()
+            playout(reached, random.Random(i), hands=window)
+            return (clock() - start) / window * 1e6
+
+        results.append(
+            median_result(
+                "i",
+                f"time per hand at hand {mark:,}",
+                "µs",
+                timed_runs(plan, run),
+                note=f"{window} hands through playout(), Mirror with bag_limit=1",
+            )
+        )
+    return results
+
+
 # -- OpenSpiel (optional) ----------------------------------------------------------------------
 
 
@@ -774,6 +819,7 @@ SECTIONS: dict[str, Callable[[Plan], list[Result]]] = {
     "f": section_f,
     "g": section_g,
     "h": section_h,
+    "i": section_i,
     "os": section_openspiel,
     "envs": section_envs,
     "batch": section_batch,

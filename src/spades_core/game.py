@@ -1,19 +1,331 @@
-"""Starting a game: :func:`new_game`."""
+"""A game of Spades as an immutable value: :class:`Game`, its :class:`Phase`,
+and :func:`new_game`, which starts one.
+
+A :class:`Game` is a frozen value. Every transition (:meth:`Game.deal`,
+:meth:`Game.bid`, :meth:`Game.play`, :meth:`Game.apply`) returns a new game
+and leaves the old one untouched; a rejected action raises
+:class:`~spades_core.IllegalActionError` and changes nothing.
+
+Internally hands are 52-bit masks and seats are ints (fields starting with
+``_``); the public properties wrap them in :class:`~spades_core.CardSet`,
+:class:`~spades_core.Seat` and read-only mappings.
+
+>>> import spades_core as sc
+>>> game = sc.new_game("classic", seed=7, dealer=sc.Seat.WEST)
+>>> game.phase
+<Phase.DEAL: 'deal'>
+>>> game = game.deal()
+>>> game.phase, game.to_act
+(<Phase.BID: 'bid'>, <Seat.NORTH: 0>)
+"""
 
 from __future__ import annotations
 
+import enum
 import secrets
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Final, final
+
+import attrs
 
 from spades_core import _check
-from spades_core.errors import InvalidNotationError, RulesError, brief
+from spades_core.actions import Action, Bid, Play, action_of
+from spades_core.cards import ALL_CARDS, Card, CardSet
+from spades_core.errors import IllegalActionError, InvalidNotationError, RulesError, brief
+from spades_core.options import Rules
 from spades_core.registry import load_variant
+from spades_core.results import SEATS, HandResults, Trick
 from spades_core.rng import first_dealer
-from spades_core.seats import Seat
-from spades_core.state import SEATS, Game, GameSetup
-from spades_core.transitions import between_hands
+from spades_core.seats import Seat, SeatMap, Team, TeamMap
 from spades_core.variant import Variant
 
-__all__ = ["new_game"]
+if TYPE_CHECKING:
+    from spades_core.views import View
+
+__all__ = ["NO_SEAT", "SEATS", "TEAMS", "Game", "GameSetup", "Phase", "new_game"]
+
+TEAMS: Final = (Team.NS, Team.EW)
+"""The teams by number: ``TEAMS[0]`` is North-South."""
+NO_SEAT: Final = -1
+"""``Game._to_act`` when no seat is to act (dealing, game over)."""
+
+
+class Phase(enum.Enum):
+    """Where a game is: ``DEAL`` → ``BID`` → ``PLAY`` → (scored) → ``DEAL`` … ``GAME_OVER``."""
+
+    @classmethod
+    def _missing_(cls, value: object) -> Phase:
+        raise _check.not_a_member(cls, value)
+
+    DEAL = "deal"
+    """Waiting for the next hand to be dealt."""
+    BID = "bid"
+    """Players bid in turn, starting left of the dealer."""
+    PLAY = "play"
+    """Thirteen tricks are played; the hand is scored after the last one."""
+    GAME_OVER = "game_over"
+    """A team has won; no action is legal."""
+
+
+@final
+@attrs.frozen
+class GameSetup:
+    """What stays fixed for a whole game: variant, rules, seed, first dealer."""
+
+    variant: Variant
+    rules: Rules
+    seed: int
+    first_dealer: Seat
+
+
+@final
+@attrs.frozen(repr=False)
+class Game:
+    """One game of Spades, from the first deal to the end, as an immutable value.
+
+    Create games with :func:`spades_core.new_game`; do not call the
+    constructor. Fields starting with ``_`` are the engine's representation
+    and may change between releases.
+    """
+
+    _setup: GameSetup
+    _phase: Phase
+    _dealer: Seat
+    _scores: tuple[int, int]
+    _bags: tuple[int, int]
+    _results: HandResults
+    _winner: Team | None
+    _dealt: tuple[int, ...]
+    _held: tuple[int, ...]
+    _bids: tuple[int | None, ...]
+    _to_act: int
+    _leader: int
+    _trick: tuple[int, ...]
+    _won: tuple[int, ...]
+    _tricks: tuple[Trick, ...]
+    _broken: bool
+    _legal: tuple[Action, ...] | None = attrs.field(default=None, eq=False, repr=False, hash=False)
+
+    # -- what everyone can see ------------------------------------------------
+
+    @property
+    def variant(self) -> Variant:
+        """The variant being played."""
+        return self._setup.variant
+
+    @property
+    def rules(self) -> Rules:
+        """The resolved options."""
+        return self._setup.rules
+
+    @property
+    def seed(self) -> int:
+        """The seed the game's deals and first dealer come from."""
+        return self._setup.seed
+
+    @property
+    def first_dealer(self) -> Seat:
+        """The dealer of the first hand."""
+        return self._setup.first_dealer
+
+    @property
+    def phase(self) -> Phase:
+        """The current phase."""
+        return self._phase
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self._phase is Phase.GAME_OVER
+
+    @property
+    def dealer(self) -> Seat:
+        """The dealer of the current hand (in ``DEAL``: of the hand about to be dealt)."""
+        return self._dealer
+
+    @property
+    def to_act(self) -> Seat | None:
+        """The seat to bid or play, or ``None`` while dealing and after the game."""
+        return SEATS[self._to_act] if self._to_act >= 0 else None
+
+    @property
+    def hand_number(self) -> int:
+        """0-based index of the current hand (in ``DEAL``: of the next hand)."""
+        return len(self._results)
+
+    @property
+    def scores(self) -> TeamMap[int]:
+        """Running score per team."""
+        return TeamMap(self._scores)
+
+    @property
+    def bags(self) -> TeamMap[int]:
+        """Bags carried per team."""
+        return TeamMap(self._bags)
+
+    @property
+    def hand_results(self) -> HandResults:
+        """Every finished hand, in order (a read-only sequence, like a tuple)."""
+        return self._results
+
+    @property
+    def winner(self) -> Team | None:
+        """The winning team once the game is over."""
+        return self._winner
+
+    @property
+    def bids(self) -> Mapping[Seat, int]:
+        """The bids made so far this hand (0 is Nil)."""
+        return MappingProxyType(
+            {SEATS[i]: bid for i, bid in enumerate(self._bids) if bid is not None}
+        )
+
+    @property
+    def tricks_won(self) -> SeatMap[int]:
+        """Tricks each seat has won this hand."""
+        return SeatMap(self._won)
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """The tricks completed this hand."""
+        return self._tricks
+
+    @property
+    def current_trick(self) -> tuple[tuple[Seat, Card], ...]:
+        """``(seat, card)`` for each card played to the trick in progress."""
+        return tuple(
+            (SEATS[(self._leader + i) % 4], ALL_CARDS[card]) for i, card in enumerate(self._trick)
+        )
+
+    @property
+    def leader(self) -> Seat | None:
+        """The seat that led (or is to lead) the current trick, during play."""
+        return SEATS[self._leader] if self._phase is Phase.PLAY else None
+
+    @property
+    def spades_broken(self) -> bool:
+        """Whether spades may be led (ignoring the only-spades exception)."""
+        return self._broken
+
+    def hand(self, seat: Seat | str) -> CardSet:
+        """The cards ``seat`` holds now. Hidden information: give players views."""
+        return CardSet(self._held[_check.seat(seat, "Game.hand")])
+
+    def dealt_hand(self, seat: Seat | str) -> CardSet:
+        """The 13 cards ``seat`` was dealt this hand."""
+        return CardSet(self._dealt[_check.seat(seat, "Game.dealt_hand")])
+
+    def __getstate__(self) -> dict[str, object]:
+        return {name: getattr(self, name) for name in _FIELDS}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        for name, value in state.items():
+            _SETTERS[name](self, value)
+        # Pickles of release 0.1 hold the history as a tuple, and rules
+        # without the options added since: both are brought up to date.
+        if not isinstance(self._results, HandResults):
+            _SETTERS["_results"](self, HandResults(self._results))
+        setup = self._setup
+        if not all(hasattr(setup.rules, field.name) for field in attrs.fields(Rules)):
+            rules = setup.variant.rules(**dict(setup.rules.overrides))
+            _SETTERS["_setup"](self, attrs.evolve(setup, rules=rules))
+
+    def __repr__(self) -> str:
+        where = f"hand {self.hand_number + 1}, {self._phase.name}"
+        if self._to_act >= 0:
+            where += f", {SEATS[self._to_act].name} to act"
+        return f"<Game {self.variant.id} {where}; NS {self._scores[0]}, EW {self._scores[1]}" + (
+            f"; {self._winner.name} won>" if self._winner is not None else ">"
+        )
+
+    # -- legal actions -----------------------------------------------------------
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The actions the seat to act may take (in ``DEAL``: dealing from the seed;
+        empty only when the game is over)."""
+        legal = self._legal
+        if legal is None:
+            legal = _legality.legal_actions(self)
+            _store_legal(self, legal)
+        return legal
+
+    def legal_bids(self) -> tuple[int, ...]:
+        """The bids open to the seat to act (empty outside bidding)."""
+        if self._phase is not Phase.BID:
+            return ()
+        return tuple(action.value for action in self.legal_actions())  # type: ignore[union-attr]
+
+    def legal_plays(self) -> CardSet:
+        """The cards the seat to act may play (empty outside play)."""
+        if self._phase is not Phase.PLAY:
+            return CardSet(0)
+        return CardSet(_legality.legal_play_mask(self))
+
+    def legal_mask(self) -> tuple[bool, ...]:
+        """66 booleans, ``True`` at each legal action id (see :mod:`spades_core.encoding`)."""
+        from spades_core.encoding import legal_mask
+
+        return legal_mask(self)
+
+    def why_illegal(
+        self, action: object, *, seat: Seat | str | None = None
+    ) -> IllegalActionError | None:
+        """The error :meth:`apply` would raise for ``action``, or ``None`` if it is legal."""
+        try:
+            _legality.check(self, action_of(action), seat)
+        except IllegalActionError as error:
+            return error
+        return None
+
+    # -- transitions -------------------------------------------------------------
+
+    def apply(self, action: Action | str, *, seat: Seat | str | None = None) -> Game:
+        """The game after the seat to act takes ``action`` (an action, or its
+        notation as :func:`~spades_core.actions.action_of` reads it: ``"QH"``, ``"nil"``).
+
+        With ``seat``, also checks that it is that seat's turn. Raises
+        :class:`~spades_core.IllegalActionError` for anything not legal.
+        """
+        if type(action) is str:
+            action = action_of(action)
+        return _transitions.apply(self, action, seat)
+
+    def deal(self, hands: Mapping[Seat, object] | Mapping[str, object] | None = None) -> Game:
+        """The game with the next hand dealt: from the seed, or the explicit
+        ``hands`` (a mapping from each seat to its 13 cards)."""
+        return _transitions.deal(self, hands)
+
+    def bid(self, value: int | str, *, seat: Seat | str | None = None) -> Game:
+        """The game after the seat to act bids ``value`` (0 or ``"nil"`` is Nil, ``"3"``)."""
+        kind = type(value)
+        return _transitions.apply(
+            self, Bid.of(value) if kind is int or kind is str else value, seat
+        )
+
+    def play(self, card: Card | str, *, seat: Seat | str | None = None) -> Game:
+        """The game after the seat to act plays ``card`` (a Card or ``"QH"``)."""
+        return _transitions.apply(self, Play.of(card), seat)
+
+    def view(self, seat: Seat | str) -> View:
+        """What ``seat`` may see of the game (see :mod:`spades_core.views`)."""
+        from spades_core.views import view_for
+
+        return view_for(self, _check.seat(seat, "Game.view"))
+
+    def public_view(self) -> View:
+        """What a spectator may see of the game."""
+        from spades_core.views import view_for
+
+        return view_for(self, None)
+
+
+# The cache slot is written past the frozen __setattr__ (it is not part of the value).
+_store_legal: Callable[[Game, tuple[Action, ...]], None] = vars(Game)["_legal"].__set__
+_FIELDS: Final = tuple(field.name for field in attrs.fields(Game))
+_SETTERS: Final[dict[str, Callable[[Game, object], None]]] = {
+    name: vars(Game)[name].__set__ for name in _FIELDS
+}
 
 _MAX_SEED = (1 << 64) - 1
 
@@ -50,4 +362,11 @@ def new_game(
             first = _check.seat(dealer, "new_game", "dealer")
         except InvalidNotationError as error:
             raise RulesError(str(error)) from None
-    return between_hands(GameSetup(chosen, rules, seed, first), first, (0, 0), (0, 0), (), None)
+    return _transitions.between_hands(
+        GameSetup(chosen, rules, seed, first), first, (0, 0), (0, 0), HandResults(), None
+    )
+
+
+# Imported last: legality and transitions build and read Game objects, so they import this module.
+from spades_core import legality as _legality  # noqa: E402
+from spades_core import transitions as _transitions  # noqa: E402

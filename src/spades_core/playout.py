@@ -46,9 +46,20 @@ from typing import Final, TypeAlias
 from spades_core import _check
 from spades_core import rng as _seeded
 from spades_core.errors import IllegalActionError, IllegalReason, RulesError, brief
-from spades_core.options import BreakRule, FirstLead
-from spades_core.state import Game, Phase
-from spades_core.transitions import bid_values, card_ids, score_hand
+from spades_core.game import Game, Phase
+from spades_core.legality import bid_values
+from spades_core.results import card_ids
+from spades_core.transitions import score_hand
+from spades_core.tricks import (
+    FIRST_SPADE,
+    NO_SUIT,
+    RANKS,
+    breaks_spades,
+    first_leader,
+    legal_mask,
+    rule_flags,
+    trick_winner,
+)
 
 __all__ = ["Chooser", "playout"]
 
@@ -60,8 +71,6 @@ into ``legal_actions()``."""
 _DEAL: Final = Phase.DEAL
 _PLAY: Final = Phase.PLAY
 _GAME_OVER: Final = Phase.GAME_OVER
-_TWO_OF_CLUBS: Final = FirstLead.TWO_OF_CLUBS
-_ANY_SPADE: Final = BreakRule.ANY_SPADE
 
 
 def playout(game: Game, choose: Chooser | random.Random, *, hands: int | None = 1) -> Game:
@@ -103,6 +112,8 @@ def playout(game: Game, choose: Chooser | random.Random, *, hands: int | None = 
 # is the loop in _uniform, written out to save two calls per decision; any
 # other generator is asked through randrange.
 _STANDARD_BELOW: Final = getattr(random.Random, "_randbelow_with_getrandbits", None)
+# n.bit_length() for every number of legal actions (at most 52 cards or 14 bids).
+_BIT_LENGTHS: Final = tuple(n.bit_length() for n in range(53))
 
 
 def _uniform(rng: random.Random) -> Chooser:
@@ -111,7 +122,7 @@ def _uniform(rng: random.Random) -> Chooser:
     getrandbits = rng.getrandbits
 
     def below(n: int) -> int:
-        bits = n.bit_length()
+        bits = _BIT_LENGTHS[n]
         drawn = getrandbits(bits)
         while drawn >= n:
             drawn = getrandbits(bits)
@@ -134,29 +145,22 @@ def _checked(choose: Chooser) -> Chooser:
     return pick
 
 
-# The ranks in a 7-bit piece of a suit slice, lowest first: a slice's ranks are
-# those of its low 7 bits followed by those of its high 6 bits (offset by 7).
-_LOW_RANKS: Final = tuple(tuple(r for r in range(7) if bits >> r & 1) for bits in range(128))
-_HIGH_RANKS: Final = tuple(tuple(r + 7 for r in range(6) if bits >> r & 1) for bits in range(64))
-_SPADES: Final = 3
-
-
 def _finish_hand(game: Game, pick: Chooser) -> Game:
     """The game after the hand in progress (or the next one, in ``DEAL``) is
     played out and scored."""
     setup = game._setup
-    rules = setup.rules
+    any_spade, two_of_clubs = rule_flags(setup.rules)
     dealer = game._dealer
     phase = game._phase
     if phase is _DEAL:
         pick(1)
         dealt: tuple[int, ...] = _seeded.deal_masks(setup.seed, len(game._results), dealer)
-        held: tuple[int, ...] = dealt
+        held = list(dealt)
         bids: list[int | None] = [None, None, None, None]
         seat = (dealer + 1) % 4
     else:
         dealt = game._dealt
-        held = game._held
+        held = list(game._held)
         bids = list(game._bids)
         seat = game._to_act
 
@@ -167,97 +171,44 @@ def _finish_hand(game: Game, pick: Chooser) -> Game:
         # Every card played this hand, in order; the Trick records are built
         # only if someone reads HandResult.played.
         plays = [*card_ids(game._tricks), *trick]
-        first_leader = game._tricks[0].leader if game._tricks else leader
+        first = game._tricks[0].leader if game._tricks else leader
         broken = game._broken
     else:
         for _ in range(bids.count(None)):
             values = bid_values(setup, seat, held[seat], tuple(bids))
             bids[seat] = values[pick(len(values))]
             seat = (seat + 1) % 4
-        if rules.first_lead is _TWO_OF_CLUBS:
-            seat = next(i for i in range(4) if held[i] & 1)
-        leader = first_leader = seat
+        leader = first = seat = first_leader(dealer, held, two_of_clubs)
         trick = ()
         won = [0, 0, 0, 0]
         plays = []
         broken = False
-    any_spade = rules.break_rule is _ANY_SPADE
-    two_of_clubs_lead = rules.first_lead is _TWO_OF_CLUBS and not plays
 
-    # Each hand as four ascending lists of ranks, hands[seat][suit]. The legal
-    # cards of a suit are then a whole list, in legal_actions() order, and
-    # playing the i-th is hands[seat][suit].pop(i).
-    hands = [
-        [
-            [*_LOW_RANKS[(mask >> shift) & 0x7F], *_HIGH_RANKS[(mask >> (shift + 7)) & 0x3F]]
-            for shift in (0, 13, 26, 39)
-        ]
-        for mask in held
-    ]
-    # The trick in progress: its led suit, and the best card so far and its seat.
-    led = best_suit = best_rank = winner = 0
-    if trick:
-        led = trick[0] // 13
-        best_suit, best_rank, winner = led, trick[0] % 13, leader
-        for position, card in enumerate(trick):
-            suit, rank = divmod(card, 13)
-            if (suit == best_suit and rank > best_rank) or (suit == _SPADES != best_suit):
-                best_suit, best_rank, winner = suit, rank, (leader + position) % 4
-    to_follow = 4 - len(trick)
-
-    for _ in range(13 - len(plays) // 4):
-        if to_follow == 4:
-            hand = hands[seat]
-            if two_of_clubs_lead:
-                pick(1)
-                hand[0].pop(0)
-                suit = rank = 0
-                two_of_clubs_lead = False
-            else:
-                count = len(hand[0]) + len(hand[1]) + len(hand[2])
-                if broken or not count:
-                    count += len(hand[3])
-                # An index counts legal cards from the lowest id, as legal_actions() lists them.
-                index = pick(count)
-                suit = 0
-                while index >= len(hand[suit]):
-                    index -= len(hand[suit])
-                    suit += 1
-                rank = hand[suit].pop(index)
-                if suit == _SPADES and not broken:
-                    broken = any_spade
-            led = best_suit = suit
-            best_rank = rank
-            winner = seat
-            plays.append(13 * suit + rank)
+    lead_two_of_clubs = two_of_clubs and not plays
+    led = trick[0] // RANKS if trick else NO_SUIT
+    for _ in range(52 - len(plays)):
+        cards = held[seat]
+        legal = legal_mask(cards, led, broken, lead_two_of_clubs)
+        # Skip to the chosen card: legal_actions() lists cards by id.
+        index = pick(legal.bit_count())
+        while index:
+            legal &= legal - 1
+            index -= 1
+        bit = legal & -legal
+        held[seat] = cards ^ bit
+        card = bit.bit_length() - 1
+        if not broken and card >= FIRST_SPADE:
+            broken = breaks_spades(card, led, any_spade)
+        plays.append(card)
+        if len(plays) & 3:
+            if led == NO_SUIT:
+                led = card // RANKS
+                lead_two_of_clubs = False
             seat = (seat + 1) % 4
-            to_follow = 3
-        for _ in range(to_follow):
-            hand = hands[seat]
-            following = hand[led]
-            if following:
-                rank = following.pop(pick(len(following)))
-                if best_suit == led and rank > best_rank:
-                    best_rank = rank
-                    winner = seat
-                plays.append(13 * led + rank)
-            else:
-                index = pick(len(hand[0]) + len(hand[1]) + len(hand[2]) + len(hand[3]))
-                suit = 0
-                while index >= len(hand[suit]):
-                    index -= len(hand[suit])
-                    suit += 1
-                rank = hand[suit].pop(index)
-                if suit == _SPADES:
-                    # A spade on a trick led in another suit breaks spades under any rule.
-                    broken = True
-                    if best_suit != _SPADES or rank > best_rank:
-                        best_suit, best_rank, winner = suit, rank, seat
-                plays.append(13 * suit + rank)
-            seat = (seat + 1) % 4
-        won[winner] += 1
-        seat = winner
-        to_follow = 4
+        else:
+            seat = leader = (leader + trick_winner(plays[-4:])) % 4
+            won[seat] += 1
+            led = NO_SUIT
 
     # The game gives score_hand the setup, dealer, totals and earlier results.
-    return score_hand(game, dealt, tuple(bids), tuple(won), first_leader, tuple(plays))  # type: ignore[arg-type]
+    return score_hand(game, dealt, tuple(bids), tuple(won), first, tuple(plays))  # type: ignore[arg-type]

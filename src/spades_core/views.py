@@ -34,12 +34,14 @@ from spades_core import _check
 from spades_core.actions import Action, Bid, Play
 from spades_core.cards import Card, CardSet, Suit
 from spades_core.errors import SpadesError, VariantLoadError, brief
-from spades_core.options import BreakRule, FirstLead, Rules
+from spades_core.game import SEATS, Phase
+from spades_core.options import Rules
+from spades_core.results import HandResults, Trick
 from spades_core.seats import Seat, SeatMap, Team, TeamMap
-from spades_core.state import SEATS, HandResult, Phase, Trick
+from spades_core.tricks import NO_SUIT, RANKS, breaks_spades, rule_flags, shown_out
 
 if TYPE_CHECKING:
-    from spades_core.state import Game
+    from spades_core.game import Game
     from spades_core.variant import Variant
 
 __all__ = ["View", "view_for"]
@@ -70,7 +72,7 @@ class View:
     spades_broken: bool
     scores: TeamMap[int]
     bags: TeamMap[int]
-    hand_results: tuple[HandResult, ...]
+    hand_results: HandResults
     """Finished hands (all their cards have been played, so nothing is hidden)."""
     winner: Team | None
     legal_actions: tuple[Action, ...]
@@ -208,15 +210,11 @@ _SUIT_SETS: tuple[frozenset[Suit], ...] = tuple(
     frozenset(suit for suit in Suit if mask >> suit & 1) for mask in range(16)
 )
 _NO_SUITS = _SUIT_SETS[0]
-_NON_SPADE_SUITS = 0b0111
-_SPADES = 3
 
 
 def _shown_out(game: Game) -> SeatMap[frozenset[Suit]]:
-    rules = game._setup.rules
-    any_spade = rules.break_rule is BreakRule.ANY_SPADE
-    # With two_of_clubs the first lead is forced, so it shows nothing.
-    forced_first_lead = rules.first_lead is FirstLead.TWO_OF_CLUBS
+    """What every card played this hand proves, replayed with the trick rules."""
+    any_spade, _ = rule_flags(game._setup.rules)
     tricks: list[tuple[int, tuple[int, ...]]] = [
         (trick.leader, tuple(card.id for card in trick.cards)) for trick in game._tricks
     ]
@@ -225,17 +223,11 @@ def _shown_out(game: Game) -> SeatMap[frozenset[Suit]]:
     out = [0, 0, 0, 0]
     broken = False
     for leader, cards in tricks:
-        led = cards[0] // 13
-        if led == _SPADES and not broken and not forced_first_lead:
-            # Leading a spade before spades are broken means holding nothing else.
-            out[leader] |= _NON_SPADE_SUITS
-        forced_first_lead = False
+        led = NO_SUIT
         for position, card in enumerate(cards):
-            suit = card // 13
-            if suit != led:
-                out[(leader + position) % 4] |= 1 << led
-            if suit == _SPADES and (any_spade or (position and led != _SPADES)):
-                broken = True
+            out[(leader + position) % 4] |= shown_out(card, led, broken)
+            broken = broken or breaks_spades(card, led, any_spade)
+            led = cards[0] // RANKS
     return SeatMap(tuple(_SUIT_SETS[mask] for mask in out))
 
 

@@ -27,14 +27,23 @@ import attrs
 
 from spades_core.bots._play import normal_play
 from spades_core.bots.bidding import estimate_tricks, nil_risk, normal_bid
-from spades_core.bots.table import NO_BID, SUIT, Table
+from spades_core.bots.table import NO_BID, Table
 from spades_core.bots.why import Why
 from spades_core.cards import CardSet
 from spades_core.determinize import HiddenCards
-from spades_core.options import BreakRule, FirstLead
+from spades_core.results import SEATS
 from spades_core.seats import Seat
-from spades_core.state import SEATS
-from spades_core.transitions import trick_winner
+from spades_core.tricks import (
+    FIRST_SPADE,
+    NO_SUIT,
+    RANKS,
+    breaks_spades,
+    first_leader,
+    legal_mask,
+    rule_flags,
+    shown_out,
+    trick_winner,
+)
 from spades_core.variant import checked_game_outcome, checked_legal_bids, checked_score_hand
 from spades_core.views import View
 
@@ -42,7 +51,6 @@ __all__ = ["GAME_VALUE", "Budget", "Sim", "hand_value", "search_bid", "search_pl
 
 GAME_VALUE: Final = 1000
 """What winning (or losing) the game is worth, in points, to the search."""
-_NON_SPADES: Final = SUIT[0] | SUIT[1] | SUIT[2]
 _NIL_CANDIDATE_RISK: Final = 9.0
 """Hands riskier than this for Nil are not worth simulating a Nil bid for."""
 
@@ -79,8 +87,7 @@ class Sim(Table):
         self.rules = rules
         self.variant = view.variant
         self.dealer = int(view.dealer)
-        self.any_spade = rules.break_rule is BreakRule.ANY_SPADE
-        self.two_of_clubs = rules.first_lead is FirstLead.TWO_OF_CLUBS
+        self.any_spade, self.two_of_clubs = rule_flags(rules)
         self.hands = list(hands)
         self.to_act = base.seat
 
@@ -98,15 +105,13 @@ class Sim(Table):
 
     def legal_mask(self) -> int:
         """The legal plays of the seat to act (the engine's rules, on ints)."""
-        held = self.hands[self.to_act]
         trick = self.trick
-        if trick:
-            return held & SUIT[trick[0] // 13] or held
-        if self.two_of_clubs and self.tricks_done == 0:
-            return 1
-        if self.broken:
-            return held
-        return held & _NON_SPADES or held
+        return legal_mask(
+            self.hands[self.to_act],
+            trick[0] // RANKS if trick else NO_SUIT,
+            self.broken,
+            self.two_of_clubs and self.tricks_done == 0,
+        )
 
     def play(self, card: int) -> None:
         """The seat to act plays ``card`` (assumed legal)."""
@@ -115,22 +120,19 @@ class Sim(Table):
         self.hands[seat] ^= bit
         self.played |= bit
         trick = self.trick
-        if trick:
-            led = trick[0] // 13
-            if card // 13 != led:
-                self.voids[seat] |= 1 << led
-        elif card >= 39 and not self.broken:
-            self.voids[seat] |= 7
-        if card >= 39:
+        led = trick[0] // RANKS if trick else NO_SUIT
+        broken = self.broken
+        self.voids[seat] |= shown_out(card, led, broken)
+        if card >= FIRST_SPADE:
             if self.spades_left[seat] > 0:
                 self.spades_left[seat] -= 1
-            if not self.broken and ((trick and trick[0] < 39) or self.any_spade):
-                self.broken = True
+            if not broken:
+                self.broken = breaks_spades(card, led, self.any_spade)
         trick.append(card)
         if len(trick) < 4:
             self.to_act = (seat + 1) % 4
             return
-        winner = (self.leader + trick_winner((trick[0], trick[1], trick[2], trick[3]))) % 4
+        winner = (self.leader + trick_winner(trick)) % 4
         self.won[winner] += 1
         self.tricks_done += 1
         self.trick = []
@@ -167,9 +169,7 @@ class Sim(Table):
         revealed = variant.revealed_spade_counts(rules, made)
         for seat, count in revealed.items():
             self.spades_left[seat] = count
-        leader = first
-        if self.two_of_clubs:
-            leader = next(s for s in range(4) if self.hands[s] & 1)
+        leader = first_leader(self.dealer, self.hands, self.two_of_clubs)
         self.leader = leader
         self.to_act = leader
 

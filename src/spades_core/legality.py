@@ -1,0 +1,223 @@
+"""What is legal now: the legal actions of a :class:`~spades_core.Game`, and
+why an action is not.
+
+:func:`legal_actions` is what ``Game.legal_actions()`` returns (and caches);
+:func:`check` raises the :class:`~spades_core.IllegalActionError` that
+applying an illegal action raises, with the reason and an explanation. The
+trick rules themselves are those of :mod:`spades_core.tricks`.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Final
+
+from spades_core import _check
+from spades_core._build import card_set
+from spades_core._slices import SliceTable
+from spades_core.actions import BIDS, DEAL_FROM_SEED, PLAYS, Action, Bid, Deal, Play, deal_of
+from spades_core.cards import ALL_CARDS, SUIT_MASKS, CardSet
+from spades_core.errors import (
+    IllegalActionError,
+    IllegalReason,
+    InvalidNotationError,
+    brief,
+)
+from spades_core.game import NO_SEAT, SEATS, Game, GameSetup, Phase
+from spades_core.options import FirstLead
+from spades_core.seats import Seat
+from spades_core.tricks import NO_SUIT, RANKS, legal_mask
+from spades_core.variant import checked_legal_bids
+
+__all__ = [
+    "bid_values",
+    "check",
+    "legal_actions",
+    "legal_bid_values",
+    "legal_play_mask",
+    "plays_of_mask",
+]
+
+_TWO_OF_CLUBS_FIRST: Final = FirstLead.TWO_OF_CLUBS
+# Looking a member up on an enum class costs more than a global in CPython 3.11.
+_DEAL: Final = Phase.DEAL
+_BID: Final = Phase.BID
+_PLAY: Final = Phase.PLAY
+
+# Turning a legal-card mask into action objects is one lookup (when the
+# cards are in one suit) or one per suit.
+_PLAYS: Final = SliceTable(PLAYS.__getitem__)
+_plays_of_one_suit: Final = _PLAYS.one_suit.get
+_plays_of_slices: Final = _PLAYS.of_mask
+
+
+def plays_of_mask(mask: int) -> tuple[Play, ...]:
+    """The pre-built plays of the cards in ``mask``, lowest card id first."""
+    return _plays_of_one_suit(mask) or _plays_of_slices(mask)
+
+
+# -- queries -----------------------------------------------------------------
+
+
+def legal_play_mask(game: Game) -> int:
+    """The mask of cards the seat to act may play (the game must be in ``PLAY``)."""
+    trick = game._trick
+    if trick:
+        return legal_mask(game._held[game._to_act], trick[0] // RANKS, game._broken, False)
+    return legal_mask(game._held[game._to_act], NO_SUIT, game._broken, _leads_two_of_clubs(game))
+
+
+def _leads_two_of_clubs(game: Game) -> bool:
+    # Whether a card leading now is the forced first lead of the hand.
+    return not game._tricks and game._setup.rules.first_lead is _TWO_OF_CLUBS_FIRST
+
+
+def legal_bid_values(game: Game) -> tuple[int, ...]:
+    """The bids the variant allows the seat to act (the game must be in ``BID``).
+
+    Calls the variant's :meth:`~spades_core.Variant.legal_bids` hook and checks
+    its answer: a plugin that raises or answers nonsense gets a
+    :class:`~spades_core.VariantLoadError` naming it.
+    """
+    seat = game._to_act
+    return bid_values(game._setup, seat, game._held[seat], game._bids)
+
+
+def bid_values(
+    setup: GameSetup, seat: int, hand: int, bids: tuple[int | None, ...]
+) -> tuple[int, ...]:
+    """The bids the variant allows seat number ``seat`` holding the mask
+    ``hand`` when ``bids`` (by seat, ``None`` for no bid yet) have been made;
+    checked as :func:`legal_bid_values` describes."""
+    made = MappingProxyType({SEATS[i]: b for i, b in enumerate(bids) if b is not None})
+    return checked_legal_bids(setup.variant, setup.rules, SEATS[seat], card_set(hand), made)
+
+
+# The bid actions of each answer of legal_bid_values (at most 2**14 distinct ones).
+_BID_ACTIONS: Final[dict[tuple[int, ...], tuple[Bid, ...]]] = {}
+
+
+def _bid_actions(values: tuple[int, ...]) -> tuple[Bid, ...]:
+    actions = _BID_ACTIONS.get(values)
+    if actions is None:
+        actions = _BID_ACTIONS[values] = tuple(BIDS[value] for value in values)
+    return actions
+
+
+def legal_actions(game: Game) -> tuple[Action, ...]:
+    """The legal actions of the seat to act (``Game.legal_actions`` caches this)."""
+    phase = game._phase
+    if phase is _PLAY:
+        mask = legal_play_mask(game)
+        return _plays_of_one_suit(mask) or _plays_of_slices(mask)
+    if phase is _BID:
+        return _bid_actions(legal_bid_values(game))
+    if phase is _DEAL:
+        return (DEAL_FROM_SEED,)
+    return ()
+
+
+# -- checking ----------------------------------------------------------------
+
+
+def _illegal(reason: IllegalReason, message: str) -> IllegalActionError:
+    return IllegalActionError(reason, message)
+
+
+def check(game: Game, action: object, seat: object = None) -> None:
+    """Raise the :class:`IllegalActionError` that applying ``action`` (by
+    ``seat``, if given: a :class:`Seat` or its name) would raise; return ``None``
+    if it is legal."""
+    if seat is not None and type(seat) is not Seat:
+        try:
+            seat = _check.seat(seat, "apply")
+        except InvalidNotationError as error:
+            raise _illegal(IllegalReason.NOT_YOUR_TURN, str(error)) from None
+    phase = game._phase
+    if seat is not None and (game._to_act == NO_SEAT or seat != game._to_act):
+        if game._to_act == NO_SEAT:
+            raise _illegal(
+                IllegalReason.NOT_YOUR_TURN,
+                f"no seat is to act now ({phase.name}); "
+                + ("the game is over" if phase is Phase.GAME_OVER else "deal the next hand"),
+            )
+        name = seat.name if hasattr(seat, "name") else repr(seat)
+        raise _illegal(
+            IllegalReason.NOT_YOUR_TURN,
+            f"it is {SEATS[game._to_act].name}'s turn, not {name}'s",
+        )
+    if isinstance(action, Deal):
+        if phase is not Phase.DEAL:
+            raise wrong_phase(game, "deal")
+        if action.hands is not None:
+            deal_of(explicit_hands(action))
+        return
+    if isinstance(action, Bid):
+        if phase is not Phase.BID:
+            raise wrong_phase(game, "bid")
+        legal = legal_bid_values(game)
+        if action.value not in legal:
+            who = SEATS[game._to_act].name
+            shown = ", ".join("Nil" if b == 0 else str(b) for b in legal)
+            raise _illegal(
+                IllegalReason.BID_NOT_ALLOWED,
+                f"{who} may not bid {action}; the {game._setup.variant.id} rules allow {shown}",
+            )
+        return
+    if isinstance(action, Play):
+        if phase is not Phase.PLAY:
+            raise wrong_phase(game, "play a card")
+        _check_play(game, action.card.id)
+        return
+    raise _illegal(
+        IllegalReason.NOT_AN_ACTION,
+        f"not an action: {brief(action)}; use one of game.legal_actions(), a Bid or a Play",
+    )
+
+
+def wrong_phase(game: Game, what: str) -> IllegalActionError:
+    phase = game._phase
+    needed = {
+        Phase.DEAL: "the next hand must be dealt",
+        Phase.BID: f"{SEATS[game._to_act].name} must bid" if game._to_act >= 0 else "",
+        Phase.PLAY: f"{SEATS[game._to_act].name} must play a card" if game._to_act >= 0 else "",
+        Phase.GAME_OVER: "the game is over",
+    }[phase]
+    return _illegal(IllegalReason.WRONG_PHASE, f"cannot {what} now: {needed}")
+
+
+def _check_play(game: Game, card: int) -> None:
+    seat = SEATS[game._to_act]
+    held = game._held[seat]
+    shown = ALL_CARDS[card]
+    if not held >> card & 1:
+        raise _illegal(IllegalReason.CARD_NOT_IN_HAND, f"{seat.name} does not hold {shown}")
+    if legal_play_mask(game) >> card & 1:
+        return
+    trick = game._trick
+    if trick:
+        led = ALL_CARDS[trick[0]].suit
+        follow = CardSet(held & SUIT_MASKS[led])
+        raise _illegal(
+            IllegalReason.MUST_FOLLOW_SUIT,
+            f"{seat.name} must follow {led.name.lower()} ({follow}) and cannot play {shown}",
+        )
+    if _leads_two_of_clubs(game):
+        raise _illegal(
+            IllegalReason.MUST_LEAD_TWO_OF_CLUBS,
+            f"{seat.name} must lead the 2C to the first trick, not {shown}",
+        )
+    raise _illegal(
+        IllegalReason.SPADES_NOT_BROKEN,
+        f"{seat.name} cannot lead {shown}: spades are not broken and {seat.name} holds other suits",
+    )
+
+
+def explicit_hands(action: Deal) -> object:
+    """The hands of a :class:`Deal` as :func:`~spades_core.actions.deal_of` reads them."""
+    # A Deal holds hands in seat order; deal_of reads a seat mapping and
+    # reports anything else (wrong length, wrong type) as INVALID_DEAL.
+    given = action.hands
+    if isinstance(given, tuple) and len(given) == 4:
+        return dict(zip(SEATS, given, strict=True))
+    return given

@@ -1,0 +1,123 @@
+"""A game's results history: appending a hand shares what is there (O(1)
+amortized) while every game stays unchanged, and the history reads,
+compares, hashes and pickles like the tuple of its results."""
+
+from __future__ import annotations
+
+import pickle
+import random
+from pathlib import Path
+
+import pytest
+
+import spades_core as sc
+from spades_core.playout import playout
+from spades_core.results import HandResults
+
+DATA = Path(__file__).parent / "data"
+
+
+def long_game(hands: int, seed: int = 3) -> sc.Game:
+    """A Mirror game after ``hands`` random hands (Mirror has no loss floor)."""
+    return playout(sc.new_game("mirror", seed=seed), random.Random(seed), hands=hands)
+
+
+def test_each_game_keeps_its_own_history_while_later_games_share_the_storage() -> None:
+    games = [sc.new_game("mirror", seed=3)]
+    for _ in range(6):
+        games.append(playout(games[-1], random.Random(len(games))))
+    for number, game in enumerate(games):
+        assert len(game.hand_results) == number
+        assert [result.number for result in game.hand_results] == list(range(number))
+    last = games[-1].hand_results
+    assert all(game.hand_results._items is last._items for game in games[1:])
+    assert all(game.hand_results == last[: len(game.hand_results)] for game in games)
+
+
+def test_a_game_continued_two_ways_gets_two_separate_histories() -> None:
+    start = long_game(4)
+    one = playout(start, random.Random(1), hands=2)
+    two = playout(start, random.Random(2), hands=2)
+    assert len(start.hand_results) == 4
+    assert len(one.hand_results) == len(two.hand_results) == 6
+    assert one.hand_results[:4] == two.hand_results[:4] == tuple(start.hand_results)
+    assert one.hand_results[4] != two.hand_results[4]
+    # Both stay as they were when more hands are added to either.
+    before_one, before_two = tuple(one.hand_results), tuple(two.hand_results)
+    playout(one, random.Random(3), hands=2)
+    playout(two, random.Random(4), hands=2)
+    assert tuple(one.hand_results) == before_one
+    assert tuple(two.hand_results) == before_two
+
+
+def test_the_history_reads_like_a_tuple() -> None:
+    game = long_game(5)
+    history = game.hand_results
+    as_tuple = tuple(history)
+    assert len(as_tuple) == 5
+    assert history == as_tuple
+    assert as_tuple == history
+    assert hash(history) == hash(as_tuple)
+    assert history[-1] is as_tuple[-1]
+    assert history[1:3] == as_tuple[1:3]
+    assert history[::-2] == as_tuple[::-2]
+    assert list(reversed(history)) == list(reversed(as_tuple))
+    assert history.index(as_tuple[2]) == 2
+    assert as_tuple[3] in history
+    assert history.count(as_tuple[0]) == 1
+    assert bool(history)
+    assert not sc.new_game("classic").hand_results
+    assert sc.new_game("classic").hand_results == ()
+    with pytest.raises(IndexError):
+        history[5]
+    with pytest.raises(IndexError):
+        history[-6]
+    assert repr(history).startswith("HandResults([<HandResult 1")
+
+
+def test_histories_of_different_lengths_or_results_differ() -> None:
+    game = long_game(3)
+    assert game.hand_results != long_game(2).hand_results
+    assert game.hand_results != long_game(3, seed=4).hand_results
+    assert game.hand_results != list(game.hand_results)
+
+
+def test_games_with_equal_histories_are_equal_however_they_were_built() -> None:
+    game = long_game(4)
+    rebuilt = sc.transitions.between_hands(
+        game._setup, game._dealer, game._scores, game._bags, tuple(game.hand_results), None
+    )
+    assert rebuilt.hand_results._items is not game.hand_results._items
+    assert rebuilt == game
+    assert hash(rebuilt) == hash(game)
+
+
+def test_a_history_pickles_as_the_tuple_of_its_results() -> None:
+    game = long_game(3)
+    loaded = pickle.loads(pickle.dumps(game.hand_results))
+    assert isinstance(loaded, HandResults)
+    assert loaded == game.hand_results
+    assert len(loaded._items) == 3
+
+
+def test_a_game_pickled_by_release_0_1_loads_and_plays_on() -> None:
+    # Pickled by spades-core 0.1.0, whose Game lived in spades_core.state and
+    # whose history was a plain tuple: Mirror, seed 11, two hands played, then
+    # nine random actions of the third.
+    loaded = pickle.loads((DATA / "game-0.1.0-mirror-mid-hand.pickle").read_bytes())
+    assert isinstance(loaded, sc.Game)
+    assert isinstance(loaded.hand_results, HandResults)
+    assert loaded.hand_number == 2
+    replayed = playout(
+        sc.new_game("mirror", seed=11, first_lead="two_of_clubs"), random.Random(4), hands=2
+    )
+    assert loaded.hand_results == replayed.hand_results
+    assert loaded.phase is sc.Phase.PLAY
+    finished = playout(loaded, random.Random(5))
+    assert len(finished.hand_results) == 3
+    assert finished.hand_results[:2] == tuple(replayed.hand_results)
+
+
+def test_records_of_long_games_round_trip() -> None:
+    game = long_game(40)
+    assert sc.loads(sc.dumps(game)) == game
