@@ -50,10 +50,9 @@ from spades_core import _check
 from spades_core.actions import BIDS, PLAYS, Deal
 from spades_core.cards import FULL_DECK_MASK, SUIT_MASKS, CardSet
 from spades_core.errors import IllegalActionError, InconsistentViewError
-from spades_core.game import new_game
+from spades_core.game import SEATS, Game, Phase, new_game
 from spades_core.options import FirstLead
 from spades_core.seats import Seat
-from spades_core.state import SEATS, Game, Phase
 from spades_core.transitions import between_hands
 from spades_core.variant import checked_legal_bids
 from spades_core.views import View

@@ -13,8 +13,8 @@ from typing import Final
 
 from spades_core.actions import Bid, Play
 from spades_core.cards import FULL_DECK_MASK, SUIT_MASKS
+from spades_core.game import Phase
 from spades_core.options import NilTricks, Rules
-from spades_core.state import Phase
 from spades_core.views import View
 
 __all__ = ["FULL", "NO_BID", "SPADE_MASK", "SUIT", "UNKNOWN", "Table", "table_from_view"]

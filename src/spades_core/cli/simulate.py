@@ -42,10 +42,9 @@ from spades_core.actions import Deal
 from spades_core.cards import CardSet
 from spades_core.cli.play import add_option_argument, parse_options
 from spades_core.errors import SpadesError
-from spades_core.game import new_game
+from spades_core.game import Game, Phase, new_game
 from spades_core.rng import SeedStream
 from spades_core.seats import Seat, Team
-from spades_core.state import Game, Phase
 
 __all__ = ["SimulationConfig", "register", "run", "simulate", "summarize", "wilson_interval"]
 

@@ -9,10 +9,11 @@ from functools import partial
 from spades_core.actions import DEAL_FROM_SEED, Bid, Play
 from spades_core.cards import ALL_CARDS, FULL_DECK_MASK, CardSet, Suit
 from spades_core.errors import SpadesError
+from spades_core.game import SEATS, Game, Phase
 from spades_core.options import FirstLead
 from spades_core.records import dumps, loads
+from spades_core.results import Trick
 from spades_core.seats import Seat, Team
-from spades_core.state import SEATS, Game, Phase, Trick
 from spades_core.testing._failure import ConformanceError, fail, guard, seat_text
 from spades_core.variant import checked_game_end, checked_game_outcome, checked_score_hand
 
