@@ -33,7 +33,9 @@ at random may never end, so speed is counted per hand, not per game. Each
 figure is the median of several timed runs after a warm-up run. Sections
 whose API is not present report "not available". When ``pyspiel`` (OpenSpiel)
 is importable, its random hands per second from a Python loop are measured
-too, for comparison.
+too, for comparison. Section ``envs`` measures random hands through the
+OpenSpiel game and the PettingZoo environment of ``spades_core.envs`` beside
+the engine driven by action ids.
 """
 
 from __future__ import annotations
@@ -615,6 +617,80 @@ def section_openspiel(plan: Plan) -> list[Result]:
     ]
 
 
+# -- the framework integrations (optional) ------------------------------------------------------
+
+
+def section_envs(plan: Plan) -> list[Result]:
+    """Random classic hands per second through the raw engine's action ids, the
+    OpenSpiel game and the PettingZoo environment (each when installed)."""
+    hands = max(10, plan.hands // 10)
+    variant = "classic"
+
+    def raw(i: int) -> float:
+        rng = random.Random(i)
+        start = clock()
+        for number in range(hands):
+            game = sc.new_game(variant, seed=number).deal()
+            while game.phase in MID_HAND:
+                game = game.apply(sc.encoding.ACTIONS[rng.choice(sc.encoding.legal_ids(game))])
+        return hands / (clock() - start)
+
+    def rate(name: str, run: Callable[[int], float], note: str) -> Result:
+        return median_result("envs", name, "hands/s", timed_runs(plan, run), note=note)
+
+    results = [rate("engine, action ids", raw, "seeded deal, legal_ids + apply")]
+    try:
+        pyspiel: Any = importlib.import_module("pyspiel")
+        wrapper: Any = importlib.import_module("spades_core.envs.openspiel")
+    except ImportError:
+        results.append(unavailable("envs", "OpenSpiel game", "pyspiel not importable"))
+    else:
+        wrapper.register()
+        game = pyspiel.load_game("spades_core", {"variant": variant})
+
+        def openspiel(i: int) -> float:
+            rng = random.Random(i)
+            start = clock()
+            for _ in range(hands):
+                state = game.new_initial_state()
+                while not state.is_terminal():
+                    if state.is_chance_node():
+                        state.apply_action(rng.choice(state.chance_outcomes())[0])
+                    else:
+                        state.apply_action(rng.choice(state.legal_actions()))
+            return hands / (clock() - start)
+
+        results.append(
+            rate("OpenSpiel game", openspiel, "52 chance deals, legal_actions + apply_action")
+        )
+    try:
+        zoo: Any = importlib.import_module("spades_core.envs.pettingzoo")
+    except ImportError:
+        results.append(unavailable("envs", "PettingZoo environment", "pettingzoo not importable"))
+    else:
+        for name, make in (("PettingZoo env()", zoo.env), ("PettingZoo raw_env", zoo.raw_env)):
+
+            def pettingzoo(i: int, make: Any = make) -> float:
+                rng = random.Random(i)
+                table = make(variant, hands=1)
+                start = clock()
+                for number in range(hands):
+                    table.reset(seed=number if i < 0 else i * hands + number)
+                    for _ in table.agent_iter():
+                        observation, _, termination, truncation, _ = table.last()
+                        if termination or truncation:
+                            table.step(None)
+                        else:
+                            mask = observation["action_mask"]
+                            table.step(rng.choice(mask.nonzero()[0].tolist()))
+                return hands / (clock() - start)
+
+            results.append(
+                rate(name, pettingzoo, "observation + mask every step, random masked actions")
+            )
+    return results
+
+
 # -- the batch engine (optional) ----------------------------------------------------------------
 
 BATCH_HANDS = {"full": 1_000_000, "quick": 100_000}
@@ -745,6 +821,7 @@ SECTIONS: dict[str, Callable[[Plan], list[Result]]] = {
     "h": section_h,
     "i": section_i,
     "os": section_openspiel,
+    "envs": section_envs,
     "batch": section_batch,
 }
 

@@ -1,166 +1,182 @@
-"""``spades simulate`` (issue 5): bot levels measured against each other."""
+"""``spades simulate`` and ``spades tournament``: arguments, header and
+progress on stderr, the tables, ``--json`` (exactly the API's numbers) and
+``--plot``."""
 
 from __future__ import annotations
 
 import io
 import json
-import math
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+import spades_core as sc
 from spades_core.cli import main
-from spades_core.cli.simulate import (
-    SimulationConfig,
-    mean_interval,
-    run_item,
-    simulate,
-    summarize,
-    wilson_interval,
-)
+from spades_core.cli.simulate import hard_warning
+from spades_core.players import PlayerSpec
+from spades_core.simulation import Progress, default_workers
+from spades_core.simulation.core import plan_run
+from spades_core.simulation.progress import ProgressPrinter
+from spades_core.simulation.work import Match
 
 
-def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
-    assert main(["simulate", *args, "--json"]) == 0
+def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[str, str]:
+    assert main(list(args)) == 0
     captured = capsys.readouterr()
-    # Not a terminal: no progress bar on stderr.
-    assert captured.err == ""
-    summary: dict[str, Any] = json.loads(captured.out)
-    return summary
+    return captured.out, captured.err
 
 
-def test_hands_mode_reports_points_per_side_and_the_difference(
+def test_json_is_exactly_what_the_api_returns(capsys: pytest.CaptureFixture[str]) -> None:
+    out, _ = run_cli(
+        capsys, "simulate", "--variant", "mirror", "--ns", "normal", "--ew", "random",
+        "--hands", "5", "--seed", "3", "--duplicate", "-o", "nil_value=50", "--json",
+    )  # fmt: skip
+    result = sc.simulate(
+        "normal", "random", variant="mirror", hands=5, seed=3, duplicate=True,
+        options={"nil_value": 50}, workers=1,
+    )  # fmt: skip
+    assert out == json.dumps(result.to_json(), sort_keys=True) + "\n"
+    summary = json.loads(out)
+    assert summary["options"] == {"nil_value": 50}
+    assert summary["difference"]["value"] == result.difference.value
+    assert set(summary["ns"]) == {"player", "points", "bags", "adjusted"}
+
+
+def test_the_header_and_seed_come_first_on_stderr_then_progress_lines(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    summary = run_json(
-        capsys, "--variant", "mirror", "--ns", "normal", "--ew", "random", "--hands", "8",
-        "--seed", "3",
+    out, err = run_cli(
+        capsys, "simulate", "--ns", "easy", "--ew", "random", "--hands", "4", "--seed", "12",
+        "--workers", "1", "--task-size", "2",
     )  # fmt: skip
-    assert summary["mode"] == "hands"
-    assert (summary["variant"], summary["ns"], summary["ew"]) == ("mirror", "normal", "random")
-    assert summary["hands"] == 8
-    ns, ew = summary["mean_points"]["NS"], summary["mean_points"]["EW"]
-    difference = summary["difference"]
-    assert difference["mean"] == pytest.approx(ns - ew, abs=0.02)
-    low, high = difference["ci95"]
-    assert low < difference["mean"] < high
-    assert "games" not in summary
+    lines = err.splitlines()
+    assert lines[0] == "classic: easy (NS) vs random (EW); 4 deals; seed 12; local, 1 worker"
+    # Not a terminal: whole lines, the first one at once and the last one at the end.
+    assert lines[1].startswith("0/4 deals (0%), 0 hands, ")
+    assert lines[1].endswith(", time left not known yet")
+    assert lines[-1].startswith("4/4 deals (100%), 4 hands, ")
+    assert lines[-1].endswith("hands/s, done")
+    assert "\r" not in err
+    assert out.startswith("classic: 4 deals, 4 hands, seed 12\n")
 
 
-def test_duplicate_plays_every_deal_twice_with_the_cards_swapped(
+def test_a_random_seed_is_drawn_and_shown(capsys: pytest.CaptureFixture[str]) -> None:
+    out, err = run_cli(capsys, "simulate", "--hands", "1", "--workers", "1", "-q", "--json")
+    assert err == ""
+    seed = json.loads(out)["seed"]
+    assert isinstance(seed, int)
+    assert 0 <= seed < 2**63
+
+
+def test_workers_default_to_the_number_of_cores(capsys: pytest.CaptureFixture[str]) -> None:
+    _, err = run_cli(capsys, "simulate", "--ns", "random", "--ew", "random", "--hands", "1")
+    cores = default_workers()
+    assert f"local, {cores} worker{'s' if cores > 1 else ''}" in err.splitlines()[0]
+
+
+def test_hard_players_are_announced_when_the_run_will_be_long() -> None:
+    plan = plan_run(
+        variant="classic", hands=300, games=None, seed=1, duplicate=True, options=None,
+        max_hands=200, backend="local", workers=2, address=None, task_size=None, retries=3,
+    )  # fmt: skip
+    hard_vs_easy = Match("classic", PlayerSpec("hard"), PlayerSpec("easy"), "hands", 1)
+    warning = hard_warning(plan, [hard_vs_easy])
+    assert warning is not None
+    assert warning.startswith("note: hard players think about 35 ms a move")
+    assert "on 2 workers" in warning
+    assert "--steps" in warning
+    quick = Match("classic", PlayerSpec("normal"), PlayerSpec("easy"), "hands", 1)
+    assert hard_warning(plan, [quick]) is None
+    small = plan_run(
+        variant="classic", hands=3, games=None, seed=1, duplicate=False, options=None,
+        max_hands=200, backend="local", workers=2, address=None, task_size=None, retries=3,
+    )  # fmt: skip
+    assert hard_warning(small, [hard_vs_easy]) is None
+
+
+def test_the_warning_comes_after_the_header_and_before_any_progress(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Any run with a hard player counts as long here, so a short one shows where the note goes.
+    monkeypatch.setattr("spades_core.cli.simulate._LONG_RUN", 0.0)
+    _, err = run_cli(
+        capsys, "simulate", "--ns", "hard:steps=100:bid_steps=100", "--ew", "easy",
+        "--hands", "1", "--seed", "1", "--workers", "1",
+    )  # fmt: skip
+    lines = err.splitlines()
+    assert lines[0].startswith("classic: hard:bid_steps=100:steps=100 (NS) vs easy (EW)")
+    assert lines[1].startswith("note: hard players think about 0 ms a move")
+    assert lines[2].startswith("0/1 deals (0%)")
+    assert lines[-1].startswith("1/1 deals (100%)")
+
+
+def test_text_table_shows_points_bags_and_the_bag_adjusted_headline(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    summary = run_json(
-        capsys, "--variant", "classic", "--ns", "easy", "--ew", "easy", "--hands", "5",
-        "--seed", "9", "--duplicate",
+    out, _ = run_cli(
+        capsys, "simulate", "--ns", "normal", "--ew", "easy", "--hands", "4", "--seed", "1",
+        "--workers", "1", "-q",
     )  # fmt: skip
-    assert summary["hands"] == 10
-    assert summary["duplicate"] is True
-    # Same level on both sides and every deal played both ways: the two sides
-    # score exactly the same in total.
-    assert summary["mean_points"]["NS"] == summary["mean_points"]["EW"]
-    assert summary["difference"]["mean"] == 0
-
-
-def test_duplicate_copy_gives_each_level_the_other_sides_cards() -> None:
-    config = SimulationConfig("classic", "normal", "random", "hands", 1, seed=4, duplicate=True)
-    single = SimulationConfig("classic", "normal", "random", "hands", 1, seed=4)
-    swapped = SimulationConfig("classic", "random", "normal", "hands", 1, seed=4)
-    both = run_item(config, 0)
-    first = run_item(single, 0)
-    assert both.hands == 2
-    # The duplicate's first copy is the plain deal; the second copy is the
-    # same deal with the sides' cards exchanged, so it differs from the first.
-    assert both.points != (first.points[0] * 2, first.points[1] * 2)
-    assert run_item(swapped, 0).hands == 1
-
-
-def test_results_do_not_depend_on_the_number_of_workers(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    args = ["--variant", "whiz", "--ns", "normal", "--ew", "easy", "--hands", "6", "--seed", "11"]
-    one = run_json(capsys, *args, "--duplicate", "--workers", "1")
-    two = run_json(capsys, *args, "--duplicate", "--workers", "2")
-    assert one == two
-
-
-def test_games_mode_reports_the_win_rate_with_a_wilson_interval(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    summary = run_json(
-        capsys, "--variant", "classic", "--ns", "normal", "--ew", "random", "--games", "3",
-        "--seed", "2", "--option", "target_score=100",
-    )  # fmt: skip
-    games = summary["games"]
-    assert games["played"] == 3
-    assert games["ns_wins"] + games["ew_wins"] + games["unfinished"] == 3
-    assert games["ns_win_rate"] == pytest.approx(games["ns_wins"] / 3, abs=1e-4)
-    low, high = games["ci95"]
-    assert 0 <= low <= games["ns_win_rate"] <= high <= 1
-    assert summary["options"] == {"target_score": 100}
-
-
-def test_duplicate_games_swap_the_levels_between_partnerships() -> None:
-    config = SimulationConfig(
-        "mirror", "normal", "normal", "games", 1, seed=5, duplicate=True,
-        options=(("target_score", 100),),
-    )  # fmt: skip
-    result = run_item(config, 0)
-    # The same level on both sides of the same deals: one game each.
-    assert result.wins == (1, 1)
-
-
-def test_max_hands_leaves_a_game_unfinished() -> None:
-    config = SimulationConfig("mirror", "random", "random", "games", 1, seed=1, max_hands=1)
-    result = run_item(config, 0)
-    assert (result.hands, result.unfinished, result.wins) == (1, 1, (0, 0))
-    summary = summarize(config, [result])
-    assert summary["games"]["unfinished"] == 1
-
-
-def test_text_summary_is_a_table(capsys: pytest.CaptureFixture[str]) -> None:
-    status = main(
-        ["simulate", "--variant", "classic", "--ns", "easy", "--ew", "random", "--hands", "3",
-         "--seed", "1"]
-    )  # fmt: skip
-    assert status == 0
-    out = capsys.readouterr().out
-    assert "classic: 3 deals, 3 hands, seed 1" in out
     assert "points/hand" in out
     assert "bags/hand" in out
-    assert "NS    easy" in out
-    assert "EW    random" in out
-    assert "difference (NS - EW):" in out
-    assert "95% CI" in out
+    assert "bag-adjusted" in out
+    assert "difference (NS - EW), bag-adjusted: " in out
+    assert "difference (NS - EW), raw points:   " in out
+    assert "it nets -9.00" in out
 
 
-def test_progress_bar_draws_on_the_given_stream() -> None:
-    stream = io.StringIO()
-    config = SimulationConfig("mirror", "easy", "easy", "hands", 2, seed=1)
-    simulate(config, progress=stream)
-    text = stream.getvalue()
-    assert "1/2" in text
-    assert "2/2" in text
-    assert text.endswith("\n")
+def test_games_mode_prints_both_win_rates(capsys: pytest.CaptureFixture[str]) -> None:
+    out, _ = run_cli(
+        capsys, "simulate", "--ns", "normal", "--ew", "random", "--games", "2", "--seed", "2",
+        "-o", "target_score=100", "--workers", "1", "-q",
+    )  # fmt: skip
+    assert "games: 2 played, 0 unfinished" in out
+    assert "normal (NS) won 2: 100.0%, 95% CI [34.2%, 100.0%]" in out
+    assert "random (EW) won 0: 0.0%, 95% CI [0.0%, 65.8%]" in out
+
+
+def test_variant_and_player_names_are_read_in_any_case(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out, _ = run_cli(
+        capsys, "simulate", "--variant", "Mirror", "--ns", "Normal", "--ew", "EASY",
+        "--hands", "1", "--seed", "1", "--workers", "1", "--json",
+    )  # fmt: skip
+    summary = json.loads(out)
+    assert (summary["variant"], summary["ns"]["player"], summary["ew"]["player"]) == (
+        "mirror", "normal", "easy",
+    )  # fmt: skip
+
+
+def test_steps_set_the_budget_of_hard_players_only(capsys: pytest.CaptureFixture[str]) -> None:
+    out, err = run_cli(
+        capsys, "simulate", "--ns", "hard", "--ew", "easy", "--hands", "1", "--seed", "1",
+        "--steps", "200", "--bid-steps", "200", "--workers", "1", "--json",
+    )  # fmt: skip
+    assert json.loads(out)["ns"]["player"] == "hard:bid_steps=200:steps=200"
+    assert json.loads(out)["ew"]["player"] == "easy"
+    assert "hard:bid_steps=200:steps=200 (NS)" in err
 
 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--ns", "expert"], "unknown bot level 'expert'"),
-        (["--variant", "nope"], "nope"),
+        (["--ns", "expert"], "unknown player 'expert'; installed players: random, easy"),
+        (["--variant", "nope"], "no variant named 'nope'"),
         (["--option", "target_score=0"], "target_score"),
-        (["--hands", "0"], "--hands must be at least 1"),
-        (["--workers", "0"], "--workers must be at least 1"),
-        (["--steps", "0"], "steps must be a whole number"),
+        (["--hands", "0"], "hands must be a whole number ≥ 1; got 0"),
+        (["--workers", "0"], "workers must be a whole number ≥ 1; got 0"),
+        (["--ns", "hard", "--steps", "0"], "steps must be a whole number ≥ 1"),
+        (["--address", "127.0.0.1:1"], "an address is for the ray backend"),
+        (["--backend", "ray", "--address", "here"], "a Ray address is HOST:PORT"),
     ],
 )
 def test_bad_arguments_exit_with_status_2(
     capsys: pytest.CaptureFixture[str], args: list[str], message: str
 ) -> None:
-    args = [*args, "--ns", "hard"] if args[0] == "--steps" else args
     assert main(["simulate", "--seed", "1", *args]) == 2
     err = capsys.readouterr().err
     assert err.startswith("spades simulate: ")
@@ -172,20 +188,163 @@ def test_hands_and_games_are_exclusive(capsys: pytest.CaptureFixture[str]) -> No
     assert "not allowed with argument" in capsys.readouterr().err
 
 
-def test_wilson_interval_and_mean_interval() -> None:
-    low, high = wilson_interval(140, 200)
-    assert (round(low, 4), round(high, 4)) == (0.6332, 0.7593)
-    assert wilson_interval(0, 10)[0] == pytest.approx(0.0, abs=1e-12)
-    assert all(math.isnan(x) for x in wilson_interval(0, 0))
-    mean, low, high = mean_interval([1.0, 2.0, 3.0, 4.0])
-    assert mean == 2.5
-    assert (round(low, 3), round(high, 3)) == (1.235, 3.765)
+def test_progress_printer_on_a_terminal_redraws_one_line() -> None:
+    stream = io.StringIO()
+    printer = ProgressPrinter(stream, "deals", terminal=True, redraw=0.0)
+    printer(Progress(1, 4, 2, 1.0))
+    printer(Progress(4, 4, 8, 2.0))
+    text = stream.getvalue()
+    assert text.count("\r") == 2
+    assert "1/4 deals (25%), 2 hands, 2.0 hands/s, about 3 s left" in text
+    assert text.endswith("4/4 deals (100%), 8 hands, 4.0 hands/s, done\n")
+
+
+def test_progress_printer_in_a_log_writes_a_line_every_few_seconds() -> None:
+    stream = io.StringIO()
+    printer = ProgressPrinter(stream, "games", terminal=False, every=3600)
+    for done in range(1, 5):
+        printer(Progress(done, 4, 10 * done, float(done), retried=done // 4))
+    lines = stream.getvalue().splitlines()
+    # The first report at once, then nothing for an hour, except the last one.
+    assert lines == [
+        "1/4 games (25%), 10 hands, 10.0 hands/s, about 3 s left",
+        "4/4 games (100%), 40 hands, 10.0 hands/s, done, 1 task(s) retried",
+    ]
 
 
 def test_python_dash_m_runs_simulate() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "spades_core", "simulate", "--hands", "1", "--seed", "2",
-         "--ns", "random", "--ew", "random", "--json"],
+         "--ns", "random", "--ew", "random", "--json", "--workers", "1"],
         capture_output=True, text=True, check=True,
     )  # fmt: skip
     assert json.loads(done.stdout)["hands"] == 1
+
+
+# -- tournament ---------------------------------------------------------------------
+
+
+def test_tournament_json_is_exactly_what_the_api_returns(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out, err = run_cli(
+        capsys, "tournament", "--players", "random,easy,normal", "--hands", "3", "--seed", "4",
+        "--duplicate", "--json", "--workers", "1",
+    )  # fmt: skip
+    result = sc.tournament(["random", "easy", "normal"], hands=3, seed=4, duplicate=True)
+    assert out == json.dumps(result.to_json(), sort_keys=True) + "\n"
+    assert err.splitlines()[0] == (
+        "classic: random, easy, normal; 3 duplicate deals per pairing (18 hands); seed 4; "
+        "local, 1 worker"
+    )
+    data: dict[str, Any] = json.loads(out)
+    assert [p["player"] for p in data["players"]] == ["random", "easy", "normal"]
+    assert len(data["pairs"]) == 3
+
+
+def test_tournament_table_has_the_matrix_ratings_and_pairings(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out, _ = run_cli(
+        capsys, "tournament", "--players", "random,easy,hard:steps=100:bid_steps=100",
+        "--hands", "2", "--seed", "1", "-q", "--workers", "1",
+    )  # fmt: skip
+    assert out.startswith("classic: 3 players, 2 deals per pairing, 6 hands, seed 1\n")
+    assert "Bag-adjusted points per hand, row minus column, with 95% intervals:" in out
+    assert "Rating: bag-adjusted margin per hand against the field, 95% interval:" in out
+    assert "random - hard:bid_steps=100:steps=100" in out
+    assert "  1. " in out
+    assert "  3. " in out
+
+
+def test_tournament_games_mode_prints_win_rates(capsys: pytest.CaptureFixture[str]) -> None:
+    out, _ = run_cli(
+        capsys, "tournament", "--players", "random,normal", "--games", "2", "--seed", "1",
+        "-o", "target_score=100", "-q", "--workers", "1",
+    )  # fmt: skip
+    assert "Games won by the first player, with 95% Wilson intervals:" in out
+    assert "random - normal  0 of 2: 0.0%, 95% CI [0.0%, 65.8%]; normal won 2" in out
+
+
+@pytest.mark.parametrize("suffix", [".svg", ".png"])
+def test_tournament_plot_draws_a_picture(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, suffix: str
+) -> None:
+    target = tmp_path / f"t{suffix}"
+    run_cli(
+        capsys, "tournament", "--players", "random,easy,normal", "--hands", "2", "--seed", "1",
+        "--plot", str(target), "--workers", "1",
+    )  # fmt: skip
+    data = target.read_bytes()
+    if suffix == ".svg":
+        text = data.decode()
+        assert "<svg" in text
+        assert "Rating (95% interval)" in text
+        assert "<dc:date>" not in text
+    else:
+        assert data.startswith(b"\x89PNG")
+
+
+def test_plot_refuses_other_formats_before_any_work(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["tournament", "--players", "easy,normal", "--plot", "t.jpg"])
+    assert status == 2
+    assert "a plot is saved as .svg or .png; got 't.jpg'" in capsys.readouterr().err
+
+
+def test_plot_without_matplotlib_says_how_to_get_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from spades_core.simulation.plot import PlotError, plot_tournament
+
+    result = sc.tournament(["random", "easy"], hands=1, seed=1, workers=1)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    with pytest.raises(PlotError, match=r"pip install 'spades-core\[plot\]'"):
+        plot_tournament(result, tmp_path / "t.svg")
+
+
+@pytest.mark.parametrize(
+    ("players", "message"),
+    [
+        ("easy", "at least two players"),
+        ("easy,Easy", "repeated: easy"),
+        ("easy,,normal", "not a player name: ''"),
+    ],
+)
+def test_tournament_bad_players_exit_with_status_2(
+    capsys: pytest.CaptureFixture[str], players: str, message: str
+) -> None:
+    assert main(["tournament", "--players", players, "--hands", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("spades tournament: ")
+    assert message in err
+
+
+def test_tournament_needs_players(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tournament", "--hands", "1"]) == 2
+    assert "--players" in capsys.readouterr().err
+
+
+def test_a_run_that_fails_exits_with_status_1(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(match: Match, start: int, stop: int) -> tuple[object, ...]:
+        raise OSError("disk on fire")
+
+    monkeypatch.setattr("spades_core.simulation.backends.run_chunk", broken)
+    status = main(["simulate", "--hands", "2", "--seed", "1", "--workers", "1", "--task-size", "2"])
+    assert status == 1
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1] == (
+        "spades simulate: the task for deals 1-2 of normal vs easy failed 4 times; "
+        "last: OSError: disk on fire"
+    )
+
+
+def test_games_that_may_never_end_are_announced(capsys: pytest.CaptureFixture[str]) -> None:
+    _, err = run_cli(
+        capsys, "simulate", "--variant", "mirror", "--ns", "random", "--ew", "random",
+        "--games", "1", "--seed", "1", "-o", "bag_limit=1", "--max-hands", "3", "--workers", "1",
+    )  # fmt: skip
+    note = err.splitlines()[1]
+    assert note.startswith("note: every bag costs 100 points, more than the 10 points")
+    assert note.endswith("each game stops after 3 hands (--max-hands) and counts as unfinished")

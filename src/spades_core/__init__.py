@@ -58,6 +58,7 @@ if TYPE_CHECKING:
     from spades_core.coach import Tip, coach
     from spades_core.determinize import determinize
     from spades_core.records import dumps, loads
+    from spades_core.simulation import simulate, tournament
 
 _LAZY: Final[dict[str, tuple[str, str | None]]] = {
     "bots": ("spades_core.bots", None),
@@ -70,6 +71,9 @@ _LAZY: Final[dict[str, tuple[str, str | None]]] = {
     "determinize": ("spades_core.determinize", "determinize"),
     "dumps": ("spades_core.records", "dumps"),
     "loads": ("spades_core.records", "loads"),
+    # Simulations pull in process pools and sockets: loaded on first use only.
+    "simulate": ("spades_core.simulation", "simulate"),
+    "tournament": ("spades_core.simulation", "tournament"),
 }
 """Public names loaded on first use: the module, and the name inside it (``None``: the module)."""
 
@@ -168,4 +172,6 @@ __all__ = [
     "new_game",
     "playout",
     "refresh_variants",
+    "simulate",
+    "tournament",
 ]

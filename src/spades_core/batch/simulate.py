@@ -19,7 +19,7 @@ from ._deal import mix64
 from ._play import play_chunks
 
 if TYPE_CHECKING:
-    from spades_core.cli.simulate import ItemResult, SimulationConfig
+    from spades_core.simulation.work import ItemResult, Match
 
 __all__ = ["LEVELS", "derived_seeds", "simulate_hands"]
 
@@ -36,30 +36,46 @@ def derived_seeds(seed: int, purpose: int, count: int) -> npt.NDArray[np.uint64]
     return mix64(state)
 
 
-def simulate_hands(config: SimulationConfig) -> list[ItemResult]:
-    """Every hand's result, in index order, played by the batch engine.
+def simulate_hands(match: Match, count: int) -> list[ItemResult]:
+    """Items ``0 … count-1`` of ``match``, in index order, played by the batch engine.
 
     Raises :class:`~spades_core.RulesError` for what the batch engine does
-    not simulate: full games, duplicate deals, or levels other than
-    :data:`LEVELS`.
+    not simulate: full games, duplicate deals, or players other than
+    :data:`LEVELS` without options.
     """
-    from spades_core.cli.simulate import DEAL_PURPOSE, ItemResult
+    from spades_core import load_variant
+    from spades_core.seats import SeatMap
+    from spades_core.simulation.work import DEAL_PURPOSE, ItemResult, score_without_penalty
 
-    if config.mode != "hands" or config.duplicate:
+    if match.mode != "hands" or match.duplicate:
         raise RulesError(
             "the batch engine plays single hands (--hands) without --duplicate; "
             "use --engine engine for games or duplicate deals"
         )
-    for level in (config.ns, config.ew):
+    levels = [str(match.first), str(match.second)]
+    for level in levels:
         if level not in LEVELS:
             raise RulesError(
                 f"the batch engine plays the levels {', '.join(LEVELS)}; got {level!r}"
             )
-    seeds = derived_seeds(config.seed, DEAL_PURPOSE, config.count)
-    policy = [config.ns, config.ew, config.ns, config.ew]
-    options: dict[str, Any] = dict(config.options)
+    seeds = derived_seeds(match.seed, DEAL_PURPOSE, count)
+    policy = [levels[0], levels[1], levels[0], levels[1]]
+    options: dict[str, Any] = dict(match.options)
+    variant = load_variant(match.variant)
+    rules = variant.rules(**options)
     results: list[ItemResult] = []
-    for part in play_chunks(config.variant, seeds, policy=policy, rng=config.seed, **options):
-        for points, bags in zip(part.points.tolist(), part.bags.tolist(), strict=True):
-            results.append(ItemResult((points[0], points[1]), (bags[0], bags[1]), 1))
+    for part in play_chunks(match.variant, seeds, policy=policy, rng=match.seed, **options):
+        rows = zip(part.points.tolist(), part.bids.tolist(), part.tricks.tolist(), strict=True)
+        for points, bids, tricks in rows:
+            base, taken = score_without_penalty(
+                variant, rules, SeatMap(tuple(bids)), SeatMap(tuple(tricks))
+            )
+            results.append(
+                ItemResult(
+                    (points[0], points[1]),
+                    (base.values_[0], base.values_[1]),
+                    (taken.values_[0], taken.values_[1]),
+                    1,
+                )
+            )
     return results

@@ -28,7 +28,7 @@ from spades_core.errors import brief
 
 __all__ = ["build_parser", "command_name", "level_name", "main", "seconds", "variant_name"]
 
-SUBCOMMAND_MODULES = ("play", "watch", "rules", "variants", "replay", "simulate")
+SUBCOMMAND_MODULES = ("play", "watch", "rules", "variants", "replay", "simulate", "tournament")
 """Subcommand modules, in the order ``spades --help`` lists them."""
 
 

@@ -1,27 +1,10 @@
-"""``spades simulate``: measure bot levels against each other.
+"""``spades simulate``: measure two players against each other.
 
-Two modes:
-
-* ``--hands N`` plays N single hands. Hand ``i`` is the first hand of a game
-  seeded with a seed derived from ``(--seed, i)``: dealer and cards come from
-  that seed, and the hand is bid, played and scored from 0-0 with no bags.
-* ``--games N`` plays N full games to the end, game ``i`` seeded the same way
-  (each game stops after ``--max-hands`` hands at most and then counts as
-  unfinished).
-
-With ``--duplicate`` every deal is played twice with the partnerships' cards
-swapped: in hands mode the second copy gives each seat's cards to the seat on
-its left (and moves the dealer one seat too, so bidding and leads stay with
-the same cards); in games mode the two levels swap seats and replay the same
-seed, so every hand of the game is dealt to them the other way round. This
-cancels most of the luck of the deal.
-
-Every seed (deals and bots) is derived from ``(--seed, index)``, and results
-are combined in index order, so the output does not depend on ``--workers``.
-
-Reported: mean points per hand for each level, the mean difference per deal
-with a 95% confidence interval (normal approximation), and for games the
-``--ns`` level's win rate with a 95% Wilson interval.
+The work is :func:`spades_core.simulation.simulate`'s; this module reads the
+arguments, prints the header (with the seed) and a warning when hard players
+make the run long before the work starts, shows progress on standard error,
+and prints the result as a table or, with ``--json``, exactly
+:meth:`~spades_core.simulation.SimulationResult.to_json`.
 """
 
 from __future__ import annotations
@@ -29,355 +12,63 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import multiprocessing
-import secrets
 import sys
-from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Final, TextIO
+from collections.abc import Sequence
+from typing import Any, Final
 
-import attrs
-
-from spades_core import bots
-from spades_core.actions import Deal
-from spades_core.cards import CardSet
+from spades_core.cli import variant_name
 from spades_core.cli.play import add_option_argument, parse_options
 from spades_core.errors import SpadesError
-from spades_core.game import Game, Phase, new_game
-from spades_core.rng import SeedStream
-from spades_core.seats import Seat, Team
+from spades_core.players import PlayerSpec, parse_player
+from spades_core.simulation import (
+    DEFAULT_HANDS,
+    DEFAULT_MAX_HANDS,
+    Interval,
+    SimulationError,
+    SimulationResult,
+)
+from spades_core.simulation.backends import BACKENDS
+from spades_core.simulation.core import RunPlan, check_player, plan_run, summarize
+from spades_core.simulation.progress import ProgressPrinter, format_duration
+from spades_core.simulation.work import DEAL_PURPOSE, ItemResult, Match
 
-__all__ = ["SimulationConfig", "register", "run", "simulate", "summarize", "wilson_interval"]
+__all__ = [
+    "DEAL_PURPOSE",
+    "add_run_arguments",
+    "endless_note",
+    "format_result",
+    "hard_warning",
+    "header",
+    "plan_from_args",
+    "register",
+    "run",
+    "run_matches",
+    "to_json_text",
+    "with_budget",
+]
 
-DEAL_PURPOSE: Final = 0x5100
-"""The seed-stream purpose each hand's or game's seed is derived with."""
-_BOT_PURPOSE: Final = 0x5101
-_Z95: Final = 1.959963984540054
-DEFAULT_MAX_HANDS: Final = 200
-
-
-@attrs.frozen
-class SimulationConfig:
-    """What to simulate. ``ns`` and ``ew`` are bot levels; ``count`` is the
-    number of hands (``mode="hands"``) or games (``mode="games"``)."""
-
-    variant: str
-    ns: str
-    ew: str
-    mode: str
-    count: int
-    seed: int
-    duplicate: bool = False
-    options: tuple[tuple[str, object], ...] = ()
-    max_hands: int = DEFAULT_MAX_HANDS
-    bot_options: tuple[tuple[str, int], ...] = ()
-
-
-@attrs.frozen
-class ItemResult:
-    """One deal (hands mode) or one seeded game (games mode), all copies.
-
-    ``points``/``bags`` are summed per level over the copies' hands
-    (``[ns_level, ew_level]``); ``hands`` counts them; ``wins`` counts games
-    won by each level and ``unfinished`` games that hit the hand limit.
-    """
-
-    points: tuple[int, int]
-    bags: tuple[int, int]
-    hands: int
-    wins: tuple[int, int] = (0, 0)
-    unfinished: int = 0
+HARD_SECONDS_PER_MOVE: Final = 0.035
+"""About what a hard player's decision takes at the default budget on one core."""
+_DEFAULT_STEPS: Final = 10000
+_LONG_RUN: Final = 60.0
+_HANDS_PER_GAME: Final = 10
 
 
-def _derived(seed: int, purpose: int, index: int) -> int:
-    return SeedStream(seed, purpose, index).next64()
-
-
-def _players(config: SimulationConfig, index: int, copy: int, swapped: bool) -> list[bots.Bot]:
-    players = []
-    options = dict(config.bot_options)
-    for seat in Seat:
-        level = config.ns if (seat.team is Team.NS) != swapped else config.ew
-        seed = _derived(config.seed, _BOT_PURPOSE, index * 8 + copy * 4 + int(seat))
-        players.append(bots.make(level, seed=seed, **(options if level == "hard" else {})))
-    return players
-
-
-def _play_hand(game: Game, players: list[bots.Bot]) -> Game:
-    while game.phase in (Phase.BID, Phase.PLAY):
-        seat = game.to_act
-        if seat is None:  # pragma: no cover - bidding and play always have a seat to act
-            break
-        game = game.apply(players[seat].choose(game.view(seat)), seat=seat)
-    return game
-
-
-def run_item(config: SimulationConfig, index: int) -> ItemResult:
-    """Simulate item ``index`` (a deal or a game, with its duplicate copy)."""
-    seed = _derived(config.seed, DEAL_PURPOSE, index)
-    options: dict[str, Any] = dict(config.options)
-    points = [0, 0]
-    bags = [0, 0]
-    hands = 0
-    wins = [0, 0]
-    unfinished = 0
-    copies = (False, True) if config.duplicate else (False,)
-    if config.mode == "hands":
-        first = new_game(config.variant, seed=seed, **options).deal()
-        for copy, swapped in enumerate(copies):
-            if swapped:
-                dealt = [first.dealt_hand(seat) for seat in Seat]
-                rotated = tuple(dealt[(seat - 1) % 4] for seat in range(4))
-                start = new_game(
-                    config.variant, seed=seed, dealer=Seat((first.dealer + 1) % 4), **options
-                )
-                game = start.apply(Deal(_four(rotated)))
-            else:
-                game = first
-            # The levels keep their seats; the rotated deal hands each side
-            # the other side's cards.
-            game = _play_hand(game, _players(config, index, copy, swapped=False))
-            result = game.hand_results[0]
-            for team in Team:
-                points[team] += result.points[team]
-                bags[team] += result.bags[team]
-            hands += 1
-        return ItemResult((points[0], points[1]), (bags[0], bags[1]), hands)
-    for copy, swapped in enumerate(copies):
-        game = new_game(config.variant, seed=seed, **options)
-        game = bots.play_game(
-            game, _players(config, index, copy, swapped), max_hands=config.max_hands
-        )
-        for result in game.hand_results:
-            for team in Team:
-                level_slot = int(team) ^ int(swapped)
-                points[level_slot] += result.points[team]
-                bags[level_slot] += result.bags[team] - _bags_before(game, result.number, team)
-            hands += 1
-        if game.winner is None:
-            unfinished += 1
-        else:
-            wins[int(game.winner) ^ int(swapped)] += 1
-    return ItemResult(
-        (points[0], points[1]), (bags[0], bags[1]), hands, (wins[0], wins[1]), unfinished
-    )
-
-
-def _bags_before(game: Game, number: int, team: Team) -> int:
-    return game.hand_results[number - 1].bags[team] if number else 0
-
-
-def _four(hands: tuple[CardSet, ...]) -> tuple[CardSet, CardSet, CardSet, CardSet]:
-    return (hands[0], hands[1], hands[2], hands[3])
-
-
-def _run_task(task: tuple[SimulationConfig, int]) -> ItemResult:
-    return run_item(*task)
-
-
-def simulate(
-    config: SimulationConfig, *, workers: int = 1, progress: TextIO | None = None
-) -> list[ItemResult]:
-    """Every item's result, in index order (the same for any ``workers``)."""
-    tasks = [(config, index) for index in range(config.count)]
-    results: list[ItemResult] = []
-    bar = _Progress(progress, config.count)
-    if workers <= 1 or config.count <= 1:
-        for task in tasks:
-            results.append(_run_task(task))
-            bar.advance()
-    else:
-        context = multiprocessing.get_context("spawn")
-        chunk = max(1, min(16, config.count // (workers * 8)))
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            for result in pool.map(_run_task, tasks, chunksize=chunk):
-                results.append(result)
-                bar.advance()
-    bar.finish()
-    return results
-
-
-class _Progress:
-    def __init__(self, out: TextIO | None, total: int) -> None:
-        self.out = out
-        self.total = total
-        self.done = 0
-
-    def advance(self) -> None:
-        self.done += 1
-        if self.out is None:
-            return
-        width = 30
-        filled = width * self.done // max(1, self.total)
-        self.out.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total}")
-        self.out.flush()
-
-    def finish(self) -> None:
-        if self.out is not None:
-            self.out.write("\n")
-            self.out.flush()
-
-
-def mean_interval(values: list[float]) -> tuple[float, float, float]:
-    """(mean, low, high): the mean and its 95% confidence interval (normal approximation)."""
-    n = len(values)
-    if n == 0:
-        return (math.nan, math.nan, math.nan)
-    mean = sum(values) / n
-    if n == 1:
-        return (mean, math.nan, math.nan)
-    variance = sum((v - mean) ** 2 for v in values) / (n - 1)
-    half = _Z95 * math.sqrt(variance / n)
-    return (mean, mean - half, mean + half)
-
-
-def wilson_interval(successes: int, trials: int) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion.
-
-    >>> low, high = wilson_interval(160, 200)
-    >>> round(low, 3), round(high, 3)
-    (0.739, 0.85)
-    """
-    if trials == 0:
-        return (math.nan, math.nan)
-    z2 = _Z95 * _Z95
-    p = successes / trials
-    center = (p + z2 / (2 * trials)) / (1 + z2 / trials)
-    half = _Z95 * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
-    return (center - half, center + half)
-
-
-def summarize(config: SimulationConfig, results: list[ItemResult]) -> dict[str, Any]:
-    """The JSON-ready summary of a simulation."""
-    hands = sum(r.hands for r in results)
-    points = [sum(r.points[i] for r in results) for i in (0, 1)]
-    bags = [sum(r.bags[i] for r in results) for i in (0, 1)]
-    differences = [(r.points[0] - r.points[1]) / r.hands for r in results if r.hands]
-    mean, low, high = mean_interval(differences)
-    summary: dict[str, Any] = {
-        "variant": config.variant,
-        "options": dict(config.options),
-        "mode": config.mode,
-        "count": config.count,
-        "duplicate": config.duplicate,
-        "seed": config.seed,
-        "ns": config.ns,
-        "ew": config.ew,
-        "hands": hands,
-        "mean_points": {
-            "NS": _round(points[0] / hands if hands else math.nan),
-            "EW": _round(points[1] / hands if hands else math.nan),
-        },
-        "mean_bags": {
-            "NS": _round(bags[0] / hands if hands else math.nan),
-            "EW": _round(bags[1] / hands if hands else math.nan),
-        },
-        "difference": {"mean": _round(mean), "ci95": [_round(low), _round(high)]},
-    }
-    if config.bot_options:
-        summary["bot_options"] = dict(config.bot_options)
-    if config.mode == "games":
-        games = len(results) * (2 if config.duplicate else 1)
-        ns_wins = sum(r.wins[0] for r in results)
-        ew_wins = sum(r.wins[1] for r in results)
-        unfinished = sum(r.unfinished for r in results)
-        w_low, w_high = wilson_interval(ns_wins, games)
-        summary["games"] = {
-            "played": games,
-            "ns_wins": ns_wins,
-            "ew_wins": ew_wins,
-            "unfinished": unfinished,
-            "ns_win_rate": _round(ns_wins / games if games else math.nan, 4),
-            "ci95": [_round(w_low, 4), _round(w_high, 4)],
-        }
-    return summary
-
-
-def _round(value: float, digits: int = 2) -> float | None:
-    return None if math.isnan(value) else round(value, digits)
-
-
-def format_summary(summary: dict[str, Any]) -> str:
-    """The summary as a small text table."""
-    mode = summary["mode"]
-    count = summary["count"]
-    kind = ("duplicate " if summary["duplicate"] else "") + (
-        "deals" if mode == "hands" else "games"
-    )
-    if mode == "games" and summary["duplicate"]:
-        kind = "seeds, each played twice with the sides swapped"
-    options = " ".join(f"{k}={v}" for k, v in summary["options"].items())
-    lines = [
-        f"{summary['variant']}{' ' + options if options else ''}: {count} {kind}, "
-        f"{summary['hands']} hands, seed {summary['seed']}",
-        "",
-        f"{'side':<6}{'level':<10}{'points/hand':>12}{'bags/hand':>11}",
-    ]
-    for side, key in (("NS", "ns"), ("EW", "ew")):
-        lines.append(
-            f"{side:<6}{summary[key]:<10}{_fmt(summary['mean_points'][side]):>12}"
-            f"{_fmt(summary['mean_bags'][side]):>11}"
-        )
-    diff = summary["difference"]
-    low, high = diff["ci95"]
-    lines += [
-        "",
-        f"difference (NS - EW): {_fmt(diff['mean'], sign=True)} points per hand, "
-        f"95% CI [{_fmt(low, sign=True)}, {_fmt(high, sign=True)}]",
-    ]
-    if "games" in summary:
-        games = summary["games"]
-        rate = games["ns_win_rate"]
-        w_low, w_high = games["ci95"]
-        lines.append(
-            f"{summary['ns']} (NS) won {games['ns_wins']} of {games['played']} games "
-            f"({_pct(rate)}), 95% CI [{_pct(w_low)}, {_pct(w_high)}]; "
-            f"{summary['ew']} (EW) won {games['ew_wins']}, unfinished {games['unfinished']}"
-        )
-    return "\n".join(lines)
-
-
-def _fmt(value: float | None, *, sign: bool = False) -> str:
-    if value is None:
-        return "n/a"
-    return f"{value:+.2f}" if sign else f"{value:.2f}"
-
-
-def _pct(value: float | None) -> str:
-    return "n/a" if value is None else f"{100 * value:.1f}%"
-
-
-# -- command line ------------------------------------------------------------------
-
-
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``simulate`` subcommand."""
-    parser = subparsers.add_parser(
-        "simulate",
-        help="play many hands or games between two bot levels",
-        description=(
-            "Play many hands or games between two bot levels and report the mean points "
-            "per hand, their difference with a 95% confidence interval and, for games, "
-            "the win rate."
-        ),
-    )
-    parser.add_argument("--variant", default="classic", help="variant id (default: classic)")
+def add_run_arguments(parser: argparse.ArgumentParser, default_count: str) -> None:
+    """The arguments ``simulate`` and ``tournament`` share."""
     parser.add_argument(
-        "--ns", default="normal", metavar="LEVEL", help="level of North-South (default: normal)"
-    )
-    parser.add_argument(
-        "--ew", default="easy", metavar="LEVEL", help="level of East-West (default: easy)"
+        "--variant", default="classic", type=variant_name, help="variant id (default: classic)"
     )
     count = parser.add_mutually_exclusive_group()
-    count.add_argument("--hands", type=int, metavar="N", help="play N single hands (default 100)")
+    count.add_argument(
+        "--hands", type=int, metavar="N", help=f"play N single deals ({default_count})"
+    )
     count.add_argument("--games", type=int, metavar="N", help="play N full games")
     parser.add_argument("--seed", type=int, help="master seed (default: random, printed)")
     parser.add_argument(
         "--duplicate",
         action="store_true",
         help="play every deal twice with the partnerships' cards swapped",
-    )
-    parser.add_argument(
-        "--workers", type=int, default=1, metavar="N", help="worker processes (default 1)"
     )
     parser.add_argument(
         "--max-hands",
@@ -387,78 +78,273 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help=f"games mode: stop a game after N hands (default {DEFAULT_MAX_HANDS})",
     )
     parser.add_argument(
-        "--steps", type=int, metavar="N", help="hard bots: simulated card plays per card decision"
+        "--steps", type=int, metavar="N", help="hard players: simulated card plays per card"
     )
     parser.add_argument(
-        "--bid-steps", type=int, metavar="N", help="hard bots: simulated card plays per bid"
+        "--bid-steps", type=int, metavar="N", help="hard players: simulated card plays per bid"
     )
     add_option_argument(parser)
-    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="local",
+        help="where the work runs: local processes (default) or Ray",
+    )
+    parser.add_argument(
+        "--address",
+        metavar="ADDR",
+        help="ray backend: join the Ray cluster at ADDR (HOST:PORT) instead of starting one",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help="processes, or CPUs of a local Ray instance (default: the number of cores)",
+    )
+    parser.add_argument(
+        "--task-size",
+        type=int,
+        metavar="N",
+        help="deals or games per task (default: about eight tasks per worker)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument(
+        "--quiet", "-q", action="store_true", help="print no header or progress on stderr"
+    )
+
+
+def with_budget(spec: PlayerSpec, args: argparse.Namespace) -> PlayerSpec:
+    """``spec`` with ``--steps``/``--bid-steps`` added when it is a hard player
+    that does not set them itself."""
+    if spec.name != "hard":
+        return spec
+    options = dict(spec.options)
+    for name in ("steps", "bid_steps"):
+        value = getattr(args, name)
+        if value is not None:
+            options.setdefault(name, value)
+    return PlayerSpec(spec.name, tuple(sorted(options.items())))
+
+
+def plan_from_args(args: argparse.Namespace) -> RunPlan:
+    """The checked run plan of the command's arguments."""
+    return plan_run(
+        variant=args.variant,
+        hands=args.hands,
+        games=args.games,
+        seed=args.seed,
+        duplicate=args.duplicate,
+        options=parse_options(args.options),
+        max_hands=args.max_hands,
+        backend=args.backend,
+        workers=args.workers,
+        address=args.address,
+        task_size=args.task_size,
+        retries=3,
+    )
+
+
+def header(plan: RunPlan, players: str, pairings: int = 1) -> str:
+    """The run in one line: variant, players, size, seed and where it runs."""
+    options = "".join(f" {key}={value}" for key, value in plan.options)
+    each = " per pairing" if pairings > 1 else ""
+    if plan.mode == "hands":
+        size = f"{plan.count} {'duplicate ' * plan.duplicate}deals{each}" + (
+            f" ({2 * plan.count * pairings} hands)" if plan.duplicate else ""
+        )
+    else:
+        size = f"{plan.count} games{each}" + (" each played twice, sides swapped" * plan.duplicate)
+    where = (
+        f"Ray at {plan.address}"
+        if plan.address
+        else f"{plan.backend}, {plan.workers} worker{'s' * (plan.workers != 1)}"
+    )
+    return f"{plan.variant}{options}: {players}; {size}; seed {plan.seed}; {where}"
+
+
+def hard_warning(plan: RunPlan, matches: Sequence[Match]) -> str | None:
+    """A warning when hard players will make the run take longer than a minute
+    (at their speed on an idle core: a busy machine is slower)."""
+    hard = [
+        spec for match in matches for spec in (match.first, match.second) if spec.name == "hard"
+    ]
+    if not hard:
+        return None
+    steps = max(int(dict(spec.options).get("steps", _DEFAULT_STEPS)) for spec in hard)
+    per_move = HARD_SECONDS_PER_MOVE * steps / _DEFAULT_STEPS
+    hands = plan.count * (2 if plan.duplicate else 1)
+    if plan.mode == "games":
+        hands *= _HANDS_PER_GAME
+    # Each hard player holds two seats and makes 13 moves a hand in each.
+    seconds = hands * len(hard) * 2 * 13 * per_move / plan.workers
+    if seconds < _LONG_RUN:
+        return None
+    return (
+        f"note: hard players think about {1000 * per_move:.0f} ms a move, so this run will "
+        f"take {format_duration(seconds)} or more"
+        + ("" if plan.address else f" on {plan.workers} worker{'s' * (plan.workers != 1)}")
+        + " (a smaller budget, such as --steps 2000, is faster and weaker)"
+    )
+
+
+def endless_note(plan: RunPlan) -> str | None:
+    """In games mode, a note when the house rules let games go on for ever."""
+    if plan.mode != "games" or plan.endless is None:
+        return None
+    return (
+        f"note: {plan.endless}; each game stops after {plan.max_hands} hands "
+        "(--max-hands) and counts as unfinished"
+    )
+
+
+def run_matches(
+    command: str, args: argparse.Namespace, plan: RunPlan, players: str, matches: list[Match]
+) -> list[list[ItemResult]] | None:
+    """Announce the run on stderr (header, and a note when hard players make it
+    long), run it with progress unless ``--quiet``, and return every match's
+    item results; ``None`` after reporting a failed run."""
+    if not args.quiet:
+        print(header(plan, players, len(matches)), file=sys.stderr)
+        for note in (hard_warning(plan, matches), endless_note(plan)):
+            if note:
+                print(note, file=sys.stderr)
+        sys.stderr.flush()
+    unit = "deals" if plan.mode == "hands" else "games"
+    printer = None if args.quiet else ProgressPrinter(sys.stderr, unit)
+    try:
+        return plan.run(matches, printer)
+    except (SimulationError, KeyboardInterrupt) as error:
+        if printer is not None:
+            printer.close()  # the message starts on a line of its own
+        if isinstance(error, KeyboardInterrupt):
+            print(f"spades {command}: interrupted", file=sys.stderr)
+            raise SystemExit(130) from None
+        print(f"spades {command}: {error}", file=sys.stderr)
+        return None
+    finally:
+        if printer is not None:
+            printer.close()
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``simulate`` subcommand."""
+    parser = subparsers.add_parser(
+        "simulate",
+        help="play many hands or games between two players",
+        description=(
+            "Play many hands or games between two players (bot levels such as hard or "
+            "hard:steps=2000, or players other packages install) and report points, bags "
+            "and bag-adjusted points per hand, the bag-adjusted difference with a 95% "
+            "confidence interval and, for games, the win rates."
+        ),
+    )
+    parser.add_argument(
+        "--ns", default="normal", metavar="PLAYER", help="North-South (default: normal)"
+    )
+    parser.add_argument("--ew", default="easy", metavar="PLAYER", help="East-West (default: easy)")
+    add_run_arguments(parser, f"default {DEFAULT_HANDS}")
     parser.add_argument(
         "--engine",
         choices=("engine", "batch"),
         default="engine",
-        help="engine (default) or batch: numpy arrays, --hands only, levels random and easy "
-        "(needs spades-core[batch])",
+        help="engine (default) or batch: numpy arrays in this process, --hands only, "
+        "players random and easy (needs spades-core[batch])",
     )
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run a simulation; exit status 2 for bad arguments."""
+    """Run a simulation; exit status 2 for bad arguments, 1 when the run fails."""
     try:
-        config = _config(args)
-        # Fail fast on a bad variant, option or level, before any worker starts.
-        options: dict[str, Any] = dict(config.options)
-        new_game(config.variant, seed=0, **options)
-        for level in (config.ns, config.ew):
-            bots.make(level, seed=0, **(dict(config.bot_options) if level == "hard" else {}))
+        plan = plan_from_args(args)
+        first, second = (
+            check_player(with_budget(parse_player(text), args)) for text in (args.ns, args.ew)
+        )
+        match = plan.match(first, second)
+        batch = None
         if args.engine == "batch":
             from spades_core.batch.simulate import simulate_hands
 
-            results = simulate_hands(config)
+            batch = simulate_hands(match, plan.count)
     except (SpadesError, ValueError) as error:
         print(f"spades simulate: {error}", file=sys.stderr)
         return 2
-    if args.engine != "batch":
-        progress = sys.stderr if sys.stderr.isatty() else None
-        results = simulate(config, workers=args.workers, progress=progress)
-    summary = summarize(config, results)
-    if args.json:
-        print(json.dumps(summary, sort_keys=True))
+    if batch is not None:
+        results = batch
     else:
-        print(format_summary(summary))
+        done = run_matches("simulate", args, plan, f"{first} (NS) vs {second} (EW)", [match])
+        if done is None:
+            return 1
+        (results,) = done
+    result = summarize(plan, match, results)
+    if args.json:
+        print(to_json_text(result.to_json()))
+    else:
+        print(format_result(result))
     return 0
 
 
-def _config(args: argparse.Namespace) -> SimulationConfig:
-    if args.games is not None:
-        mode, count = "games", args.games
-    else:
-        mode, count = "hands", 100 if args.hands is None else args.hands
-    if count < 1:
-        raise ValueError(f"--{mode} must be at least 1; got {count}")
-    if args.workers < 1:
-        raise ValueError(f"--workers must be at least 1; got {args.workers}")
-    if args.max_hands < 1:
-        raise ValueError(f"--max-hands must be at least 1; got {args.max_hands}")
-    seed = secrets.randbits(63) if args.seed is None else args.seed
-    if not 0 <= seed < 1 << 64:
-        raise ValueError(f"--seed must be from 0 to 2**64-1; got {seed}")
-    bot_options = []
-    for name in ("steps", "bid_steps"):
-        value = getattr(args, name)
-        if value is not None:
-            bot_options.append((name, value))
-    return SimulationConfig(
-        variant=args.variant,
-        ns=args.ns,
-        ew=args.ew,
-        mode=mode,
-        count=count,
-        seed=seed,
-        duplicate=args.duplicate,
-        options=tuple(parse_options(args.options).items()),
-        max_hands=args.max_hands,
-        bot_options=tuple(bot_options),
+def format_result(result: SimulationResult) -> str:
+    """The result as a small text table."""
+    kind = ("duplicate " if result.duplicate else "") + (
+        "deals" if result.mode == "hands" else "games"
     )
+    if result.mode == "games" and result.duplicate:
+        kind = "game seeds, each played twice with the sides swapped"
+    options = "".join(f" {key}={value}" for key, value in result.options)
+    width = max(8, len(result.ns.player), len(result.ew.player)) + 2
+    lines = [
+        f"{result.variant}{options}: {result.count} {kind}, {result.hands} hands, "
+        f"seed {result.seed}",
+        "",
+        f"{'side':<6}{'player':<{width}}{'points/hand':>12}{'bags/hand':>11}{'bag-adjusted':>14}",
+    ]
+    for side, stats in (("NS", result.ns), ("EW", result.ew)):
+        lines.append(
+            f"{side:<6}{stats.player:<{width}}{number(stats.points):>12}"
+            f"{number(stats.bags):>11}{number(stats.adjusted):>14}"
+        )
+    lines += [
+        "",
+        f"difference (NS - EW), bag-adjusted: {with_interval(result.difference)} points "
+        "per hand (95% CI)",
+        f"difference (NS - EW), raw points:   {with_interval(result.raw_difference)}",
+        f"(a bag scores 1 point and costs {number(result.bag_cost)} of the bag penalty: "
+        f"it nets {number(1 - result.bag_cost, sign=True)})",
+    ]
+    games = result.games
+    if games is not None:
+        lines += [
+            "",
+            f"games: {games.played} played, {games.unfinished} unfinished",
+            f"  {result.ns.player} (NS) won {games.wins[0]}: {rate(games.ns_win_rate)}",
+            f"  {result.ew.player} (EW) won {games.wins[1]}: {rate(games.ew_win_rate)}",
+        ]
+    return "\n".join(lines)
+
+
+def number(value: float, *, sign: bool = False, digits: int = 2) -> str:
+    """A figure with ``digits`` decimals (``n/a`` when undefined)."""
+    if math.isnan(value):
+        return "n/a"
+    return f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
+
+
+def with_interval(interval: Interval, digits: int = 2) -> str:
+    """``+12.34 [+10.00, +14.68]``."""
+    low, high = (number(v, sign=True, digits=digits) for v in (interval.low, interval.high))
+    return f"{number(interval.value, sign=True, digits=digits)} [{low}, {high}]"
+
+
+def rate(interval: Interval) -> str:
+    """A win rate with its Wilson interval, in percent."""
+
+    def pct(value: float) -> str:
+        return "n/a" if math.isnan(value) else f"{100 * value:.1f}%"
+
+    return f"{pct(interval.value)}, 95% CI [{pct(interval.low)}, {pct(interval.high)}]"
+
+
+def to_json_text(data: dict[str, Any]) -> str:
+    """The JSON text the commands print."""
+    return json.dumps(data, sort_keys=True)

@@ -1,0 +1,697 @@
+"""Every installed variant as an OpenSpiel game (extra ``spades-core[openspiel]``).
+
+>>> import pyspiel
+>>> from spades_core.envs import openspiel
+>>> openspiel.register()
+>>> game = pyspiel.load_game("spades_core", {"variant": "mirror", "target_score": 300})
+>>> state = game.new_initial_state()
+>>> state.is_chance_node(), len(state.chance_outcomes())
+(True, 52)
+
+:func:`register` adds the game short name ``"spades_core"`` to OpenSpiel. Its
+parameters are
+
+* ``variant`` — an installed variant's id (``"classic"`` by default);
+* ``hands`` — hands per episode: 1 (the default), up to 200, or 0 for whole
+  games (which stop unfinished after 200 hands, far beyond real games);
+* ``returns`` — ``"points"`` (the default): each player's return is its
+  team's score change over the episode (general-sum); or ``"win"``: +1 to
+  the winning team and -1 to the other when the game is over, 0 to everyone
+  when the episode ends first or the game ends undecided (zero-sum);
+* every option of every installed variant, by name. A string option left at
+  ``""``, and an integer option left at the placeholder shown by
+  ``pyspiel.registered_games()``, take the variant's own default; an integer
+  option that may be ``None`` (``loss_floor``, ``bag_limit``,
+  ``max_team_bid``, ``max_hands``) is ``None`` when given 0, which is outside
+  its range otherwise.
+  The variant checks every value (a bad one raises a
+  :class:`~spades_core.RulesError`), and an option the variant does not
+  have is an error too.
+
+The loaded game's parameters are the resolved ones, so its string names the
+rules exactly. Players 0-3 are North, East, South and West; North and South
+are partners. Each hand starts with 52 chance moves: the k-th moves the card
+with that id to the seat k places left of the dealer's left (the first hand's
+dealer is West, so North gets the first card, bids first and leads first, as
+in OpenSpiel's own ``spades``). Player action ids are
+:mod:`spades_core.encoding`'s: 0-51 play a card, 52-65 bid (52 is Nil).
+Rewards are terminal only. Observations (strings and tensors, see
+:mod:`spades_core.envs.features`) are built from the seat's
+:class:`~spades_core.views.View` alone; the information state is the
+observation plus the seat's dealt hand and the order of play.
+``resample_from_infostate`` draws the hidden cards with
+:func:`spades_core.determinize`, so OpenSpiel's IS-MCTS plays every variant;
+:class:`ISMCTSPlayer` seats such a bot at a spades-core table. A state
+serializes as its game record (:mod:`spades_core.records`) plus the cards
+dealt so far of a hand being dealt.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import random
+from collections.abc import Mapping
+from typing import Any, Final, cast
+
+import attrs
+import numpy as np
+import pyspiel
+
+from spades_core.actions import Action, Deal
+from spades_core.cards import ALL_CARDS, CardSet
+from spades_core.determinize import determinize
+from spades_core.encoding import BID_ID_BASE, NUM_ACTIONS, action_from_id, legal_ids
+from spades_core.envs import _episode, features
+from spades_core.errors import IllegalActionError, IllegalReason, RulesError, SpadesError, brief
+from spades_core.game import SEATS, Game, Phase, new_game
+from spades_core.options import OptionSpec, Rules
+from spades_core.records import dumps, loads
+from spades_core.registry import available_variants, load_variant
+from spades_core.seats import Seat
+from spades_core.variant import Variant
+from spades_core.views import View
+
+__all__ = [
+    "FIRST_DEALER",
+    "GAME_NAME",
+    "INT_PLACEHOLDER",
+    "ISMCTSPlayer",
+    "SpadesCoreGame",
+    "SpadesCoreState",
+    "game_parameters",
+    "register",
+]
+
+GAME_NAME: Final = "spades_core"
+"""The short name :func:`register` gives the game."""
+FIRST_DEALER: Final = Seat.WEST
+"""The dealer of every episode's first hand."""
+INT_PLACEHOLDER: Final = -(2**31)
+"""An integer option left at this value takes the variant's default."""
+_RETURNS: Final = ("points", "win")
+_CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
+_OWN_PARAMETERS: Final[dict[str, object]] = {"variant": "classic", "hands": 1, "returns": "points"}
+
+
+# -- parameters ----------------------------------------------------------------------
+
+
+@attrs.frozen
+class _OptionParameter:
+    """How one option travels as an OpenSpiel parameter."""
+
+    name: str
+    default: int | bool | str
+    """The registered default."""
+    means_variant_default: bool
+    """Whether the registered default stands for each variant's own default."""
+
+    def left_unset(self, value: object) -> bool:
+        """Whether ``value`` is the registered default."""
+        return type(value) is type(self.default) and value == self.default
+
+
+def _accepts(spec: OptionSpec[Any], value: object) -> bool:
+    try:
+        spec.check(value)
+    except SpadesError:
+        return False
+    return True
+
+
+def _kind(variants: list[Variant], name: str) -> type:
+    for variant in variants:
+        value = variant.defaults.get(name)
+        if isinstance(value, enum.Enum | str):
+            return str
+        if isinstance(value, bool):
+            return bool
+        if isinstance(value, int):
+            return int
+    spec = next(v.option_specs[name] for v in variants if name in v.option_specs)
+    return int if _accepts(spec, 1) else bool if _accepts(spec, True) else str
+
+
+def _option_parameters(variants: list[Variant]) -> dict[str, _OptionParameter]:
+    names = sorted({name for variant in variants for name in variant.option_specs})
+    parameters = {}
+    for name in names:
+        having = [variant for variant in variants if name in variant.option_specs]
+        kind = _kind(having, name)
+        defaults = {_as_parameter(variant.defaults.get(name), kind) for variant in having}
+        if kind is str:
+            parameters[name] = _OptionParameter(name, "", True)
+        elif len(defaults) == 1 and None not in defaults:
+            parameters[name] = _OptionParameter(name, cast(Any, defaults.pop()), False)
+        elif kind is int:
+            parameters[name] = _OptionParameter(name, INT_PLACEHOLDER, True)
+        else:
+            # Variants disagree on a yes/no option: False stands for the variant's default.
+            parameters[name] = _OptionParameter(name, False, True)
+    return parameters
+
+
+def _as_parameter(value: object, kind: type) -> int | bool | str | None:
+    """An option value as OpenSpiel holds it (``None`` when it cannot)."""
+    if isinstance(value, enum.Enum):
+        return str(value.value)
+    if value is None:
+        return 0 if kind is int else None
+    return cast(int | bool | str, value)
+
+
+_OPTIONS: dict[str, _OptionParameter] = {}
+
+
+def _installed_variants() -> list[Variant]:
+    return [load_variant(variant_id) for variant_id in available_variants()]
+
+
+def game_parameters(
+    variant: Variant | str, rules: Rules | None = None, **own: object
+) -> dict[str, Any]:
+    """The OpenSpiel parameters of ``variant`` under ``rules`` (the variant's
+    defaults when ``None``), plus ``hands`` / ``returns`` given in ``own``:
+    what ``pyspiel.load_game(GAME_NAME, ...)`` takes to play those rules."""
+    chosen = variant if isinstance(variant, Variant) else load_variant(variant)
+    if rules is None:
+        rules = chosen.rules()
+    elif not isinstance(rules, Rules):
+        raise RulesError(f"rules must be a Rules (from Variant.rules); got {brief(rules)}")
+    parameters: dict[str, Any] = {"variant": chosen.id, **own}
+    for name, value in rules.overrides:
+        parameter = _OPTIONS.get(name)
+        kind = type(parameter.default) if parameter is not None else type(value)
+        held = _as_parameter(value, kind)
+        if held is None:
+            raise RulesError(f"option {name!r} = {brief(value)} has no OpenSpiel form")
+        parameters[name] = held
+    return parameters
+
+
+def _rules_from(variant: Variant, given: Mapping[str, object]) -> tuple[Rules, dict[str, Any]]:
+    """The variant's rules for OpenSpiel parameters, and the parameters that name them."""
+    overrides: dict[str, object] = {}
+    for name, value in given.items():
+        if name in _OWN_PARAMETERS:
+            continue
+        parameter = _OPTIONS.get(name)
+        spec = variant.option_specs.get(name)
+        if (
+            parameter is not None
+            and parameter.left_unset(value)
+            and (spec is None or parameter.means_variant_default)
+        ):
+            continue
+        if spec is None:
+            # The variant reports the unknown option in its own words.
+            variant.rules(**{name: value})
+            raise RulesError(f"variant {variant.id!r} has no option {name!r}")  # pragma: no cover
+        if type(value) is int and value == 0 and not _accepts(spec, 0) and _accepts(spec, None):
+            value = None
+        if spec.check(value) != variant.defaults.get(name):
+            overrides[name] = value
+    rules = variant.rules(**overrides)
+    resolved: dict[str, Any] = {}
+    for name, parameter in _OPTIONS.items():
+        if name in variant.option_specs:
+            held = _as_parameter(rules.get(name), type(parameter.default))
+            resolved[name] = parameter.default if held is None else held
+    return rules, resolved
+
+
+def _seat(player: object) -> Seat:
+    if type(player) is not int or not 0 <= player < 4:
+        raise RulesError(
+            f"players are numbered 0-3 (North, East, South, West); got {brief(player)}"
+        )
+    return SEATS[player]
+
+
+def _same_rules(variant: Variant, first: Rules, second: Rules) -> bool:
+    return all(first.get(name) == second.get(name) for name in variant.option_specs)
+
+
+# -- the game --------------------------------------------------------------------------
+
+
+def _game_type(utility: pyspiel.GameType.Utility) -> pyspiel.GameType:
+    specification: dict[str, object] = dict(_OWN_PARAMETERS)
+    specification.update({name: parameter.default for name, parameter in _OPTIONS.items()})
+    return pyspiel.GameType(
+        short_name=GAME_NAME,
+        long_name="spades-core partnership Spades",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=utility,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=4,
+        min_num_players=4,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=specification,
+    )
+
+
+class SpadesCoreGame(pyspiel.Game):  # type: ignore[misc]
+    """One variant under one set of options, as an OpenSpiel game (see the module docs)."""
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        if params is not None and not isinstance(params, Mapping):
+            raise RulesError(
+                f"parameters must be a mapping of names to values; got {brief(params)}"
+            )
+        given = dict(params or {})
+        variant_id = given.get("variant", _OWN_PARAMETERS["variant"])
+        if not isinstance(variant_id, str):
+            raise RulesError(f"variant must be a variant's id; got {brief(variant_id)}")
+        self.variant = load_variant(variant_id)
+        """The variant being played."""
+        self.hands = _episode.check_hands(given.get("hands", _OWN_PARAMETERS["hands"]))
+        """Hands per episode (0: whole games)."""
+        returns = given.get("returns", _OWN_PARAMETERS["returns"])
+        if returns not in _RETURNS:
+            raise RulesError(f"returns must be 'points' or 'win'; got {brief(returns)}")
+        self.returns_kind = cast(str, returns)
+        """``"points"`` or ``"win"``."""
+        unknown = sorted(set(given) - set(_OWN_PARAMETERS) - set(_OPTIONS))
+        if unknown:
+            raise RulesError(
+                f"no parameter named {unknown[0]!r}; call register() again after installing "
+                "a variant plugin"
+            )
+        self.rules, resolved = _rules_from(self.variant, given)
+        """The resolved options."""
+        limit = _episode.hand_limit(self.hands)
+        if self.returns_kind == "win":
+            utility = pyspiel.GameType.Utility.ZERO_SUM
+            low, high, total = -1.0, 1.0, 0.0
+        else:
+            utility = pyspiel.GameType.Utility.GENERAL_SUM
+            bound = float(_episode.hand_points_bound(self.rules) * limit)
+            low, high, total = -bound, bound, None
+        info = pyspiel.GameInfo(
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=_episode.CARDS,
+            num_players=4,
+            min_utility=low,
+            max_utility=high,
+            utility_sum=total,
+            max_game_length=_episode.DECISIONS_PER_HAND * limit,
+        )
+        parameters = {
+            "variant": self.variant.id,
+            "hands": self.hands,
+            "returns": self.returns_kind,
+            **resolved,
+        }
+        super().__init__(_game_type(utility), info, parameters)
+        start = new_game(self.variant, seed=0, dealer=FIRST_DEALER, **dict(self.rules.overrides))
+        self._initial = _Position(start, (), 0, (0, 0))
+
+    def new_initial_state(self) -> SpadesCoreState:
+        """The start of an episode: the first hand about to be dealt."""
+        return SpadesCoreState(self, self._initial)
+
+    def state_from_game(self, game: Game) -> SpadesCoreState:
+        """A state at ``game`` (of this game's variant and rules), starting an
+        episode at its current hand (its points count from the current scores)."""
+        if not isinstance(game, Game):
+            raise RulesError(f"state_from_game takes a Game; got {type(game).__name__}")
+        if game.variant.id != self.variant.id or not _same_rules(
+            game.variant, game.rules, self.rules
+        ):
+            raise RulesError(
+                f"the game plays {game.variant.id!r} under other options than this "
+                f"OpenSpiel game ({self})"
+            )
+        scores = game.scores.values_
+        return SpadesCoreState(self, _Position(game, (), game.hand_number, (scores[0], scores[1])))
+
+    def make_py_observer(
+        self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: object = None
+    ) -> _Observer:
+        """OpenSpiel's observer: the information state for perfect-recall types
+        (and by default), the observation otherwise."""
+        if params:
+            raise RulesError(f"the observer takes no parameters; got {brief(params)}")
+        perfect_recall = iig_obs_type is None or iig_obs_type.perfect_recall
+        public_only = (
+            iig_obs_type is not None and iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE
+        )
+        return _Observer(perfect_recall=perfect_recall, public_only=public_only)
+
+
+@attrs.frozen
+class _Position:
+    """Everything a state is: immutable, so clones share it."""
+
+    game: Game
+    dealing: tuple[int, ...]
+    """Card ids dealt so far to the hand being dealt."""
+    start_hand: int
+    start_scores: tuple[int, int]
+
+    def moved(self, game: Game, dealing: tuple[int, ...]) -> _Position:
+        """The same episode at another game and deal (the constructor: faster than evolve)."""
+        return _Position(game, dealing, self.start_hand, self.start_scores)
+
+    def __deepcopy__(self, memo: object) -> _Position:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Serialized as a game record: OpenSpiel pickles a state's attributes.
+        return (
+            _position_from_record,
+            (dumps(self.game), self.dealing, self.start_hand, self.start_scores),
+        )
+
+
+def _position_from_record(
+    record: str, dealing: tuple[int, ...], start_hand: int, start_scores: tuple[int, int]
+) -> _Position:
+    return _Position(loads(record), tuple(dealing), start_hand, tuple(start_scores))  # type: ignore[arg-type]
+
+
+class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
+    """A position of an episode; :attr:`game` is the engine's game."""
+
+    def __init__(self, game: SpadesCoreGame, position: _Position | None = None) -> None:
+        super().__init__(game)
+        if position is None:
+            position = game._initial
+        self._hands = game.hands
+        self._win_returns = game.returns_kind == "win"
+        self._move_to(position)
+
+    def _move_to(self, position: _Position) -> None:
+        self._position = position
+        game = position.game
+        # Asked for at every node of a search: worked out once per position.
+        if _episode.episode_over(game, position.start_hand, self._hands):
+            self._player = _TERMINAL
+        else:
+            to_act = game.to_act
+            self._player = _CHANCE if to_act is None else int(to_act)
+
+    @property
+    def game(self) -> Game:
+        """The engine's game at this state (in ``DEAL`` while chance deals)."""
+        return self._position.game
+
+    @property
+    def dealing(self) -> tuple[int, ...]:
+        """Card ids dealt so far to the hand being dealt."""
+        return self._position.dealing
+
+    # -- whose move ----------------------------------------------------------------
+
+    def current_player(self) -> int:
+        """The seat number to act, or OpenSpiel's chance / terminal id."""
+        return self._player
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if player != self._player or player < 0:
+            return []
+        return list(legal_ids(self._position.game))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The cards not dealt yet, each with equal probability."""
+        if self._player != _CHANCE:
+            return []
+        dealt = set(self._position.dealing)
+        left = [card for card in range(_episode.CARDS) if card not in dealt]
+        return [(card, 1.0 / len(left)) for card in left]
+
+    def _apply_action(self, action: int) -> None:
+        position = self._position
+        game = position.game
+        if self._player == _CHANCE:
+            if (
+                type(action) is not int
+                or not 0 <= action < _episode.CARDS
+                or action in position.dealing
+            ):
+                raise RulesError(f"not a card left to deal: {brief(action)}")
+            dealing = (*position.dealing, action)
+            if len(dealing) < _episode.CARDS:
+                self._move_to(position.moved(game, dealing))
+                return
+            masks = [0, 0, 0, 0]
+            first = int(game.dealer) + 1
+            for index, card in enumerate(dealing):
+                masks[(first + index) % 4] |= 1 << card
+            hands = (CardSet(masks[0]), CardSet(masks[1]), CardSet(masks[2]), CardSet(masks[3]))
+            self._move_to(position.moved(game.apply(Deal(hands)), ()))
+            return
+        self._move_to(position.moved(game.apply(action_from_id(game, action)), ()))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {ALL_CARDS[action]}"
+        return _action_text(action)
+
+    # -- the end ---------------------------------------------------------------------
+
+    def is_terminal(self) -> bool:
+        """Whether the episode is over."""
+        return self._player == _TERMINAL
+
+    def returns(self) -> list[float]:
+        """Each player's return: 0 before the end, then points or ±1 (see the module docs)."""
+        if not self.is_terminal():
+            return [0.0] * 4
+        game = self._position.game
+        if self._win_returns:
+            winner = game.winner
+            if winner is None:
+                return [0.0] * 4
+            return [1.0 if seat.team is winner else -1.0 for seat in SEATS]
+        start = self._position.start_scores
+        scores = game.scores.values_
+        points = (float(scores[0] - start[0]), float(scores[1] - start[1]))
+        return [points[seat.team] for seat in SEATS]
+
+    # -- hidden information ------------------------------------------------------------
+
+    def view(self, player: int | None) -> View:
+        """What ``player`` (a seat number, or ``None`` for a spectator) may see."""
+        game = self._position.game
+        return game.public_view() if player is None else game.view(_seat(player))
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SpadesCoreState:
+        """A state ``player_id`` cannot tell from this one, hidden cards drawn
+        with :func:`spades_core.determinize` (seeded by ``probability_sampler()``)."""
+        rng = random.Random(int(probability_sampler() * 2**53))
+        position = self._position
+        if position.dealing:
+            # Nobody has seen the cards being dealt yet.
+            deck = list(range(_episode.CARDS))
+            rng.shuffle(deck)
+            sample = position.moved(position.game, tuple(deck[: len(position.dealing)]))
+        else:
+            view = position.game.view(_seat(player_id))
+            sample = position.moved(determinize(view, rng), ())
+        return SpadesCoreState(self.get_game(), sample)
+
+    def __str__(self) -> str:
+        game = self._position.game
+        lines = [_public_text(game.public_view())]
+        if game.phase in (Phase.BID, Phase.PLAY):
+            lines.append(
+                "hands: " + " | ".join(f"{seat.letter} {game.hand(seat)}" for seat in SEATS)
+            )
+        if self._position.dealing:
+            lines.append(
+                "dealt so far: " + " ".join(str(ALL_CARDS[c]) for c in self._position.dealing)
+            )
+        return "\n".join(lines)
+
+
+# -- observations -------------------------------------------------------------------------
+
+
+class _Observer:
+    """OpenSpiel's observer protocol: a tensor and a string per player."""
+
+    def __init__(self, *, perfect_recall: bool, public_only: bool) -> None:
+        self._perfect_recall = perfect_recall
+        self._public_only = public_only
+        size = features.INFORMATION_STATE_SIZE if perfect_recall else features.OBSERVATION_SIZE
+        self.tensor = np.zeros(size, np.float32)
+        sections = features.OBSERVATION_SECTIONS + (
+            features.HISTORY_SECTIONS if perfect_recall else ()
+        )
+        self.dict = {name: features.section(self.tensor, name) for name, _ in sections}
+
+    def _view(self, state: SpadesCoreState, player: int) -> View:
+        return state.view(None if self._public_only else player)
+
+    def set_from(self, state: SpadesCoreState, player: int) -> None:
+        """Fill :attr:`tensor` from ``player``'s view of ``state``."""
+        view = self._view(state, player)
+        if self._perfect_recall:
+            features.information_state(view, out=self.tensor)
+        else:
+            features.observation(view, out=self.tensor)
+
+    def string_from(self, state: SpadesCoreState, player: int) -> str:
+        """``player``'s view of ``state`` as text."""
+        view = self._view(state, player)
+        return _information_text(view) if self._perfect_recall else _observation_text(view)
+
+
+def _action_text(action_id: int) -> str:
+    if action_id >= BID_ID_BASE:
+        bid = action_id - BID_ID_BASE
+        return "bid Nil" if bid == 0 else f"bid {bid}"
+    return str(ALL_CARDS[action_id])
+
+
+def _seat_text(seat: Seat | None) -> str:
+    return "-" if seat is None else seat.letter
+
+
+def _public_text(view: View) -> str:
+    bids = " ".join(
+        f"{seat.letter}:{'-' if bid is None else 'Nil' if bid == 0 else bid}"
+        for seat, bid in view.bids.items()
+    )
+    trick = " ".join(f"{seat.letter}:{card}" for seat, card in view.current_trick)
+    won = " ".join(f"{seat.letter}:{count}" for seat, count in view.tricks_won.items())
+    return (
+        f"{view.variant.id} hand {view.hand_number + 1} {view.phase.name} "
+        f"dealer {view.dealer.letter} to act {_seat_text(view.to_act)}; "
+        f"bids {bids}; trick [{trick}]; won {won}; "
+        f"scores NS {view.scores.values_[0]} EW {view.scores.values_[1]}; "
+        f"bags NS {view.bags.values_[0]} EW {view.bags.values_[1]}"
+        + ("; spades broken" if view.spades_broken else "")
+    )
+
+
+def _observation_text(view: View) -> str:
+    out = " ".join(
+        f"{seat.letter}:{''.join(sorted(suit.letter for suit in suits))}"
+        for seat, suits in view.shown_out.items()
+        if suits
+    )
+    counts = " ".join(
+        f"{seat.letter}:{count}" for seat, count in view.spade_counts.items() if count is not None
+    )
+    return (
+        f"seat {_seat_text(view.seat)}; hand {view.hand}; played {view.played}; "
+        + _public_text(view)
+        + (f"; shown out {out}" if out else "")
+        + (f"; spades dealt {counts}" if counts else "")
+    )
+
+
+def _information_text(view: View) -> str:
+    tricks = " / ".join(
+        f"{trick.leader.letter}: {' '.join(str(card) for card in trick.cards)}"
+        for trick in view.tricks
+    )
+    earlier = " / ".join(
+        json.dumps(result.summary(), sort_keys=True) for result in view.hand_results
+    )
+    return (
+        f"seat {_seat_text(view.seat)}; dealt {view.dealt_hand}; hand {view.hand}; "
+        + _public_text(view)
+        + f"; tricks [{tricks}]"
+        + (f"; earlier hands {earlier}" if earlier else "")
+    )
+
+
+# -- registration -----------------------------------------------------------------------------
+
+
+def register() -> None:
+    """Register :data:`GAME_NAME` with OpenSpiel, with a parameter for every
+    option of every installed variant. Call it again after installing a
+    variant plugin to add the plugin's options."""
+    variants = _installed_variants()
+    _OPTIONS.clear()
+    _OPTIONS.update(_option_parameters(variants))
+    pyspiel.register_game(_game_type(pyspiel.GameType.Utility.GENERAL_SUM), SpadesCoreGame)
+
+
+# -- playing at a spades-core table ----------------------------------------------------------------
+
+
+class ISMCTSPlayer:
+    """An OpenSpiel bot (such as ``ISMCTSBot``) in a spades-core seat: a
+    :class:`~spades_core.bots.Player` whose ``choose(view)`` asks the bot.
+
+    ``make_bot(game)`` builds the bot for an OpenSpiel game; it is called once
+    per variant and rules the player meets (``hands=1``: the bot plans to the
+    end of the hand). A bot that takes a resampler (``set_resampler``, as
+    IS-MCTS does) draws its samples from the player's ``seed``, so a seeded
+    bot and a seeded player choose reproducibly. The bot sees a state rebuilt from the view by
+    :func:`spades_core.determinize`; since it reads only the information
+    state and draws its own samples, that state tells it nothing more than
+    the view.
+    """
+
+    def __init__(self, make_bot: Any, *, seed: int = 0) -> None:
+        if not callable(make_bot):
+            raise RulesError(f"make_bot must build a bot from a game; got {brief(make_bot)}")
+        self._make_bot = make_bot
+        self._rng = random.Random(seed)
+        self._games: dict[tuple[str, Rules], tuple[SpadesCoreGame, Any]] = {}
+
+    def _resample(self, state: SpadesCoreState, player: int) -> SpadesCoreState:
+        return state.resample_from_infostate(player, self._rng.random)
+
+    @classmethod
+    def random_rollouts(
+        cls, simulations: int = 50, *, seed: int = 0, uct_c: float = 2.0
+    ) -> ISMCTSPlayer:
+        """OpenSpiel's ``ISMCTSBot`` with ``simulations`` per decision, each
+        leaf valued by one random roll-out to the end of the hand; ``seed``
+        (0 to 2**32-1) makes its choices reproducible."""
+        if type(simulations) is not int or simulations < 1:
+            raise RulesError(
+                f"simulations must be a whole number of at least 1; got {brief(simulations)}"
+            )
+        if type(seed) is not int or not 0 <= seed < 2**32:
+            raise RulesError(f"seed must be a whole number from 0 to 2**32-1; got {brief(seed)}")
+        from open_spiel.python.algorithms import ismcts, mcts
+
+        def make_bot(game: SpadesCoreGame) -> Any:
+            random_state = np.random.RandomState(seed)
+            evaluator = mcts.RandomRolloutEvaluator(1, random_state)
+            return ismcts.ISMCTSBot(
+                game, evaluator, uct_c, max_simulations=simulations, random_state=random_state
+            )
+
+        return cls(make_bot, seed=seed)
+
+    def choose(self, view: View) -> Action:
+        """The bot's action for ``view`` (one of ``view.legal_actions``)."""
+        if not isinstance(view, View):
+            raise RulesError(f"choose takes a View; got {type(view).__name__}")
+        if not view.is_my_turn:
+            raise IllegalActionError(
+                IllegalReason.NOT_YOUR_TURN, f"the view's seat ({view.seat}) is not to act"
+            )
+        if len(view.legal_actions) == 1:
+            return view.legal_actions[0]
+        key = (view.variant.id, view.rules)
+        if key not in self._games:
+            if GAME_NAME not in pyspiel.registered_names():
+                register()
+            game = pyspiel.load_game(GAME_NAME, game_parameters(view.variant, view.rules, hands=1))
+            bot = self._make_bot(game)
+            if hasattr(bot, "set_resampler"):
+                # OpenSpiel's default sampler is seeded from the clock: draw from ours instead.
+                bot.set_resampler(self._resample)
+            self._games[key] = (game, bot)
+        game, bot = self._games[key]
+        state = game.state_from_game(determinize(view, self._rng))
+        chosen = int(bot.step(state))
+        return cast(Action, action_from_id(state.game, chosen))

@@ -1,0 +1,228 @@
+"""Every installed variant as a PettingZoo AEC environment (extra ``spades-core[pettingzoo]``).
+
+>>> from spades_core.envs.pettingzoo import env
+>>> table = env(variant="whiz", target_score=200)
+>>> table.reset(seed=1)
+>>> observation, reward, termination, truncation, info = table.last()
+>>> mask = observation["action_mask"]
+>>> table.agent_selection, observation["observation"].shape, mask.shape, bool(mask.any())
+('east', (681,), (66,), True)
+
+:func:`env` returns :class:`raw_env` wrapped in PettingZoo's standard
+wrappers for turn-based games (an illegal action ends the episode with
+reward -1 for the player who tried it; out-of-range actions and calls out of
+order are errors). The agents are ``"north"``, ``"east"``, ``"south"`` and
+``"west"``, in seat order; North and South are partners.
+
+* **Observation**: a ``Dict`` with ``"observation"``, the float32 vector of
+  :func:`spades_core.envs.features.observation` (681 numbers, built from the
+  agent's :class:`~spades_core.views.View` only), and ``"action_mask"``, 66
+  int8 flags marking the agent's legal action ids (all zero when it is not
+  its turn).
+* **Actions**: ``Discrete(66)``, the ids of :mod:`spades_core.encoding`
+  (0-51 play a card, 52-65 bid, 52 being Nil).
+* **Rewards**: when a hand is scored, both partners receive their team's
+  points for that hand (contract, bags, Nil and bag penalties), so an agent's
+  rewards over an episode add up to its team's final score. Every other step
+  rewards 0.
+* **Termination**: after ``hands`` hands (1 or more), or at the end of the
+  game with ``hands=0`` (the default: whole games). A whole game still
+  undecided after 200 hands is *truncated* instead.
+* **Seeding**: ``reset(seed=n)`` makes the deals of that episode and of
+  every later ``reset()`` without a seed reproducible.
+* **Rendering**: ``render_mode="ansi"`` makes :meth:`raw_env.render` return
+  the table as the terminal game draws it (``spades play``), seen by the
+  agent to act, with its hand.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Final
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from spades_core.cli import render
+from spades_core.encoding import NUM_ACTIONS, action_from_id, legal_ids
+from spades_core.envs import _episode, features
+from spades_core.errors import RulesError, brief
+from spades_core.game import SEATS, Game, Phase, new_game
+from spades_core.registry import load_variant
+from spades_core.seats import Seat
+from spades_core.variant import Variant
+
+__all__ = ["AGENTS", "env", "raw_env"]
+
+AGENTS: Final = ("north", "east", "south", "west")
+"""The agents, in seat order."""
+_SEAT_OF: Final = {name: SEATS[number] for number, name in enumerate(AGENTS)}
+_PLAIN: Final = render.Style(colour=False)
+
+Observation = dict[str, npt.NDArray[Any]]
+
+
+def env(variant: str | Variant = "classic", render_mode: str | None = None, **kwargs: Any) -> Any:
+    """:class:`raw_env` in PettingZoo's standard wrappers (see the module docs);
+    keywords are ``hands`` and the variant's options."""
+    table: Any = raw_env(variant, render_mode=render_mode, **kwargs)
+    table = wrappers.TerminateIllegalWrapper(table, illegal_reward=-1)
+    table = wrappers.AssertOutOfBoundsWrapper(table)
+    return wrappers.OrderEnforcingWrapper(table)
+
+
+class raw_env(AECEnv):  # type: ignore[misc]
+    """A table of four agents playing one variant (see the module docs)."""
+
+    metadata: Final = {
+        "render_modes": ["ansi"],
+        "name": "spades_core_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        variant: str | Variant = "classic",
+        render_mode: str | None = None,
+        hands: int = _episode.WHOLE_GAME,
+        **options: Any,
+    ) -> None:
+        super().__init__()
+        self.variant = variant if isinstance(variant, Variant) else load_variant(variant)
+        """The variant played."""
+        self.rules = self.variant.rules(**options)
+        """The resolved options."""
+        self._options = options
+        self.hands = _episode.check_hands(hands)
+        """Hands per episode (0: whole games)."""
+        if render_mode not in (None, "ansi"):
+            raise RulesError(f"render_mode must be None or 'ansi'; got {brief(render_mode)}")
+        self.render_mode = render_mode
+        self.possible_agents = list(AGENTS)
+        self.agents = list(AGENTS)
+        observation_space = gymnasium.spaces.Dict(
+            {
+                "observation": gymnasium.spaces.Box(
+                    low=features.OBSERVATION_LOW,
+                    high=features.OBSERVATION_HIGH,
+                    dtype=np.float32,
+                ),
+                "action_mask": gymnasium.spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = dict.fromkeys(AGENTS, observation_space)
+        self.action_spaces = {agent: gymnasium.spaces.Discrete(NUM_ACTIONS) for agent in AGENTS}
+        self._seeds: random.Random | None = None
+        self.game: Game = new_game(self.variant, seed=0, **options)
+        """The engine's game being played."""
+        self._reset_bookkeeping()
+
+    def _reset_bookkeeping(self) -> None:
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in AGENTS}
+        self.agent_selection = AGENTS[0]
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        """The observation space of ``agent`` (the same for every agent)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        """``Discrete(66)``: the action ids."""
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start an episode: a new game, its first hand dealt."""
+        if seed is not None:
+            if type(seed) is not int:
+                raise RulesError(f"seed must be a whole number or None; got {brief(seed)}")
+            self._seeds = random.Random(seed)
+        elif self._seeds is None:
+            self._seeds = random.Random()
+        game_seed = self._seeds.getrandbits(64)
+        self.game = new_game(self.variant, seed=game_seed, **self._options).deal()
+        self._reset_bookkeeping()
+        self._select()
+
+    def _select(self) -> None:
+        seat = self.game.to_act
+        if seat is not None:
+            self.agent_selection = AGENTS[seat]
+
+    def observe(self, agent: str) -> Observation:
+        """``agent``'s observation vector and legal-action mask."""
+        seat = self.seat_of(agent)
+        game = self.game
+        mask = np.zeros(NUM_ACTIONS, np.int8)
+        if game.to_act == seat and not self.terminations[agent] and not self.truncations[agent]:
+            mask[list(legal_ids(game))] = 1
+        return {"observation": features.observation(game.view(seat)), "action_mask": mask}
+
+    def step(self, action: int | np.integer[Any] | None) -> None:
+        """The agent to act takes action id ``action``."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.game
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        finished = len(game.hand_results)
+        # Policies hand over numpy integers; anything else goes to the engine as it is.
+        chosen = int(action) if isinstance(action, np.integer) else action
+        game = game.apply(action_from_id(game, chosen))  # type: ignore[arg-type]
+        if len(game.hand_results) > finished:
+            points = game.hand_results[-1].points
+            for name, seat in _SEAT_OF.items():
+                self.rewards[name] = float(points[seat.team])
+            if _episode.episode_over(game, 0, self.hands):
+                stopped = not game.is_over and self.hands == _episode.WHOLE_GAME
+                flags = self.truncations if stopped else self.terminations
+                for name in AGENTS:
+                    flags[name] = True
+            else:
+                game = game.deal()
+        self.game = game
+        self._select()
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        """The table as text (``render_mode="ansi"``), or ``None`` with a warning."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called, but the environment has no render_mode")
+            return None
+        game = self.game
+        if game.phase not in (Phase.BID, Phase.PLAY):
+            lines = render.table_lines(game.public_view(), _PLAIN)
+            results = game.hand_results
+            if results:
+                bags = results[-2].bags.values_ if len(results) > 1 else (0, 0)
+                last = render.result_lines(game.rules, results[-1], (bags[0], bags[1]), _PLAIN)
+                lines += ["", *last]
+            return "\n".join(lines)
+        seat = game.to_act
+        assert seat is not None
+        view = game.view(seat)
+        legal = game.legal_plays() if game.phase is Phase.PLAY else None
+        lines = [
+            *render.table_lines(view, _PLAIN, labels={seat: "to act"}),
+            f"{render.seat_name(seat)}'s hand:",
+            *render.hand_lines(view.hand, _PLAIN, legal=legal),
+        ]
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def seat_of(self, agent: str) -> Seat:
+        """The seat ``agent`` plays."""
+        seat = _SEAT_OF.get(agent) if isinstance(agent, str) else None
+        if seat is None:
+            raise RulesError(f"no agent named {brief(agent)}; the agents are {', '.join(AGENTS)}")
+        return seat

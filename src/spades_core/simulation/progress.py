@@ -1,0 +1,120 @@
+"""Progress of a running simulation: what a backend reports, and the printer
+``spades simulate`` and ``spades tournament`` draw on standard error."""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import TextIO
+
+import attrs
+
+__all__ = ["Progress", "ProgressPrinter", "format_duration"]
+
+
+@attrs.frozen
+class Progress:
+    """How far a run is: ``done`` of ``total`` items (deals or games) finished,
+    ``hands`` played in them, ``elapsed`` seconds since the start, and
+    ``retried`` tasks run again after a failure or a lost worker."""
+
+    done: int
+    total: int
+    hands: int
+    elapsed: float
+    retried: int = 0
+
+    @property
+    def rate(self) -> float:
+        """Hands per second so far (``nan`` before any time has passed)."""
+        return self.hands / self.elapsed if self.elapsed > 0 else math.nan
+
+    @property
+    def seconds_left(self) -> float:
+        """The time left at the rate so far (``nan`` before the first item ends)."""
+        if self.done == 0 or self.elapsed <= 0:
+            return math.nan
+        return self.elapsed * (self.total - self.done) / self.done
+
+
+def format_duration(seconds: float) -> str:
+    """A short human duration.
+
+    >>> format_duration(42.4), format_duration(125), format_duration(7300)
+    ('42 s', '2 min 5 s', '2 h 1 min')
+    """
+    if math.isnan(seconds):
+        return "unknown"
+    whole = round(seconds)
+    if whole < 60:
+        return f"{whole} s"
+    if whole < 3600:
+        return f"{whole // 60} min {whole % 60} s"
+    return f"{whole // 3600} h {whole % 3600 // 60} min"
+
+
+class ProgressPrinter:
+    """Draws :class:`Progress` on ``stream``: redrawn in place on a terminal (at
+    most every ``redraw`` seconds), otherwise one line every ``every`` seconds,
+    so that a log shows the run is alive. ``unit`` names the items."""
+
+    def __init__(
+        self,
+        stream: TextIO,
+        unit: str,
+        *,
+        terminal: bool | None = None,
+        every: float = 5.0,
+        redraw: float = 0.2,
+    ) -> None:
+        self.stream = stream
+        self.unit = unit
+        self.terminal = stream.isatty() if terminal is None else terminal
+        self.every = every if not self.terminal else redraw
+        self._last = -math.inf
+        self._drawn = False
+
+    def line(self, progress: Progress) -> str:
+        """The text shown for ``progress``."""
+        percent = 100 * progress.done / progress.total if progress.total else 100.0
+        rate = progress.rate
+        text = (
+            f"{progress.done}/{progress.total} {self.unit} ({percent:.0f}%), "
+            f"{progress.hands} hands, "
+            + ("" if math.isnan(rate) else f"{rate:.1f} hands/s, ")
+            + self._left(progress)
+        )
+        if progress.retried:
+            text += f", {progress.retried} task(s) retried"
+        return text
+
+    @staticmethod
+    def _left(progress: Progress) -> str:
+        if progress.done == progress.total:
+            return "done"
+        if math.isnan(progress.seconds_left):
+            return "time left not known yet"
+        return f"about {format_duration(progress.seconds_left)} left"
+
+    def __call__(self, progress: Progress) -> None:
+        now = time.monotonic()
+        final = progress.done == progress.total
+        if not final and now - self._last < self.every:
+            return
+        self._last = now
+        if self.terminal:
+            self.stream.write("\r\x1b[K" + self.line(progress))
+            self._drawn = True
+            if final:
+                self.stream.write("\n")
+                self._drawn = False
+        else:
+            self.stream.write(self.line(progress) + "\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        """End a line left open on a terminal (after an interruption)."""
+        if self._drawn:
+            self.stream.write("\n")
+            self.stream.flush()
+            self._drawn = False
