@@ -80,19 +80,15 @@ def test_play_chunks_streams_in_constant_memory() -> None:
     [
         ({"seeds": [1, -2]}, "row 1"),
         ({"seeds": [[1, 2]]}, "one-dimensional"),
-        ({"seeds": "123"}, "seeds must be"),
-        ({"seeds": [1.5]}, "whole numbers"),
         ({"seeds": range(-1, 3)}, "seeds must be"),
         ({"policy": "clever"}, "unknown policy"),
         ({"policy": ["random"] * 3}, "sequence of four"),
-        ({"policy": 7}, "policy must be"),
-        ({"rng": "x"}, "rng must be"),
+        ({"rng": -1}, "rng must be"),
         ({"chunk_size": 0}, "chunk_size"),
         ({"bids": np.zeros((2, 4), np.int64)}, "(3, 4)"),
         ({"bids": np.full((3, 4), 14)}, "row 0, seat N"),
         ({"target_score": -5}, "target_score"),
         ({"max_team_bid": 4}, "does not apply"),
-        ({"variant": 3}, "variant must be"),
     ],
 )
 def test_bad_arguments_raise_rules_errors_naming_the_problem(
@@ -102,6 +98,30 @@ def test_bad_arguments_raise_rules_errors_naming_the_problem(
     with pytest.raises(sc.RulesError, match=None) as caught:
         batch.play(**arguments)
     assert words in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [
+        ({"seeds": "123"}, "seeds must be"),
+        ({"seeds": 7}, "seeds must be"),
+        ({"seeds": [1.5]}, "row 0"),
+        ({"seeds": np.array([1.5])}, "whole numbers"),
+        ({"policy": 7}, "policy must be"),
+        ({"policy": ["random", "random", "random", 3]}, "a policy must be"),
+        ({"rng": "x"}, "rng must be"),
+        ({"bids": np.full((3, 4), 1.0)}, "bids must be"),
+        ({"variant": 3}, "variant must be"),
+    ],
+)
+def test_arguments_of_the_wrong_type_raise_argument_type_errors(
+    kwargs: dict[str, Any], words: str
+) -> None:
+    arguments: dict[str, Any] = {"variant": "mirror", "seeds": [1, 2, 3], **kwargs}
+    with pytest.raises(sc.ArgumentTypeError) as caught:
+        batch.play(**arguments)
+    assert words in str(caught.value)
+    assert not isinstance(caught.value, sc.RulesError)
 
 
 def test_an_illegal_given_bid_names_its_row_and_seat() -> None:

@@ -1,5 +1,7 @@
-"""The vectorised rules twin agrees with the scalar engine: legal plays,
-trick winners, breaking spades, bids, scoring and the end of a game."""
+"""The vectorised rules twin agrees with the scalar trick rules of
+:mod:`spades_core.tricks` (legal plays, trick winners, breaking spades, shown
+out suits) and with the scalar engine (legal plays in real positions, bids,
+scoring and the end of a game)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import spades_core as sc
-from spades_core import scoring, transitions
+from spades_core import scoring, tricks
 from spades_core.batch import _rules
 from spades_core.testing.strategies import option_sets
 
@@ -50,36 +52,78 @@ def test_legal_plays_match_the_engine_in_random_positions() -> None:
         )
         legal = _rules.legal_plays(held, led, broken, first)
         assert [int(mask) for mask in legal] == [g.legal_plays().mask for g in games]
+        assert [int(mask) for mask in legal] == [
+            tricks.legal_mask(int(h), int(s), bool(b), bool(f))
+            for h, s, b, f in zip(held, led, broken, first, strict=True)
+        ]
 
 
-def test_shown_out_follows_the_view_rule() -> None:
-    cards = np.array([5, 20, 40, 41, 3], dtype=np.int8)
-    led = np.array([0, 0, -1, -1, -1], dtype=np.int8)
-    broken = np.array([False, False, False, True, False])
-    # Following clubs with a club shows nothing; a diamond on clubs shows clubs
-    # out; a spade led unbroken shows every other suit out; broken, nothing.
-    assert _rules.shown_out(cards, led, broken).tolist() == [0, 0b0001, 0b0111, 0, 0]
+@settings(max_examples=200)
+@given(
+    held=st.integers(1, (1 << 52) - 1),
+    led=st.integers(tricks.NO_SUIT, tricks.SPADES),
+    broken=st.booleans(),
+    first=st.booleans(),
+)
+def test_legal_plays_match_the_trick_rules(held: int, led: int, broken: bool, first: bool) -> None:
+    # The deuce-of-clubs lead only arises for a leader, who then holds it.
+    first = first and led == tricks.NO_SUIT
+    if first:
+        held |= 1 << tricks.TWO_OF_CLUBS
+    legal = _rules.legal_plays(
+        np.array([held], np.uint64),
+        np.array([led], np.int8),
+        np.array([broken]),
+        np.array([first]),
+    )
+    assert int(legal[0]) == tricks.legal_mask(held, led, broken, first)
 
 
-def test_trick_strength_picks_the_engine_trick_winner() -> None:
+def every_card_led_and_broken() -> tuple[list[int], list[int], list[bool]]:
+    """Every (card, led suit or no suit, spades broken) combination, as columns."""
+    rows = [
+        (card, led, broken)
+        for card in range(52)
+        for led in range(tricks.NO_SUIT, tricks.SPADES + 1)
+        for broken in (False, True)
+    ]
+    cards, leds, brokens = zip(*rows, strict=True)
+    return list(cards), list(leds), list(brokens)
+
+
+def test_shown_out_matches_the_trick_rules() -> None:
+    cards, leds, brokens = every_card_led_and_broken()
+    shown = _rules.shown_out(
+        np.array(cards, np.int8), np.array(leds, np.int8), np.array(brokens)
+    ).tolist()
+    assert shown == [tricks.shown_out(*row) for row in zip(cards, leds, brokens, strict=True)]
+    # A few by hand: a diamond on clubs shows clubs out, an unbroken spade lead
+    # every other suit, a card of the led suit nothing.
+    assert tricks.shown_out(20, 0, False) == 0b0001
+    assert tricks.shown_out(40, tricks.NO_SUIT, False) == 0b0111
+    assert tricks.shown_out(5, 0, False) == 0
+
+
+def test_trick_strength_picks_the_trick_winner() -> None:
     rnd = random.Random(3)
     for _ in range(2000):
         cards = rnd.sample(range(52), 4)
-        led = np.full(4, cards[0] // 13, dtype=np.int8)
+        led = np.full(4, cards[0] // tricks.RANKS, dtype=np.int8)
         strength = _rules.trick_strength(led, np.array(cards))
-        assert int(strength.argmax()) == transitions.trick_winner(tuple(cards))
+        assert int(strength.argmax()) == tricks.trick_winner(cards)
 
 
-def test_breaking_spades_follows_each_break_rule() -> None:
-    cards = np.array([39, 39, 50, 12], dtype=np.int8)
-    led = np.array([-1, 0, 3, 0], dtype=np.int8)
-    assert _rules.breaks_spades(cards, led, any_spade=True).tolist() == [True, True, True, False]
-    assert _rules.breaks_spades(cards, led, any_spade=False).tolist() == [
-        False,
-        True,
-        False,
-        False,
-    ]
+def test_breaking_spades_matches_the_trick_rules() -> None:
+    cards, leds, _ = every_card_led_and_broken()
+    for any_spade in (False, True):
+        breaks = _rules.breaks_spades(np.array(cards, np.int8), np.array(leds, np.int8), any_spade)
+        assert breaks.tolist() == [
+            tricks.breaks_spades(card, led, any_spade)
+            for card, led in zip(cards, leds, strict=True)
+        ]
+    # By hand: a spade on clubs breaks under either rule; a spade lead only under any_spade.
+    assert _rules.breaks_spades(np.array([39]), np.array([0]), any_spade=False).tolist() == [True]
+    assert _rules.breaks_spades(np.array([39]), np.array([-1]), any_spade=False).tolist() == [False]
 
 
 def test_bid_rules_match_each_variant_hook() -> None:

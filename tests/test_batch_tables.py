@@ -167,12 +167,32 @@ def test_bad_table_arguments_raise_rules_errors(kwargs: dict[str, Any], words: s
         Tables(**arguments)
 
 
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [
+        ({"n": 2.0}, "n must be"),
+        ({"n": True}, "n must be"),
+        ({"seed": "1"}, "seed must be"),
+        ({"episode": 1}, "episode"),
+        ({"variant": None}, "variant must be"),
+    ],
+)
+def test_table_arguments_of_the_wrong_type_raise_argument_type_errors(
+    kwargs: dict[str, Any], words: str
+) -> None:
+    arguments: dict[str, Any] = {"variant": "mirror", "n": 2, **kwargs}
+    with pytest.raises(sc.ArgumentTypeError, match=words):
+        Tables(**arguments)
+
+
 def test_observe_checks_its_seats() -> None:
     tables = Tables("whiz", 3)
     with pytest.raises(sc.RulesError, match="seat"):
         tables.observe(4)
     with pytest.raises(sc.RulesError, match="seats"):
         tables.observe([0, 1])
+    with pytest.raises(sc.ArgumentTypeError, match="seats"):
+        tables.observe([0.5, 1.5, 2.5])
     assert tables.observe(sc.Seat.SOUTH).shape == (3, OBSERVATION_SIZE)
 
 

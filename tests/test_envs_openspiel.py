@@ -19,7 +19,7 @@ import spades_core as sc
 from envs_support import VARIANTS, example_plugin_installed
 from spades_core import encoding
 from spades_core.envs import features, openspiel
-from spades_core.state import Phase
+from spades_core.game import Phase
 
 NON_DEFAULT: dict[str, dict[str, object]] = {
     "classic": {"target_score": 300, "nil_value": 50, "bag_limit": 0, "hands": 2},

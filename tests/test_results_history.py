@@ -121,3 +121,13 @@ def test_a_game_pickled_by_release_0_1_loads_and_plays_on() -> None:
 def test_records_of_long_games_round_trip() -> None:
     game = long_game(40)
     assert sc.loads(sc.dumps(game)) == game
+
+
+def test_the_names_of_release_0_1_still_import_from_state() -> None:
+    from spades_core import game as game_module
+    from spades_core import results as results_module
+    from spades_core import state
+
+    for name in state.__all__:
+        home = results_module if name in ("HandResult", "Trick") else game_module
+        assert getattr(state, name) is getattr(home, name)

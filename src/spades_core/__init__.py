@@ -36,7 +36,7 @@ from spades_core.errors import (
     VariantLoadError,
     VariantNotFoundError,
 )
-from spades_core.game import new_game
+from spades_core.game import Game, Phase, new_game
 from spades_core.options import (
     BagOverflow,
     BreakRule,
@@ -47,8 +47,8 @@ from spades_core.options import (
     Rules,
 )
 from spades_core.registry import available_variants, load_variant, refresh_variants
+from spades_core.results import HandResult, Trick
 from spades_core.seats import Seat, SeatMap, Team, TeamMap
-from spades_core.state import Game, HandResult, Phase, Trick
 from spades_core.variant import Variant
 
 if TYPE_CHECKING:

@@ -240,14 +240,19 @@ _CARD_BY_TEXT: Final = {
 }
 
 
-def cards_of_mask(mask: int) -> tuple[Card, ...]:
-    """The cards of a 52-bit mask, lowest id first."""
+def ids_of_mask(mask: int) -> list[int]:
+    """The card ids of a 52-bit mask, lowest first."""
     out = []
     while mask:
         low = mask & -mask
-        out.append(ALL_CARDS[low.bit_length() - 1])
+        out.append(low.bit_length() - 1)
         mask ^= low
-    return tuple(out)
+    return out
+
+
+def cards_of_mask(mask: int) -> tuple[Card, ...]:
+    """The cards of a 52-bit mask, lowest id first."""
+    return tuple([ALL_CARDS[card] for card in ids_of_mask(mask)])
 
 
 @final

@@ -26,8 +26,9 @@ from spades_core.bots import NormalBot, Why
 from spades_core.bots.bidding import estimate_tricks
 from spades_core.bots.masks import above, winner_so_far
 from spades_core.bots.table import SPADE_MASK, SUIT, Table, table_from_view
-from spades_core.cards import ALL_CARDS, Card, Suit
+from spades_core.cards import ALL_CARDS, Card, Rank, Suit, ids_of_mask
 from spades_core.seats import Seat
+from spades_core.tricks import FIRST_SPADE, RANKS, SPADES
 from spades_core.views import View
 
 __all__ = ["Tip", "bid_rule", "coach"]
@@ -86,12 +87,7 @@ def _names(cards: list[int]) -> str:
 
 
 def _cards_desc(mask: int) -> list[int]:
-    out = []
-    while mask:
-        card = mask.bit_length() - 1
-        out.append(card)
-        mask ^= 1 << card
-    return out
+    return ids_of_mask(mask)[::-1]
 
 
 def _seat(seat: int) -> str:
@@ -167,7 +163,7 @@ def _bid_reason(view: View, table: Table, bid: int, why: Why) -> str:
             )
         return f"{_bid_text(bid)} is the only bid the rules allow you here."
     if why is Why.BID_NIL_WEAK:
-        top = max(_cards_desc(hand), key=lambda c: (c % 13, c))
+        top = max(_cards_desc(hand), key=lambda c: (c % RANKS, c))
         spade_part = "no spades" if not spades else f"only the {_names(spades)} in spades"
         return (
             f"Your hand is weak (your best card is the {name(top)}, with {spade_part}), "
@@ -231,16 +227,16 @@ def _strong_cards(hand: int) -> list[int]:
     for suit in range(4):
         bits = hand & SUIT[suit]
         length = bits.bit_count()
-        ace = 13 * suit + 12
+        ace = RANKS * suit + Rank.ACE
         king = ace - 1
         queen = ace - 2
         if bits >> ace & 1:
             out.append(ace)
         if bits >> king & 1 and length >= 2:
             out.append(king)
-        if suit == 3 and bits >> queen & 1 and length >= 3:
+        if suit == SPADES and bits >> queen & 1 and length >= 3:
             out.append(queen)
-    return sorted(out, key=lambda c: (-(c // 13 == 3), -(c % 13), c))
+    return sorted(out, key=lambda c: (-(c >= FIRST_SPADE), -(c % RANKS), c))
 
 
 # -- plays -----------------------------------------------------------------------
@@ -250,14 +246,14 @@ def _play_reason(view: View, table: Table, card: int, why: Why) -> str:
     trick = table.trick
     seat = table.seat
     card_name = name(card)
-    suit = card // 13
+    suit = card // RANKS
     winning = ""
     winner_seat = -1
     if trick:
         position, best = winner_so_far(trick)
         winner_seat = (table.leader + position) % 4
         winning = name(best)
-    led = trick[0] // 13 if trick else suit
+    led = trick[0] // RANKS if trick else suit
     unseen = table.unseen()
     contract = table.contract(seat)
     counted = table.counted(seat)
@@ -325,7 +321,7 @@ def _play_reason(view: View, table: Table, card: int, why: Why) -> str:
             f"that beats the {winning}."
         )
     if why is Why.THROW_LOW:
-        if card // 13 == led:
+        if card // RANKS == led:
             return (
                 f"You cannot beat the {winning}: play your lowest {_SUIT_SINGULAR[led]}, "
                 f"the {card_name}."

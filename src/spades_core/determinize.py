@@ -48,19 +48,18 @@ from typing import Final
 
 from spades_core import _check
 from spades_core.actions import BIDS, PLAYS, Deal
-from spades_core.cards import FULL_DECK_MASK, SUIT_MASKS, CardSet
+from spades_core.cards import FULL_DECK_MASK, SUIT_MASKS, CardSet, ids_of_mask
 from spades_core.errors import IllegalActionError, InconsistentViewError
-from spades_core.game import new_game
+from spades_core.game import SEATS, Game, Phase, new_game
 from spades_core.options import FirstLead
 from spades_core.seats import Seat
-from spades_core.state import SEATS, Game, Phase
 from spades_core.transitions import between_hands
+from spades_core.tricks import RANKS, SPADES
 from spades_core.variant import checked_legal_bids
 from spades_core.views import View
 
 __all__ = ["HiddenCards", "determinize"]
 
-_SPADES: Final = 3
 _RANDOM_TRIES: Final = 4
 _DEAD_ENDS_BEFORE_GUIDING: Final = 2
 _MAX_BID_TRIES: Final = 400
@@ -138,12 +137,12 @@ class HiddenCards:
                 void[number] |= 1 << suit
             count = view.spade_counts[SEATS[number]]
             if count is not None:
-                left = count - (played_by[number] & SUIT_MASKS[_SPADES]).bit_count()
+                left = count - (played_by[number] & SUIT_MASKS[SPADES]).bit_count()
                 if left < 0:
                     raise InconsistentViewError(
                         f"{SEATS[number].name} bid {count} spades but has played more"
                     )
-                if void[number] >> _SPADES & 1 and left:
+                if void[number] >> SPADES & 1 and left:
                     raise InconsistentViewError(
                         f"{SEATS[number].name} showed out of spades but should still hold {left}"
                     )
@@ -195,25 +194,25 @@ class HiddenCards:
         """Cards per suit still to place after the must-hold cards and spade quotas."""
         counts = [(self._pool & SUIT_MASKS[suit]).bit_count() for suit in range(4)]
         for card, _seat in self._must:
-            counts[card // 13] -= 1
+            counts[card // RANKS] -= 1
         return counts
 
     def _feasible(self, need: list[int], counts: list[int], void: Sequence[int]) -> bool:
         need = list(need)
         counts = list(counts)
         for card, seat in self._must:
-            if void[seat] >> (card // 13) & 1 or not self._pool >> card & 1 or need[seat] < 1:
+            if void[seat] >> (card // RANKS) & 1 or not self._pool >> card & 1 or need[seat] < 1:
                 return False
             need[seat] -= 1
-            if card // 13 == _SPADES and self._exact[seat] == 0:
+            if card // RANKS == SPADES and self._exact[seat] == 0:
                 return False
         quota = self._spade_quota()
         for seat in self._hidden:
             if quota[seat] > need[seat]:
                 return False
             need[seat] -= quota[seat]
-            counts[_SPADES] -= quota[seat]
-        if counts[_SPADES] < 0:
+            counts[SPADES] -= quota[seat]
+        if counts[SPADES] < 0:
             return False
         return _hall_ok(counts, self._eligible(need), need)
 
@@ -223,7 +222,7 @@ class HiddenCards:
             if self._exact[seat] >= 0:
                 quota[seat] = self._exact[seat]
         for card, seat in self._must:
-            if card // 13 == _SPADES and self._exact[seat] >= 0:
+            if card // RANKS == SPADES and self._exact[seat] >= 0:
                 quota[seat] -= 1
         return quota
 
@@ -235,7 +234,7 @@ class HiddenCards:
             for seat in self._hidden:
                 if need[seat] <= 0 or self._void[seat] >> suit & 1:
                     continue
-                if suit == _SPADES and self._exact[seat] >= 0:
+                if suit == SPADES and self._exact[seat] >= 0:
                     continue
                 seats |= 1 << seat
             eligible.append(seats)
@@ -292,14 +291,14 @@ class HiddenCards:
             need[seat] -= 1
             pool &= ~(1 << card)
         quota = self._spade_quota()
-        spades = _cards(pool & SUIT_MASKS[_SPADES])
+        spades = ids_of_mask(pool & SUIT_MASKS[SPADES])
         rng.shuffle(spades)
         for seat in self._hidden:
             for _ in range(quota[seat]):
                 card = spades.pop()
                 held[seat] |= 1 << card
                 need[seat] -= 1
-        pool &= ~SUIT_MASKS[_SPADES]
+        pool &= ~SUIT_MASKS[SPADES]
         for card in spades:
             pool |= 1 << card
         eligible_base = self._eligible([13] * 4)
@@ -309,7 +308,7 @@ class HiddenCards:
         counts = [(pool & SUIT_MASKS[suit]).bit_count() for suit in range(4)]
         free_cards: list[int] = []
         for suit in self._order:
-            cards = _cards(pool & SUIT_MASKS[suit])
+            cards = ids_of_mask(pool & SUIT_MASKS[suit])
             seats = eligible_base[suit]
             if seats == everyone and not guided:
                 # Any seat may take these: dealt in one shuffle below.
@@ -353,15 +352,6 @@ class HiddenCards:
             if ok:
                 return seat
         return None
-
-
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _weighted(rng: random.Random, seats: list[int], need: Sequence[int]) -> int:

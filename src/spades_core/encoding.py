@@ -33,7 +33,7 @@ from typing import Final
 from spades_core import _check
 from spades_core.actions import BIDS, PLAYS, Bid, Deal, Play
 from spades_core.errors import IllegalActionError, IllegalReason, brief
-from spades_core.state import Game, Phase
+from spades_core.game import Game, Phase
 
 __all__ = [
     "ACTIONS",

@@ -68,10 +68,9 @@ from spades_core.errors import (
     VariantNotFoundError,
     brief,
 )
-from spades_core.game import new_game
+from spades_core.game import SEATS, Game, Phase, new_game
 from spades_core.registry import load_variant
 from spades_core.seats import Seat
-from spades_core.state import SEATS, Game, Phase
 from spades_core.variant import Variant
 
 __all__ = [

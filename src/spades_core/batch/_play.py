@@ -9,7 +9,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from spades_core.errors import RulesError, brief
+from spades_core.errors import ArgumentTypeError, RulesError, brief
 from spades_core.registry import load_variant
 from spades_core.seats import Seat
 from spades_core.variant import Variant
@@ -195,7 +195,7 @@ def resolve_variant(variant: object, options: dict[str, object]) -> BatchRules:
     elif isinstance(variant, str):
         chosen = load_variant(variant)
     else:
-        raise RulesError(f"variant must be a variant id or a Variant; got {brief(variant)}")
+        raise ArgumentTypeError(f"variant must be a variant id or a Variant; got {brief(variant)}")
     return batch_rules(chosen, dict(options))
 
 
@@ -221,7 +221,7 @@ def seed_source(seeds: object) -> tuple[int, Callable[[int, int], U64]]:
 
 def _seed_array(seeds: object) -> U64:
     if isinstance(seeds, (str, bytes)) or not hasattr(seeds, "__len__"):
-        raise RulesError(
+        raise ArgumentTypeError(
             f"seeds must be a range, a sequence or a 1-D array of whole numbers; got {brief(seeds)}"
         )
     if isinstance(seeds, np.ndarray):
@@ -246,10 +246,11 @@ def _seed_array(seeds: object) -> U64:
         if not len(bad):
             return np.array([int(s) for s in array], dtype=np.uint64)
     else:
-        raise RulesError(f"seeds must be whole numbers; got an array of {array.dtype}")
+        raise ArgumentTypeError(f"seeds must be whole numbers; got an array of {array.dtype}")
     if len(bad):
         row = int(bad[0])
-        raise RulesError(
+        error = RulesError if type(array[row]) in (int, np.int64) else ArgumentTypeError
+        raise error(
             f"seed at row {row} is {brief(array[row])}; seeds are whole numbers from 0 to 2**64-1"
         )
     return array.astype(np.uint64)
@@ -260,7 +261,8 @@ def _given_bids(bids: object, count: int) -> npt.NDArray[np.int8] | None:
         return None
     array = np.asarray(bids) if not isinstance(bids, (str, bytes)) else np.asarray(None)
     if array.shape != (count, 4) or array.dtype.kind not in "iu":
-        raise RulesError(
+        error = RulesError if array.dtype.kind in "iu" else ArgumentTypeError
+        raise error(
             f"bids must be a ({count}, 4) array of whole numbers (one row per seed, "
             f"seats N, E, S, W), or None; got {brief(bids)}"
         )
@@ -280,7 +282,7 @@ def make_rng(rng: object) -> np.random.Generator:
         return rng
     if rng is None or (type(rng) is int and rng >= 0):
         return np.random.default_rng(rng)
-    raise RulesError(
+    raise (RulesError if type(rng) is int else ArgumentTypeError)(
         f"rng must be a numpy.random.Generator, a whole number of at least 0 or None; "
         f"got {brief(rng)}"
     )

@@ -17,7 +17,13 @@ import numpy as np
 import numpy.typing as npt
 
 from spades_core.encoding import BID_ID_BASE, NUM_ACTIONS
-from spades_core.errors import IllegalActionError, IllegalReason, RulesError, brief
+from spades_core.errors import (
+    ArgumentTypeError,
+    IllegalActionError,
+    IllegalReason,
+    RulesError,
+    brief,
+)
 from spades_core.options import FirstLead, Rules
 from spades_core.seats import Seat
 
@@ -344,8 +350,13 @@ def resolve_policies(policy: object) -> tuple[tuple[Callable[[Decision], object]
         given: Sequence[object] = (policy,) * 4
     elif isinstance(policy, Sequence) and len(policy) == 4:
         given = policy
-    else:
+    elif isinstance(policy, Sequence):
         raise RulesError(
+            f"policy must be a name ({', '.join(map(repr, BUILTIN_POLICIES))}), a policy "
+            f"function, or a sequence of four of them (N, E, S, W); got {brief(policy)}"
+        )
+    else:
+        raise ArgumentTypeError(
             f"policy must be a name ({', '.join(map(repr, BUILTIN_POLICIES))}), a policy "
             f"function, or a sequence of four of them (N, E, S, W); got {brief(policy)}"
         )
@@ -362,7 +373,7 @@ def resolve_policies(policy: object) -> tuple[tuple[Callable[[Decision], object]
         elif callable(item):
             resolved.append(item)
         else:
-            raise RulesError(
+            raise ArgumentTypeError(
                 f"a policy must be a name or a function of a Decision; got {brief(item)}"
             )
     trusted = all(item in BUILTIN_POLICIES.values() for item in resolved)

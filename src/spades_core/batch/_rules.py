@@ -4,7 +4,8 @@ bidding hooks and scoring.
 Every function takes one row per table and returns new arrays. Hands and
 legal card sets are 52-bit masks in ``uint64`` (bit ``i`` is card id ``i``);
 a set of legal bids is a 14-bit mask in ``int32`` (bit ``b`` is a bid of
-``b``, bit 0 Nil). The tests check each function against the scalar engine.
+``b``, bit 0 Nil). The tests check each function against :mod:`spades_core.tricks`, the
+scalar trick rules, and the scalar engine.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from spades_core import tricks
 from spades_core.errors import VariantError, brief
 from spades_core.options import BagOverflow, BreakRule, DoubleNil, FirstLead, NilTricks, Rules
 from spades_core.variant import Variant
@@ -36,15 +38,15 @@ __all__ = [
 
 NO_BID: Final = -1
 """A seat's entry in a bids array before it has bid."""
-SUIT_MASKS: Final = np.array([0x1FFF << (13 * suit) for suit in range(4)], dtype=np.uint64)
-NON_SPADES: Final = np.uint64((1 << 39) - 1)
-FIRST_SPADE: Final = 39
-NON_SPADE_SUITS: Final = 0b0111
+SUIT_MASKS: Final = np.array(tricks.SUIT_MASKS, dtype=np.uint64)
+NON_SPADES: Final = np.uint64(tricks.NON_SPADE_MASK)
+FIRST_SPADE: Final = tricks.FIRST_SPADE
+NON_SPADE_SUITS: Final = tricks.NON_SPADE_SUITS
 """The 4-bit suit set of clubs, diamonds and hearts."""
-SLICE: Final = np.uint64(0x1FFF)
-SUIT_OF: Final = np.repeat(np.arange(4, dtype=np.int8), 13)
+SLICE: Final = np.uint64((1 << tricks.RANKS) - 1)
+SUIT_OF: Final = np.repeat(np.arange(4, dtype=np.int8), tricks.RANKS)
 """The suit of each card id."""
-_SHIFTS: Final = tuple(np.uint64(13 * suit) for suit in range(4))
+_SHIFTS: Final = tuple(np.uint64(tricks.RANKS * suit) for suit in range(4))
 
 POPCOUNT14: Final = np.array([bin(value).count("1") for value in range(1 << 14)], dtype=np.int8)
 """Set bits of every 14-bit value (a suit slice or a bid mask)."""
@@ -92,13 +94,13 @@ def legal_plays(held: U64, led: I8, broken: Bools, two_of_clubs: Bools) -> U64:
     leader, ``two_of_clubs`` marks the lead of a first trick that must be the 2♣."""
     leading = led < 0
     plays = np.where(leading, lead_plays(held, broken), follow_plays(held, np.maximum(led, 0)))
-    return np.where(leading & two_of_clubs, np.uint64(1), plays)
+    return np.where(leading & two_of_clubs, np.uint64(1 << tricks.TWO_OF_CLUBS), plays)
 
 
 _TRICK_STRENGTH = np.full((4, 52), -1, dtype=np.int8)
 for _led in range(4):
-    _TRICK_STRENGTH[_led, 13 * _led : 13 * _led + 13] = np.arange(13)
-    _TRICK_STRENGTH[_led, 39:] = np.arange(13) + 16
+    _TRICK_STRENGTH[_led, tricks.RANKS * _led : tricks.RANKS * (_led + 1)] = np.arange(tricks.RANKS)
+    _TRICK_STRENGTH[_led, FIRST_SPADE:] = np.arange(tricks.RANKS) + 16
 TRICK_STRENGTH: Final = _TRICK_STRENGTH.reshape(-1)
 """``TRICK_STRENGTH[led * 52 + card]``: how strongly ``card`` bids for a trick
 led in suit ``led`` (-1: it cannot win; a spade beats every other suit). The
@@ -119,7 +121,7 @@ def breaks_spades(card: Ints, led: Ints, any_spade: bool) -> Bools:
     spade: Bools = card >= FIRST_SPADE
     if any_spade:
         return spade
-    broken: Bools = spade & (led >= 0) & (led != 3)
+    broken: Bools = spade & (led >= 0) & (led != tricks.SPADES)
     return broken
 
 

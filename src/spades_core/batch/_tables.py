@@ -8,7 +8,13 @@ import numpy as np
 import numpy.typing as npt
 
 from spades_core.encoding import BID_ID_BASE, NUM_ACTIONS
-from spades_core.errors import IllegalActionError, IllegalReason, RulesError, brief
+from spades_core.errors import (
+    ArgumentTypeError,
+    IllegalActionError,
+    IllegalReason,
+    RulesError,
+    brief,
+)
 from spades_core.seats import Seat
 from spades_core.variant import Variant
 
@@ -116,11 +122,17 @@ class Tables:
         **options: object,
     ) -> None:
         if type(n) is not int or n < 1:
-            raise RulesError(f"n must be a whole number of tables, at least 1; got {brief(n)}")
+            raise (RulesError if type(n) is int else ArgumentTypeError)(
+                f"n must be a whole number of tables, at least 1; got {brief(n)}"
+            )
         if type(seed) is not int or not 0 <= seed <= _MAX_SEED:
-            raise RulesError(f"seed must be a whole number from 0 to 2**64-1; got {brief(seed)}")
+            raise (RulesError if type(seed) is int else ArgumentTypeError)(
+                f"seed must be a whole number from 0 to 2**64-1; got {brief(seed)}"
+            )
         if episode not in EPISODES:
-            raise RulesError(f"episode must be 'hand' or 'game'; got {brief(episode)}")
+            raise (RulesError if isinstance(episode, str) else ArgumentTypeError)(
+                f"episode must be 'hand' or 'game'; got {brief(episode)}"
+            )
         self._rules = resolve_variant(variant, options)
         if episode == "game" and self._rules.game_outcomes is None:
             raise RulesError(
@@ -320,7 +332,8 @@ class Tables:
             or array.dtype.kind not in "iu"
             or not (((array >= 0) & (array <= 3)).all())
         ):
-            raise RulesError(
+            error = RulesError if array.dtype.kind in "iu" else ArgumentTypeError
+            raise error(
                 f"seats must be None, a seat number 0-3 or {self.n} seat numbers; got "
                 f"{brief(seats)}"
             )

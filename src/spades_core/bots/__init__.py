@@ -50,8 +50,8 @@ from spades_core.bots.bidding import easy_bid, normal_bid
 from spades_core.bots.table import Table, table_from_view
 from spades_core.bots.why import Why
 from spades_core.errors import IllegalActionError, IllegalReason, RulesError, brief
+from spades_core.game import SEATS, Game, Phase
 from spades_core.seats import Seat
-from spades_core.state import SEATS, Game, Phase
 from spades_core.views import View
 
 __all__ = [

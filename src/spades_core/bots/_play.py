@@ -12,7 +12,6 @@ from spades_core.bots.masks import (
     NON_SPADES,
     above,
     beaters,
-    card_ids,
     high,
     highest_rank,
     low,
@@ -21,12 +20,14 @@ from spades_core.bots.masks import (
 )
 from spades_core.bots.table import SPADE_MASK, SUIT, Table
 from spades_core.bots.why import Why
+from spades_core.cards import Rank, ids_of_mask
+from spades_core.tricks import FIRST_SPADE, RANKS, SPADES
 
 __all__ = ["bag_room", "easy_play", "normal_play", "ruff_risk", "threatened", "wants_tricks"]
 
 
 def _may_hold_spades(t: Table, seat: int) -> bool:
-    return t.spades_left[seat] != 0 and not t.voids[seat] >> 3 & 1
+    return t.spades_left[seat] != 0 and not t.voids[seat] >> SPADES & 1
 
 
 def ruff_risk(t: Table, suit: int, opponents: tuple[int, ...] | list[int]) -> bool:
@@ -49,16 +50,16 @@ def threatened(t: Table, card: int, led: int, opponents: list[int]) -> bool:
         return False
     unseen = t.unseen()
     higher = unseen & above(card)
-    if card >= 39:
+    if card >= FIRST_SPADE:
         if not higher:
             return False
         for opp in opponents:
             if _may_hold_spades(t, opp) and (
-                led == 3 or t.voids[opp] >> led & 1 or (unseen & SUIT[led]).bit_count() <= 2
+                led == SPADES or t.voids[opp] >> led & 1 or (unseen & SUIT[led]).bit_count() <= 2
             ):
                 return True
         return False
-    suit = card // 13
+    suit = card // RANKS
     if higher and any(not t.voids[opp] >> suit & 1 for opp in opponents):
         return True
     return ruff_risk(t, suit, opponents)
@@ -148,14 +149,17 @@ def _nil_play(t: Table) -> tuple[int, Why]:
         unseen = t.unseen()
         best = -1
         key = (-99, 99)
-        for card in card_ids(legal):
-            k = ((unseen & above(card)).bit_count() - (3 if card >= 39 else 0), card % 13)
+        for card in ids_of_mask(legal):
+            k = (
+                (unseen & above(card)).bit_count() - (3 if card >= FIRST_SPADE else 0),
+                card % RANKS,
+            )
             if k[0] > key[0] or (k[0] == key[0] and k[1] < key[1]):
                 key, best = k, card
         return best, Why.NIL_LEAD
     _, best = winner_so_far(trick)
     under = legal & ~beaters(legal, best)
-    following = bool(legal & SUIT[trick[0] // 13])
+    following = bool(legal & SUIT[trick[0] // RANKS])
     if following:
         if under:
             return high(under), Why.NIL_UNDER
@@ -191,10 +195,10 @@ def _protect(t: Table) -> tuple[int, Why] | None:
         if not beat:
             return None
         return low(beat), Why.PROTECT_OVERTAKE
-    led = trick[0] // 13
+    led = trick[0] // RANKS
     if legal & SUIT[led]:
         top = high(legal)
-        if top // 13 == led and (best // 13 != led or top > best):
+        if top // RANKS == led and (best // RANKS != led or top > best):
             return top, Why.PROTECT_COVER
         return None
     beat = beaters(legal, best) & SPADE_MASK
@@ -208,7 +212,7 @@ def _follow(t: Table, opp_nils: list[int]) -> tuple[int, Why]:
     legal = t.legal
     seat = t.seat
     position = len(trick)
-    led = trick[0] // 13
+    led = trick[0] // RANKS
     win_pos, best = winner_so_far(trick)
     winner = (t.leader + win_pos) % 4
     following = bool(legal & SUIT[led])
@@ -246,7 +250,7 @@ def _follow(t: Table, opp_nils: list[int]) -> tuple[int, Why]:
     sure = _sure(t, beat, led, opponents_after)
     if sure:
         card = low(sure & SUIT[led] or sure)
-        return card, (Why.WIN_SURELY if card // 13 == led else Why.TRUMP)
+        return card, (Why.WIN_SURELY if card // RANKS == led else Why.TRUMP)
     if not following:
         return low(beat), Why.TRUMP
     if position == 1:
@@ -256,7 +260,7 @@ def _follow(t: Table, opp_nils: list[int]) -> tuple[int, Why]:
 
 def _sure(t: Table, beat: int, led: int, opponents_after: list[int]) -> int:
     out = 0
-    for card in card_ids(beat):
+    for card in ids_of_mask(beat):
         if not threatened(t, card, led, opponents_after):
             out |= 1 << card
     return out
@@ -345,8 +349,8 @@ def _duck_lead(t: Table) -> int:
     unseen = t.unseen()
     best = -1
     key = (-99, 99)
-    for card in card_ids(t.legal):
-        k = ((unseen & above(card)).bit_count() - (2 if card >= 39 else 0), card % 13)
+    for card in ids_of_mask(t.legal):
+        k = ((unseen & above(card)).bit_count() - (2 if card >= FIRST_SPADE else 0), card % RANKS)
         if k[0] > key[0] or (k[0] == key[0] and k[1] < key[1]):
             key, best = k, card
     return best
@@ -365,8 +369,8 @@ def easy_play(t: Table) -> tuple[int, Why]:
     if not trick:
         side = legal & NON_SPADES
         for suit in (0, 1, 2):
-            if side >> (13 * suit + 12) & 1:
-                return 13 * suit + 12, Why.LEAD_ACE
+            if side >> (RANKS * suit + Rank.ACE) & 1:
+                return RANKS * suit + Rank.ACE, Why.LEAD_ACE
         if side:
             longest = max(
                 (s for s in (0, 1, 2) if side & SUIT[s]),
@@ -381,7 +385,7 @@ def easy_play(t: Table) -> tuple[int, Why]:
         if under:
             return highest_rank(under, hand), Why.NIL_UNDER
         return low(legal), Why.NIL_FORCED
-    led = trick[0] // 13
+    led = trick[0] // RANKS
     if beat:
         return low(beat & SUIT[led] or beat), (Why.WIN_CHEAPLY if beat & SUIT[led] else Why.TRUMP)
     side = legal & NON_SPADES

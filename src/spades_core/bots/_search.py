@@ -280,7 +280,7 @@ def _candidates(table: Table) -> list[int]:
         bit = mask & -mask
         card = bit.bit_length() - 1
         mask ^= bit
-        if previous >= 0 and previous // 13 == card // 13:
+        if previous >= 0 and previous // RANKS == card // RANKS:
             between = ((1 << card) - 1) & ~((2 << previous) - 1)
             if not blockers & between:
                 previous = card
@@ -294,7 +294,7 @@ def _group_of(card: int, candidates: list[int]) -> int:
     """The candidate standing for ``card`` (the highest candidate not above it)."""
     best = candidates[0]
     for candidate in candidates:
-        if candidate <= card and candidate // 13 == card // 13:
+        if candidate <= card and candidate // RANKS == card // RANKS:
             best = candidate
     return best
 

@@ -13,8 +13,9 @@ from typing import Final
 
 from spades_core.actions import Bid, Play
 from spades_core.cards import FULL_DECK_MASK, SUIT_MASKS
+from spades_core.game import Phase
 from spades_core.options import NilTricks, Rules
-from spades_core.state import Phase
+from spades_core.tricks import FIRST_SPADE, SPADES
 from spades_core.views import View
 
 __all__ = ["FULL", "NO_BID", "SPADE_MASK", "SUIT", "UNKNOWN", "Table", "table_from_view"]
@@ -24,8 +25,7 @@ NO_BID: Final = -1
 """A seat that has not bid yet."""
 UNKNOWN: Final = -1
 """A spade count the seat cannot know."""
-SPADES: Final = 3
-SPADE_MASK: Final = SUIT_MASKS[3]
+SPADE_MASK: Final = SUIT_MASKS[SPADES]
 SUIT: Final = SUIT_MASKS
 
 
@@ -167,13 +167,13 @@ def table_from_view(view: View) -> Table:
         leader = int(trick.leader)
         for position, card in enumerate(trick.cards):
             played |= 1 << card.id
-            if card.id >= 39:
+            if card.id >= FIRST_SPADE:
                 spades_played[(leader + position) % 4] += 1
     trick_cards = []
     for who, card in view.current_trick:
         trick_cards.append(card.id)
         played |= 1 << card.id
-        if card.id >= 39:
+        if card.id >= FIRST_SPADE:
             spades_played[who] += 1
     table.trick = trick_cards
     table.leader = int(view.leader) if view.leader is not None else 0

@@ -23,8 +23,9 @@ from spades_core.cli import render
 from spades_core.cli.render import Style, seat_name
 from spades_core.coach import bid_rule
 from spades_core.errors import IllegalActionError, SpadesError, brief
+from spades_core.game import Game
+from spades_core.results import Trick
 from spades_core.seats import Team
-from spades_core.state import Game, Trick
 from spades_core.views import View
 
 __all__ = [

@@ -42,10 +42,9 @@ from spades_core.cli.saves import (
 )
 from spades_core.cli.session import PlaySession, bot_move, bot_seed
 from spades_core.errors import SpadesError
-from spades_core.game import new_game
+from spades_core.game import Game, Phase, new_game
 from spades_core.scoring import why_games_may_not_end
 from spades_core.seats import Seat
-from spades_core.state import Game, Phase
 
 __all__ = [
     "AUTOSAVE_NAME",

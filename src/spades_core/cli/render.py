@@ -23,9 +23,10 @@ import attrs
 
 from spades_core.actions import Action, Bid, Deal, Play
 from spades_core.cards import Card, CardSet, Suit
+from spades_core.game import Phase
 from spades_core.options import BagOverflow, DoubleNil, NilTricks, Rules
+from spades_core.results import HandResult
 from spades_core.seats import Seat, Team
-from spades_core.state import HandResult, Phase
 from spades_core.views import View
 
 __all__ = [

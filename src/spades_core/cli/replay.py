@@ -32,9 +32,9 @@ from typing import IO, Any
 
 from spades_core.cli.saves import SESSION_FORMAT, SESSION_VERSION
 from spades_core.errors import RecordFormatError, SpadesError
+from spades_core.game import Game, Phase
 from spades_core.records import MAX_RECORD_SIZE, from_record, read_json
 from spades_core.seats import Team
-from spades_core.state import Game, Phase
 
 __all__ = [
     "Outcome",

@@ -39,9 +39,9 @@ from typing import IO, Any, Final, final
 import attrs
 
 from spades_core.errors import SpadesError, brief
+from spades_core.game import Game
 from spades_core.records import from_record, to_record
 from spades_core.seats import Seat
-from spades_core.state import Game
 
 __all__ = [
     "AUTOSAVE_NAME",

@@ -16,10 +16,10 @@ from spades_core.cli import commands, render
 from spades_core.cli.render import Style, seat_name
 from spades_core.cli.saves import PlayerConfig, SaveFileError, session_json, write_save
 from spades_core.coach import coach
+from spades_core.game import Game, Phase
 from spades_core.records import dumps
 from spades_core.rng import SeedStream
 from spades_core.seats import Seat
-from spades_core.state import Game, Phase
 from spades_core.views import View
 
 __all__ = ["PlaySession", "bot_move", "bot_seed"]

@@ -29,6 +29,7 @@ from spades_core.errors import VariantError
 from spades_core.registry import (
     BUILTIN_ONLY_ENV,
     ReservedVariantWarning,
+    VariantEntry,
     builtin_only,
     load_variant,
     refresh_variants,
@@ -151,6 +152,23 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+def _entry_row(
+    entry: VariantEntry, *, builtin: bool, status: str, error: str | None
+) -> dict[str, Any]:
+    """The row of one entry point, before its variant's version and title are known."""
+    return {
+        "id": entry.id,
+        "version": None,
+        "title": None,
+        "distribution": entry.distribution,
+        "distribution_version": entry.distribution_version,
+        "target": entry.target,
+        "builtin": builtin,
+        "status": status,
+        "error": error,
+    }
+
+
 def variant_rows(
     check: bool = False, timeout: float = DEFAULT_TIMEOUT
 ) -> tuple[list[dict[str, Any]], list[str]]:
@@ -165,17 +183,7 @@ def variant_rows(
         shadowed = shadowed_entries()
     rows: list[dict[str, Any]] = []
     for entry in entries:
-        row: dict[str, Any] = {
-            "id": entry.id,
-            "version": None,
-            "title": None,
-            "distribution": entry.distribution,
-            "distribution_version": entry.distribution_version,
-            "target": entry.target,
-            "builtin": entry.is_builtin,
-            "status": "ok",
-            "error": None,
-        }
+        row = _entry_row(entry, builtin=entry.is_builtin, status="ok", error=None)
         if check:
             answer = check_in_subprocess(entry.id, timeout)
         else:
@@ -193,19 +201,8 @@ def variant_rows(
             row["title"] = answer.get("title")
         rows.append(row)
     for entry in shadowed:
-        rows.append(
-            {
-                "id": entry.id,
-                "version": None,
-                "title": None,
-                "distribution": entry.distribution,
-                "distribution_version": entry.distribution_version,
-                "target": entry.target,
-                "builtin": False,
-                "status": "ignored",
-                "error": f"{entry.id!r} is a built-in variant id; this entry point is ignored",
-            }
-        )
+        message = f"{entry.id!r} is a built-in variant id; this entry point is ignored"
+        rows.append(_entry_row(entry, builtin=False, status="ignored", error=message))
     rows.sort(key=lambda row: (row["id"], row["status"] == "ignored"))
     # Ignored claims of built-in ids are rows already; other warnings are notes.
     notes = [

@@ -17,10 +17,9 @@ from spades_core.cli import level_name, render, seconds, variant_name
 from spades_core.cli.play import add_option_argument, bot_move, parse_options
 from spades_core.cli.render import Style, seat_name
 from spades_core.errors import SpadesError, brief
-from spades_core.game import new_game
+from spades_core.game import Game, Phase, new_game
 from spades_core.scoring import why_games_may_not_end
 from spades_core.seats import Seat, Team
-from spades_core.state import Game, Phase
 
 __all__ = ["register", "watch"]
 

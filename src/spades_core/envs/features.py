@@ -31,8 +31,8 @@ import numpy as np
 import numpy.typing as npt
 
 from spades_core.errors import InconsistentViewError
+from spades_core.game import Phase
 from spades_core.seats import Seat
-from spades_core.state import Phase
 from spades_core.views import View
 
 __all__ = [

@@ -64,12 +64,11 @@ from spades_core.determinize import determinize
 from spades_core.encoding import BID_ID_BASE, NUM_ACTIONS, action_from_id, legal_ids
 from spades_core.envs import _episode, features
 from spades_core.errors import IllegalActionError, IllegalReason, RulesError, SpadesError, brief
-from spades_core.game import new_game
+from spades_core.game import SEATS, Game, Phase, new_game
 from spades_core.options import OptionSpec, Rules
 from spades_core.records import dumps, loads
 from spades_core.registry import available_variants, load_variant
 from spades_core.seats import Seat
-from spades_core.state import SEATS, Game, Phase
 from spades_core.variant import Variant
 from spades_core.views import View
 

@@ -50,10 +50,9 @@ from spades_core.cli import render
 from spades_core.encoding import NUM_ACTIONS, action_from_id, legal_ids
 from spades_core.envs import _episode, features
 from spades_core.errors import RulesError, brief
-from spades_core.game import new_game
+from spades_core.game import SEATS, Game, Phase, new_game
 from spades_core.registry import load_variant
 from spades_core.seats import Seat
-from spades_core.state import SEATS, Game, Phase
 from spades_core.variant import Variant
 
 __all__ = ["AGENTS", "env", "raw_env"]

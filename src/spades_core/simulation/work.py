@@ -27,12 +27,12 @@ from spades_core import bots
 from spades_core.actions import Deal
 from spades_core.bots import Player
 from spades_core.cards import CardSet
-from spades_core.game import new_game
+from spades_core.game import Game, Phase, new_game
 from spades_core.options import Rules
 from spades_core.players import PlayerSpec, make_player
+from spades_core.results import HandResult
 from spades_core.rng import SeedStream
 from spades_core.seats import Seat, SeatMap, Team, TeamMap
-from spades_core.state import Game, HandResult, Phase
 from spades_core.variant import Variant
 
 __all__ = [

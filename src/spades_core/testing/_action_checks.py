@@ -11,7 +11,7 @@ from typing import Any, Final
 from spades_core.actions import BIDS, DEAL_FROM_SEED, PLAYS, Action, Bid, Deal, Play
 from spades_core.cards import CardSet
 from spades_core.errors import IllegalActionError, IllegalReason, SpadesError
-from spades_core.state import Game, Phase
+from spades_core.game import Game, Phase
 from spades_core.testing._failure import ConformanceError, fail, guard, snapshot
 from spades_core.testing._state_checks import check_scoring_hooks
 

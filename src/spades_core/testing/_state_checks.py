@@ -7,13 +7,15 @@ from collections.abc import Sequence
 from functools import partial
 
 from spades_core.actions import DEAL_FROM_SEED, Bid, Play
-from spades_core.cards import ALL_CARDS, FULL_DECK_MASK, CardSet, Suit
+from spades_core.cards import ALL_CARDS, FULL_DECK_MASK, CardSet
 from spades_core.errors import SpadesError
+from spades_core.game import SEATS, Game, Phase
 from spades_core.options import FirstLead
 from spades_core.records import dumps, loads
+from spades_core.results import Trick
 from spades_core.seats import Seat, Team
-from spades_core.state import SEATS, Game, Phase, Trick
 from spades_core.testing._failure import ConformanceError, fail, guard, seat_text
+from spades_core.tricks import NO_SUIT, legal_mask, trick_winner
 from spades_core.variant import checked_game_end, checked_game_outcome, checked_score_hand
 
 __all__ = ["check_game", "check_record", "check_scoring_hooks"]
@@ -22,14 +24,7 @@ __all__ = ["check_game", "check_record", "check_scoring_hooks"]
 def _expected_winner(trick: Trick) -> Seat:
     """The seat whose card wins the trick: the highest spade, else the highest
     card of the suit led (docs/rules.md, Shared rules)."""
-    led = trick.cards[0].id // 13
-    best_seat, best = trick.leader, -1
-    for seat, card in trick.plays:
-        suit, rank = divmod(card.id, 13)
-        strength = rank + (26 if suit == Suit.SPADES else 13 if suit == led else 0)
-        if strength > best:
-            best_seat, best = seat, strength
-    return best_seat
+    return Seat((trick.leader + trick_winner([card.id for card in trick.cards])) % 4)
 
 
 def _check_tricks_of_hand(label: str, dealt: Sequence[CardSet], tricks: Sequence[Trick]) -> None:
@@ -42,7 +37,7 @@ def _check_tricks_of_hand(label: str, dealt: Sequence[CardSet], tricks: Sequence
         for seat, card in trick.plays:
             if not holding[seat] >> card.id & 1:
                 fail("cards_conserved", f"{label}: {seat.name} played {card} without holding it")
-            if card.suit is not led and holding[seat] & led.mask:
+            if not legal_mask(holding[seat], led, broken=True, lead_two_of_clubs=False) & card.mask:
                 fail(
                     "thirteen_tricks",
                     f"{label} trick {number + 1}: {seat.name} played {card} on a "
@@ -247,15 +242,10 @@ def _check_legal_shape(game: Game) -> None:
     if offered != game.legal_plays() or len(offered) != len(legal):
         fail("legal_actions", "legal_plays() and legal_actions() disagree")
     current = game.current_trick
-    if current:
-        led = current[0][1].suit
-        expected = held.suit(led) or held
-    elif not game.tricks and game.rules.first_lead is FirstLead.TWO_OF_CLUBS:
-        expected = CardSet(ALL_CARDS[0].mask)
-    elif game.spades_broken:
-        expected = held
-    else:
-        expected = (held - held.suit(Suit.SPADES)) or held
+    two_of_clubs = game.rules.first_lead is FirstLead.TWO_OF_CLUBS
+    led = current[0][1].suit if current else NO_SUIT
+    first_lead = two_of_clubs and not current and not game.tricks
+    expected = CardSet(legal_mask(held.mask, led, game.spades_broken, first_lead))
     if offered != expected:
         fail("legal_actions", f"{seat.name} may play {offered}; the rules allow {expected}")
 

@@ -10,8 +10,9 @@ import attrs
 
 from spades_core.actions import Deal, Play
 from spades_core.cards import Card, CardSet, Suit
+from spades_core.game import SEATS, Game, Phase
+from spades_core.results import HandResult, Trick
 from spades_core.seats import Seat
-from spades_core.state import SEATS, Game, HandResult, Phase, Trick
 from spades_core.testing._failure import ConformanceError, fail, guard
 from spades_core.views import View
 

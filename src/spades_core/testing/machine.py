@@ -26,10 +26,9 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from spades_core.actions import Action, Deal
 from spades_core.cards import CardSet
-from spades_core.game import new_game
+from spades_core.game import SEATS, Game, Phase, new_game
 from spades_core.registry import load_variant
 from spades_core.seats import Seat, SeatMap
-from spades_core.state import SEATS, Game, Phase
 from spades_core.testing._action_checks import check_illegal_actions, check_legal_actions_apply
 from spades_core.testing._failure import ConformanceError, fail, guard, snapshot
 from spades_core.testing._state_checks import check_game, check_record

@@ -30,7 +30,7 @@ from hypothesis.errors import InvalidArgument
 from spades_core.actions import Action, Deal
 from spades_core.cards import ALL_CARDS, Card, CardSet
 from spades_core.errors import RulesError
-from spades_core.game import new_game
+from spades_core.game import SEATS, Game, Phase, new_game
 from spades_core.options import (
     STANDARD_OPTIONS,
     BagOverflow,
@@ -42,7 +42,6 @@ from spades_core.options import (
 )
 from spades_core.registry import load_variant
 from spades_core.seats import SeatMap
-from spades_core.state import SEATS, Game, Phase
 from spades_core.variant import Variant
 
 __all__ = [
