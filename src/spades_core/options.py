@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Mapping
-from typing import Any, Final, Generic, Literal, TypeVar, final, overload
+from typing import Any, Final, Generic, Literal, NoReturn, TypeVar, final, overload
 
 import attrs
 
@@ -43,12 +43,16 @@ _T = TypeVar("_T")
 _E = TypeVar("_E", bound=enum.StrEnum)
 
 
-class NilTricks(enum.StrEnum):
-    """How the tricks a Nil bidder takes count for the team."""
+class _OptionEnum(enum.StrEnum):
+    """An option's enum whose lookup of an unknown value raises a library error."""
 
     @classmethod
-    def _missing_(cls, value: object) -> NilTricks:
+    def _missing_(cls, value: object) -> NoReturn:
         raise _check.not_a_member(cls, value)
+
+
+class NilTricks(_OptionEnum):
+    """How the tricks a Nil bidder takes count for the team."""
 
     COUNT_TOWARD_CONTRACT = "count_toward_contract"
     """They count toward the partner's contract (classic)."""
@@ -58,12 +62,8 @@ class NilTricks(enum.StrEnum):
     """As ``bags_only``, and each also scores one point."""
 
 
-class DoubleNil(enum.StrEnum):
+class DoubleNil(_OptionEnum):
     """How a hand where both partners bid Nil is scored."""
-
-    @classmethod
-    def _missing_(cls, value: object) -> DoubleNil:
-        raise _check.not_a_member(cls, value)
 
     INDEPENDENT = "independent"
     """Each Nil is scored on its own."""
@@ -73,12 +73,8 @@ class DoubleNil(enum.StrEnum):
     """Twice the Nil value if both succeed, nothing otherwise."""
 
 
-class BagOverflow(enum.StrEnum):
+class BagOverflow(_OptionEnum):
     """What happens to bags past the limit."""
-
-    @classmethod
-    def _missing_(cls, value: object) -> BagOverflow:
-        raise _check.not_a_member(cls, value)
 
     CARRY = "carry"
     """One penalty per full limit; the rest carries over."""
@@ -86,12 +82,8 @@ class BagOverflow(enum.StrEnum):
     """One penalty and the bags go back to zero."""
 
 
-class BreakRule(enum.StrEnum):
+class BreakRule(_OptionEnum):
     """What breaks spades, allowing them to be led."""
-
-    @classmethod
-    def _missing_(cls, value: object) -> BreakRule:
-        raise _check.not_a_member(cls, value)
 
     OFFSUIT_SPADE = "offsuit_spade"
     """A spade played to a trick led in another suit (classic)."""
@@ -99,12 +91,8 @@ class BreakRule(enum.StrEnum):
     """Any spade played on an earlier trick, even one led (Mirror, Whiz)."""
 
 
-class FirstLead(enum.StrEnum):
+class FirstLead(_OptionEnum):
     """Who leads the first trick of a hand."""
-
-    @classmethod
-    def _missing_(cls, value: object) -> FirstLead:
-        raise _check.not_a_member(cls, value)
 
     LEFT_OF_DEALER = "left_of_dealer"
     """The player to the dealer's left, any legal card."""
