@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import secrets
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final, TypedDict
+from typing import Any, Final, Protocol, TypedDict
 
 import attrs
 from typing_extensions import Unpack
@@ -106,6 +106,36 @@ class GamesResult:
         }
 
 
+class RunFields(Protocol):
+    """What every run's result says about the run itself."""
+
+    @property
+    def variant(self) -> str: ...
+    @property
+    def options(self) -> tuple[tuple[str, object], ...]: ...
+    @property
+    def mode(self) -> Mode: ...
+    @property
+    def count(self) -> int: ...
+    @property
+    def duplicate(self) -> bool: ...
+    @property
+    def seed(self) -> int: ...
+
+
+def run_fields(result: RunFields) -> dict[str, Any]:
+    """The leading ``--json`` fields of a simulation or tournament: the variant,
+    its options and how the run was made."""
+    return {
+        "variant": result.variant,
+        "options": dict(result.options),
+        "mode": result.mode,
+        "count": result.count,
+        "duplicate": result.duplicate,
+        "seed": result.seed,
+    }
+
+
 @attrs.frozen
 class SimulationResult:
     """What a simulation measured: exactly the numbers ``spades simulate
@@ -134,13 +164,8 @@ class SimulationResult:
 
     def to_json(self) -> dict[str, Any]:
         """The result as a JSON-ready dict (``None`` for undefined numbers)."""
-        data: dict[str, Any] = {
-            "variant": self.variant,
-            "options": dict(self.options),
-            "mode": self.mode,
-            "count": self.count,
-            "duplicate": self.duplicate,
-            "seed": self.seed,
+        data = run_fields(self)
+        data |= {
             "hands": self.hands,
             "bag_cost": self.bag_cost,
             "ns": self.ns.to_json(),

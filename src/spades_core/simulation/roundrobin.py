@@ -35,6 +35,7 @@ from spades_core.simulation.core import (
     check_progress,
     item_differences,
     plan_run,
+    run_fields,
     summarize,
 )
 from spades_core.simulation.progress import Progress
@@ -98,13 +99,8 @@ class TournamentResult:
 
     def to_json(self) -> dict[str, Any]:
         """The result as a JSON-ready dict (``None`` for undefined numbers)."""
-        data: dict[str, Any] = {
-            "variant": self.variant,
-            "options": dict(self.options),
-            "mode": self.mode,
-            "count": self.count,
-            "duplicate": self.duplicate,
-            "seed": self.seed,
+        data = run_fields(self)
+        data |= {
             "bag_cost": self.bag_cost,
             "hands": self.hands,
             "players": [
