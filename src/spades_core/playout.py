@@ -50,16 +50,7 @@ from spades_core.game import Game, Phase
 from spades_core.legality import bid_values
 from spades_core.results import card_ids
 from spades_core.transitions import score_hand
-from spades_core.tricks import (
-    FIRST_SPADE,
-    NO_SUIT,
-    RANKS,
-    breaks_spades,
-    first_leader,
-    legal_mask,
-    rule_flags,
-    trick_winner,
-)
+from spades_core.tricks import first_leader, play_tricks, rule_flags
 
 __all__ = ["Chooser", "playout"]
 
@@ -152,19 +143,9 @@ def _finish_hand(game: Game, pick: Chooser) -> Game:
     any_spade, two_of_clubs = rule_flags(setup.rules)
     dealer = game._dealer
     phase = game._phase
-    if phase is _DEAL:
-        pick(1)
-        dealt: tuple[int, ...] = _seeded.deal_masks(setup.seed, len(game._results), dealer)
-        held = list(dealt)
-        bids: list[int | None] = [None, None, None, None]
-        seat = (dealer + 1) % 4
-    else:
-        dealt = game._dealt
-        held = list(game._held)
-        bids = list(game._bids)
-        seat = game._to_act
-
     if phase is _PLAY:
+        dealt = game._dealt
+        bids = game._bids
         leader = game._leader
         trick = game._trick
         won = list(game._won)
@@ -172,43 +153,36 @@ def _finish_hand(game: Game, pick: Chooser) -> Game:
         # only if someone reads HandResult.played.
         plays = [*card_ids(game._tricks), *trick]
         first = game._tricks[0].leader if game._tricks else leader
-        broken = game._broken
+        play_tricks(
+            game._held,
+            leader,
+            trick,
+            game._broken,
+            any_spade,
+            two_of_clubs and not plays,
+            pick,
+            plays,
+            won,
+        )
     else:
-        for _ in range(bids.count(None)):
-            values = bid_values(setup, seat, held[seat], tuple(bids))
-            bids[seat] = values[pick(len(values))]
+        if phase is _DEAL:
+            pick(1)
+            dealt = _seeded.deal_masks(setup.seed, len(game._results), dealer)
+            made: list[int | None] = [None, None, None, None]
+            seat = (dealer + 1) % 4
+        else:
+            dealt = game._dealt
+            made = list(game._bids)
+            seat = game._to_act
+        for _ in range(made.count(None)):
+            values = bid_values(setup, seat, dealt[seat], tuple(made))
+            made[seat] = values[pick(len(values))]
             seat = (seat + 1) % 4
-        leader = first = seat = first_leader(dealer, held, two_of_clubs)
-        trick = ()
+        bids = tuple(made)
+        first = first_leader(dealer, dealt, two_of_clubs)
         won = [0, 0, 0, 0]
         plays = []
-        broken = False
-
-    lead_two_of_clubs = two_of_clubs and not plays
-    led = trick[0] // RANKS if trick else NO_SUIT
-    for _ in range(52 - len(plays)):
-        cards = held[seat]
-        legal = legal_mask(cards, led, broken, lead_two_of_clubs)
-        # Skip to the chosen card: legal_actions() lists cards by id.
-        index = pick(legal.bit_count())
-        while index:
-            legal &= legal - 1
-            index -= 1
-        bit = legal & -legal
-        held[seat] = cards ^ bit
-        card = bit.bit_length() - 1
-        if not broken and card >= FIRST_SPADE:
-            broken = breaks_spades(card, led, any_spade)
-        plays.append(card)
-        if len(plays) & 3:
-            if led == NO_SUIT:
-                led = card // RANKS
-                lead_two_of_clubs = False
-            seat = (seat + 1) % 4
-        else:
-            seat = leader = (leader + trick_winner(plays[-4:])) % 4
-            won[seat] += 1
-            led = NO_SUIT
+        play_tricks(dealt, first, (), False, any_spade, two_of_clubs, pick, plays, won)
 
     # The game gives score_hand the setup, dealer, totals and earlier results.
-    return score_hand(game, dealt, tuple(bids), tuple(won), first, tuple(plays))  # type: ignore[arg-type]
+    return score_hand(game, dealt, bids, tuple(won), first, tuple(plays))  # type: ignore[arg-type]

@@ -31,7 +31,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from spades_core.cards import SUIT_MASKS
@@ -50,6 +50,7 @@ __all__ = [
     "breaks_spades",
     "first_leader",
     "legal_mask",
+    "play_tricks",
     "rule_flags",
     "shown_out",
     "trick_winner",
@@ -132,13 +133,140 @@ def trick_winner(cards: Sequence[int]) -> int:
     card ids in play order: the highest spade, else the highest card of the
     led suit."""
     best = cards[0]
+    led = best // RANKS
     position = 0
     for i in (1, 2, 3):
         card = cards[i]
-        # A higher card of the best card's suit, or a spade on another suit, is the new best.
-        if card // RANKS == best // RANKS:
-            if card > best:
-                best, position = card, i
-        elif card >= FIRST_SPADE:
+        # Card ids order each suit by rank and put the spades above every other
+        # suit: a card of the led suit or a spade beats the best so far when its
+        # id is higher.
+        if card > best and (card >= FIRST_SPADE or card // RANKS == led):
             best, position = card, i
     return position
+
+
+# The card ids of a suit's cards in a hand, lowest first, from the hand's
+# 13-bit slice of that suit cut in two: ids of the low 7 bits, then of the
+# high 6 (a table of every 13-bit slice would take 8192 entries per suit).
+_LOW_IDS: Final = tuple(
+    tuple(suit * RANKS + r for r in range(7) if bits >> r & 1)
+    for suit in range(4)
+    for bits in range(128)
+)
+_HIGH_IDS: Final = tuple(
+    tuple(suit * RANKS + 7 + r for r in range(6) if bits >> r & 1)
+    for suit in range(4)
+    for bits in range(64)
+)
+# The three seats after each seat, clockwise: the followers when it leads.
+_FOLLOWERS: Final = tuple(((seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4) for seat in range(4))
+
+
+def _by_suit(held: int) -> list[list[int]]:
+    """The hand ``held`` as four ascending lists of card ids, one per suit."""
+    return [
+        [*_LOW_IDS[held & 0x7F], *_HIGH_IDS[held >> 7 & 0x3F]],
+        [*_LOW_IDS[128 + (held >> 13 & 0x7F)], *_HIGH_IDS[64 + (held >> 20 & 0x3F)]],
+        [*_LOW_IDS[256 + (held >> 26 & 0x7F)], *_HIGH_IDS[128 + (held >> 33 & 0x3F)]],
+        [*_LOW_IDS[384 + (held >> 39 & 0x7F)], *_HIGH_IDS[192 + (held >> 46)]],
+    ]
+
+
+def _take(hand: list[list[int]], index: int) -> int:
+    """Remove and return card ``index`` of ``hand`` (lists by suit), counting
+    from the lowest id."""
+    suit = 0
+    while index >= len(hand[suit]):
+        index -= len(hand[suit])
+        suit += 1
+    return hand[suit].pop(index)
+
+
+def play_tricks(
+    held: Sequence[int],
+    leader: int,
+    trick: Sequence[int],
+    broken: bool,
+    any_spade: bool,
+    lead_two_of_clubs: bool,
+    choose: Callable[[int], int],
+    plays: list[int],
+    won: list[int],
+) -> None:
+    """Play the rest of a hand by the rules above, each card picked by ``choose``.
+
+    ``held`` is each seat's cards (masks, by seat number) and ``trick`` the
+    zero to three cards of the trick in progress, led by seat ``leader``;
+    ``broken``, ``any_spade`` and ``lead_two_of_clubs`` are as for
+    :func:`legal_mask` and :func:`breaks_spades` (``lead_two_of_clubs``: no
+    card of the hand is played yet, under ``first_lead=two_of_clubs``). For
+    each card ``choose(n)`` gets the number ``n`` of legal cards and returns
+    the index of the card to play among them, lowest id first. Each card
+    played is appended to ``plays``, and each trick adds one to its winner's
+    count in ``won``.
+
+    The rules are those of :func:`legal_mask`, :func:`breaks_spades` and
+    :func:`trick_winner`, applied to each hand held as four lists of card ids,
+    one per suit: a suit's legal cards are then a whole list, and a card
+    costs no call but ``choose``.
+
+    >>> plays, won = [], [0, 0, 0, 0]
+    >>> hands = (1 << 12 | 1 << 40, 1 << 0 | 1 << 1, 1 << 13 | 1 << 14, 1 << 26 | 1 << 41)
+    >>> play_tricks(hands, 0, (), False, False, False, lambda n: 0, plays, won)
+    >>> plays, won  # North leads the AC, not the unbroken 3S; West's 4S takes trick two
+    ([12, 0, 13, 26, 40, 1, 14, 41], [1, 0, 0, 1])
+    """
+    hands = [_by_suit(mask) for mask in held]
+    if trick:
+        led = trick[0] // RANKS
+        # Padded with copies of its first card, which beat nothing, the trick
+        # so far has four cards and trick_winner finds the best of them.
+        position = trick_winner((*trick, trick[0], trick[0], trick[0]))
+        best = trick[position]
+        winner = (leader + position) % 4
+        followers = _FOLLOWERS[leader][len(trick) - 1 :]
+    else:
+        winner = leader
+    append = plays.append
+    leading = not trick
+    for _ in range(sum(map(int.bit_count, held)) + 3 >> 2):
+        if leading:
+            hand = hands[winner]
+            if lead_two_of_clubs:
+                choose(1)
+                card = hand[0].pop(0)
+                lead_two_of_clubs = False
+            else:
+                count = len(hand[0]) + len(hand[1]) + len(hand[2])
+                if broken or not count:
+                    count += len(hand[3])
+                card = _take(hand, choose(count))
+                if card >= FIRST_SPADE and not broken:
+                    broken = breaks_spades(card, NO_SUIT, any_spade)
+            append(card)
+            led = card // RANKS
+            best = card
+            followers = _FOLLOWERS[winner]
+        leading = True
+        for seat in followers:
+            hand = hands[seat]
+            following = hand[led]
+            if following:
+                card = following.pop(choose(len(following)))
+                if card > best:
+                    best = card
+                    winner = seat
+                if not broken and card >= FIRST_SPADE:
+                    broken = breaks_spades(card, led, any_spade)
+            else:
+                card = _take(
+                    hand, choose(len(hand[0]) + len(hand[1]) + len(hand[2]) + len(hand[3]))
+                )
+                if card >= FIRST_SPADE:
+                    if card > best:
+                        best = card
+                        winner = seat
+                    if not broken:
+                        broken = breaks_spades(card, led, any_spade)
+            append(card)
+        won[winner] += 1
