@@ -1,9 +1,10 @@
 """The trick rules on ints (:mod:`spades_core.tricks`) and the four parts of
-the library that play by them: the checked engine, the fast play-out, the hard
+the library that play by them: the checked engine, the fast play-out (through
+the kernel's whole-hand :func:`~spades_core.tricks.play_tricks`), the hard
 bot's simulation table and the views' shown-out inference.
 
-Each hand is driven through the checked engine; the other three follow the
-same cards in lockstep and must agree with it on every legal set, every trick
+Each hand is driven through the checked engine; the others follow the same
+cards in lockstep and must agree with it on every legal set, every trick
 winner and every "spades broken" flag, under both break rules and both
 first-lead options, on seeded deals and on lopsided ones (whole suits to one
 seat, where the only-spades lead exception happens).
@@ -35,6 +36,7 @@ from spades_core.tricks import (
     breaks_spades,
     first_leader,
     legal_mask,
+    play_tricks,
     rule_flags,
     shown_out,
     trick_winner,
@@ -99,6 +101,9 @@ def test_the_first_lead_under_two_of_clubs_is_the_two_of_clubs() -> None:
         ("2C 3S 2S AC", 1),
         ("2S AC AD AH", 0),
         ("5S 4S AS KS", 2),
+        ("KD AH 2S 3H", 2),
+        ("2H AC AD 3H", 3),
+        ("TC 3S AS 2S", 2),
     ],
 )
 def test_the_highest_spade_wins_else_the_highest_card_of_the_led_suit(
@@ -273,3 +278,87 @@ def test_a_spade_led_from_an_all_spade_hand_breaks_spades_only_under_any_spade()
         assert sim.broken is game.spades_broken
         assert shown_out_masks(game.public_view())[Seat.NORTH] == NON_SPADE_SUITS
         assert sim.voids[Seat.NORTH] == NON_SPADE_SUITS
+
+
+def card_by_card(
+    held: tuple[int, ...],
+    leader: int,
+    trick: tuple[int, ...],
+    broken: bool,
+    any_spade: bool,
+    lead_two_of_clubs: bool,
+    indices: list[int],
+) -> tuple[list[int], list[int], list[int]]:
+    """The rest of the hand played one card at a time with :func:`legal_mask`,
+    :func:`breaks_spades` and :func:`trick_winner`, taking the given index
+    among the legal cards at each card: the cards played, the tricks won by
+    seat and the number of legal cards at each card."""
+    hands = list(held)
+    trick_cards = list(trick)
+    seat = (leader + len(trick)) % 4
+    plays: list[int] = []
+    won = [0, 0, 0, 0]
+    counts: list[int] = []
+    for index in indices:
+        led = trick_cards[0] // RANKS if trick_cards else NO_SUIT
+        legal = legal_mask(hands[seat], led, broken, lead_two_of_clubs)
+        counts.append(legal.bit_count())
+        chosen = [c for c in range(52) if legal >> c & 1][index]
+        hands[seat] ^= 1 << chosen
+        if not broken:
+            broken = breaks_spades(chosen, led, any_spade)
+        lead_two_of_clubs = False
+        trick_cards.append(chosen)
+        plays.append(chosen)
+        if len(trick_cards) == 4:
+            leader = seat = (leader + trick_winner(trick_cards)) % 4
+            won[seat] += 1
+            trick_cards = []
+        else:
+            seat = (seat + 1) % 4
+    return plays, won, counts
+
+
+@settings(deadline=None)
+@given(hands_to_play(), st.integers(0, 51))
+def test_play_tricks_applies_the_rules_of_the_one_card_functions(
+    case: tuple[sc.Game, int], steps: int
+) -> None:
+    dealt, seed = case
+    choose = random.Random(seed)
+    game = to_play(dealt, choose)
+    for _ in range(steps):
+        game = game.apply(choose.choice(game.legal_actions()))
+    any_spade, two_of_clubs = rule_flags(game.rules)
+    position = (
+        game._held,
+        game._leader,
+        game._trick,
+        game._broken,
+        any_spade,
+        two_of_clubs and steps == 0,
+    )
+    counts: list[int] = []
+    indices: list[int] = []
+
+    def pick(n: int) -> int:
+        counts.append(n)
+        indices.append(choose.randrange(n))
+        return indices[-1]
+
+    plays: list[int] = []
+    won = [0, 0, 0, 0]
+    play_tricks(*position, pick, plays, won)
+    assert len(plays) == 52 - steps
+    assert card_by_card(*position, indices) == (plays, won, counts)
+
+
+def test_play_tricks_finishes_a_trick_in_progress_and_extends_what_it_is_given() -> None:
+    # East led the KH, South played the 2S: West, void in hearts, must beat
+    # the 2S to take the trick; North follows with the AH and loses it.
+    held = (mask("AH 4C"), mask("5C"), mask("6C"), mask("3S 7C"))
+    plays = [card("KH"), card("2S")]
+    won = [4, 3, 2, 1]
+    play_tricks(held, 1, plays[:], True, False, False, lambda n: n - 1, plays, won)
+    assert plays == [card(text) for text in "KH 2S 3S AH 7C 4C 5C 6C".split()]
+    assert won == [4, 3, 2, 3]
