@@ -105,7 +105,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     width = max(8, *(len(level) + 2 for level in report))
     print(
-        f"{'player':<{width}}{'decisions':>10}{'median ms':>11}{'mean ms':>9}{'p99 ms':>9}{'max ms':>9}"
+        f"{'player':<{width}}{'decisions':>10}{'median ms':>11}{'mean ms':>9}"
+        f"{'p99 ms':>9}{'max ms':>9}"
     )
     for level, data in report.items():
         row = data["all"]
