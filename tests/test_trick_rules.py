@@ -173,6 +173,20 @@ def to_play(game: sc.Game, choose: random.Random) -> sc.Game:
     return game
 
 
+def in_play(case: tuple[sc.Game, int], steps: int) -> tuple[sc.Game, random.Random]:
+    """The dealt game of ``case`` after random bids and up to ``steps`` random
+    cards (fewer if the hand ends), and the generator that chose them, seeded
+    by ``case``, to go on choosing."""
+    dealt, seed = case
+    choose = random.Random(seed)
+    game = to_play(dealt, choose)
+    for _ in range(steps):
+        if game.phase is not Phase.PLAY:
+            break
+        game = game.apply(choose.choice(game.legal_actions()))
+    return game, choose
+
+
 def shown_out_masks(view: View) -> list[int]:
     return [sum(1 << suit for suit in suits) for suits in view.shown_out.values()]
 
@@ -242,14 +256,8 @@ def lockstep_chooser(
 def test_playout_follows_the_engine_from_any_point_of_a_hand(
     case: tuple[sc.Game, int], steps: int
 ) -> None:
-    dealt, seed = case
-    choose = random.Random(seed)
-    game = to_play(dealt, choose)
-    for _ in range(steps):
-        if game.phase is not Phase.PLAY:
-            break
-        game = game.apply(choose.choice(game.legal_actions()))
-    pick, games = lockstep_chooser(game, random.Random(seed + 1))
+    game, _ = in_play(case, steps)
+    pick, games = lockstep_chooser(game, random.Random(case[1] + 1))
     fast = playout(game, pick)
     checked = games[-1]
     assert fast == checked
@@ -324,11 +332,8 @@ def card_by_card(
 def test_play_tricks_applies_the_rules_of_the_one_card_functions(
     case: tuple[sc.Game, int], steps: int
 ) -> None:
-    dealt, seed = case
-    choose = random.Random(seed)
-    game = to_play(dealt, choose)
-    for _ in range(steps):
-        game = game.apply(choose.choice(game.legal_actions()))
+    game, choose = in_play(case, steps)
+    assert game.phase is Phase.PLAY
     any_spade, two_of_clubs = rule_flags(game.rules)
     position = (
         game._held,
@@ -336,7 +341,7 @@ def test_play_tricks_applies_the_rules_of_the_one_card_functions(
         game._trick,
         game._broken,
         any_spade,
-        two_of_clubs and steps == 0,
+        two_of_clubs and not game._tricks and not game._trick,
     )
     counts: list[int] = []
     indices: list[int] = []
@@ -360,5 +365,5 @@ def test_play_tricks_finishes_a_trick_in_progress_and_extends_what_it_is_given()
     plays = [card("KH"), card("2S")]
     won = [4, 3, 2, 1]
     play_tricks(held, 1, plays[:], True, False, False, lambda n: n - 1, plays, won)
-    assert plays == [card(text) for text in "KH 2S 3S AH 7C 4C 5C 6C".split()]
+    assert plays == [card(text) for text in ("KH", "2S", "3S", "AH", "7C", "4C", "5C", "6C")]
     assert won == [4, 3, 2, 3]
