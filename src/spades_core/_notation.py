@@ -28,12 +28,14 @@ def not_a(what: str, value: object, advice: str) -> InvalidNotationError:
 def read_notation(
     kind: type[T], value: object, by_text: Mapping[str, T], what: str, advice: str
 ) -> T:
-    """``value`` if it is a ``kind`` already, else the object its text names
-    in ``by_text`` (whose keys are upper case); :func:`not_a` otherwise."""
-    if isinstance(value, kind):
-        return value
+    """``value`` if it is a ``kind`` already (a type other than ``str``), else
+    the object its text names in ``by_text`` (whose keys are upper case);
+    :func:`not_a` otherwise."""
+    # Text is the common case (records, the command line): looked at first.
     if isinstance(value, str):
         found = by_text.get(value.strip().upper())
         if found is not None:
             return found
+    elif isinstance(value, kind):
+        return value
     raise not_a(what, value, advice)

@@ -204,7 +204,7 @@ class Card:
     def parse(cls, text: str) -> Card:
         """Read a card: rank then suit, any case, ``10`` or ``T`` for ten,
         a letter or a symbol for the suit (``"AS"``, ``"as"``, ``"10D"``, ``"A♠"``)."""
-        if not isinstance(text, Card | str):
+        if not isinstance(text, str) and not isinstance(text, Card):
             raise not_a("card", text, "write a card like 'AS' or '10D'")
         return read_notation(
             Card,
