@@ -14,6 +14,7 @@ from spades_core.bots.masks import (
     beaters,
     high,
     highest_rank,
+    least_covered,
     low,
     lowest_rank,
     winner_so_far,
@@ -93,23 +94,28 @@ def _low_card(t: Table, following: bool) -> int:
 
 def bag_room(t: Table, seat: int) -> int:
     """Overtricks ``seat``'s team can still take before its bags reach the limit."""
+    return _bag_room(t, seat, t.need(seat))
+
+
+def _bag_room(t: Table, seat: int, need: int) -> int:
     limit = t.rules.bag_limit
     if limit is None:
         return 13
-    overtricks = max(0, -t.need(seat))
+    overtricks = -need if need < 0 else 0
     return limit - 1 - t.bags[seat & 1] - overtricks
 
 
 def wants_tricks(t: Table) -> bool:
     """Whether the seat's team should try to win tricks now (else it ducks bags)."""
     seat = t.seat
-    if t.contract(seat) == 0:
+    contract = t.contract(seat)
+    if contract == 0:
         return False
-    need = t.need(seat)
+    need = contract - t.counted(seat)
     remaining = t.remaining()
     opponent = seat ^ 1
     opp_contract = t.contract(opponent)
-    opp_need = t.need(opponent) if opp_contract else -1
+    opp_need = opp_contract - t.counted(opponent) if opp_contract else -1
     if need > remaining:
         # Already set: winning tricks costs nothing and may set them too.
         return opp_need > 0
@@ -118,7 +124,7 @@ def wants_tricks(t: Table) -> bool:
     if opp_need <= 0:
         return False
     to_set = remaining - opp_need + 1
-    return to_set <= bag_room(t, seat) or 20 * opp_contract >= t.rules.bag_penalty
+    return to_set <= _bag_room(t, seat, need) or 20 * opp_contract >= t.rules.bag_penalty
 
 
 # -- normal play -------------------------------------------------------------------
@@ -130,13 +136,18 @@ def normal_play(t: Table) -> tuple[int, Why]:
     if not legal & (legal - 1):
         return high(legal), Why.ONLY_CHOICE
     seat = t.seat
-    if t.nil_alive(seat):
+    nil_alive = t.nil_alive
+    if nil_alive(seat):
         return _nil_play(t)
-    if t.nil_alive(seat ^ 2):
+    if nil_alive(seat ^ 2):
         found = _protect(t)
         if found is not None:
             return found
-    opp_nils = [o for o in (seat ^ 1, seat ^ 3) if t.nil_alive(o)]
+    opp_nils = []
+    if nil_alive(seat ^ 1):
+        opp_nils.append(seat ^ 1)
+    if nil_alive(seat ^ 3):
+        opp_nils.append(seat ^ 3)
     if t.trick:
         return _follow(t, opp_nils)
     return _lead(t, opp_nils)
@@ -146,17 +157,7 @@ def _nil_play(t: Table) -> tuple[int, Why]:
     legal = t.legal
     trick = t.trick
     if not trick:
-        unseen = t.unseen()
-        best = -1
-        key = (-99, 99)
-        for card in ids_of_mask(legal):
-            k = (
-                (unseen & above(card)).bit_count() - (3 if card >= FIRST_SPADE else 0),
-                card % RANKS,
-            )
-            if k[0] > key[0] or (k[0] == key[0] and k[1] < key[1]):
-                key, best = k, card
-        return best, Why.NIL_LEAD
+        return least_covered(legal, t.unseen(), 3), Why.NIL_LEAD
     _, best = winner_so_far(trick)
     under = legal & ~beaters(legal, best)
     following = bool(legal & SUIT[trick[0] // RANKS])
@@ -216,7 +217,6 @@ def _follow(t: Table, opp_nils: list[int]) -> tuple[int, Why]:
     win_pos, best = winner_so_far(trick)
     winner = (t.leader + win_pos) % 4
     following = bool(legal & SUIT[led])
-    after = [(seat + k) % 4 for k in range(1, 4 - position)]
     beat = beaters(legal, best)
     for opp in opp_nils:
         if opp == winner:
@@ -226,7 +226,7 @@ def _follow(t: Table, opp_nils: list[int]) -> tuple[int, Why]:
                     return high(under), Why.ATTACK_UNDER
                 side = under & NON_SPADES
                 return highest_rank(side or under, t.hand), Why.ATTACK_UNDER
-        elif opp in after:
+        elif (opp - seat) % 4 < 4 - position:
             if following:
                 under = legal & ~beat
                 return low(under or legal), Why.ATTACK_LOW
@@ -235,7 +235,8 @@ def _follow(t: Table, opp_nils: list[int]) -> tuple[int, Why]:
                 return highest_rank(side, t.hand), Why.ATTACK_LOW
     if not wants_tricks(t):
         return _duck_follow(t, following, beat, position)
-    opponents_after = [s for s in after if s != seat ^ 2]
+    # Following, the seats still to play are at most the next opponent and the partner.
+    opponents_after = [(seat + 1) % 4] if position < 3 else []
     if winner == seat ^ 2:
         if position == 3 or not threatened(t, best, led, opponents_after):
             return _low_card(t, following), Why.PARTNER_WINNING
@@ -346,14 +347,7 @@ def _lead(t: Table, opp_nils: list[int]) -> tuple[int, Why]:
 
 
 def _duck_lead(t: Table) -> int:
-    unseen = t.unseen()
-    best = -1
-    key = (-99, 99)
-    for card in ids_of_mask(t.legal):
-        k = ((unseen & above(card)).bit_count() - (2 if card >= FIRST_SPADE else 0), card % RANKS)
-        if k[0] > key[0] or (k[0] == key[0] and k[1] < key[1]):
-            key, best = k, card
-    return best
+    return least_covered(t.legal, t.unseen(), 2)
 
 
 # -- easy play ---------------------------------------------------------------------

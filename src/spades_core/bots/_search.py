@@ -132,17 +132,20 @@ class Sim(Table):
         trick = self.trick
         led = trick[0] // RANKS if trick else NO_SUIT
         broken = self.broken
-        self.voids[seat] |= shown_out(card, led, broken)
+        out = shown_out(card, led, broken)
+        if out:
+            self.voids[seat] |= out
         if card >= FIRST_SPADE:
-            if self.spades_left[seat] > 0:
-                self.spades_left[seat] -= 1
+            spades_left = self.spades_left
+            if spades_left[seat] > 0:
+                spades_left[seat] -= 1
             if not broken:
                 self.broken = breaks_spades(card, led, self.any_spade)
         trick.append(card)
         if len(trick) < 4:
-            self.to_act = (seat + 1) % 4
+            self.to_act = (seat + 1) & 3
             return
-        winner = (self.leader + trick_winner(trick)) % 4
+        winner = (self.leader + trick_winner(trick)) & 3
         self.won[winner] += 1
         self.tricks_done += 1
         self.trick = []
@@ -152,12 +155,19 @@ class Sim(Table):
     def play_out(self) -> None:
         """Play the rest of the hand with the normal policy for every seat."""
         hands = self.hands
+        play = self.play
+        legal_plays = self.legal_mask
         while self.tricks_done < 13:
             seat = self.to_act
             self.seat = seat
             self.hand = hands[seat]
-            self.legal = self.legal_mask()
-            self.play(normal_play(self)[0])
+            legal = legal_plays()
+            self.legal = legal
+            if legal & (legal - 1):
+                play(normal_play(self)[0])
+            else:
+                # One legal card: the policy could only play it.
+                play(legal.bit_length() - 1)
 
     def bid_out(self) -> None:
         """Complete the bidding with the normal policy, then set up the first lead."""
