@@ -21,7 +21,7 @@ from spades_core.bots.masks import (
 )
 from spades_core.bots.table import SPADE_MASK, SUIT, Table
 from spades_core.bots.why import Why
-from spades_core.cards import Rank, ids_of_mask
+from spades_core.cards import Rank
 from spades_core.tricks import FIRST_SPADE, RANKS, SPADES
 
 __all__ = ["bag_room", "easy_play", "normal_play", "ruff_risk", "threatened", "wants_tricks"]
@@ -136,18 +136,21 @@ def normal_play(t: Table) -> tuple[int, Why]:
     if not legal & (legal - 1):
         return high(legal), Why.ONLY_CHOICE
     seat = t.seat
-    nil_alive = t.nil_alive
-    if nil_alive(seat):
-        return _nil_play(t)
-    if nil_alive(seat ^ 2):
-        found = _protect(t)
-        if found is not None:
-            return found
     opp_nils = []
-    if nil_alive(seat ^ 1):
-        opp_nils.append(seat ^ 1)
-    if nil_alive(seat ^ 3):
-        opp_nils.append(seat ^ 3)
+    bids = t.bids
+    if 0 in bids:
+        # Table.nil_alive for the four seats, on locals: this runs at every play-out step.
+        won = t.won
+        if bids[seat] == 0 and won[seat] == 0:
+            return _nil_play(t)
+        partner = seat ^ 2
+        if bids[partner] == 0 and won[partner] == 0:
+            found = _protect(t)
+            if found is not None:
+                return found
+        for opp in (seat ^ 1, seat ^ 3):
+            if bids[opp] == 0 and won[opp] == 0:
+                opp_nils.append(opp)
     if t.trick:
         return _follow(t, opp_nils)
     return _lead(t, opp_nils)
@@ -261,9 +264,11 @@ def _follow(t: Table, opp_nils: list[int]) -> tuple[int, Why]:
 
 def _sure(t: Table, beat: int, led: int, opponents_after: list[int]) -> int:
     out = 0
-    for card in ids_of_mask(beat):
-        if not threatened(t, card, led, opponents_after):
-            out |= 1 << card
+    while beat:
+        bit = beat & -beat
+        beat ^= bit
+        if not threatened(t, bit.bit_length() - 1, led, opponents_after):
+            out |= bit
     return out
 
 

@@ -63,7 +63,10 @@ def winner_so_far(trick: list[int]) -> tuple[int, int]:
     """(position from the leader, card) of the card winning a trick in progress."""
     # Filling the empty places with the led card leaves the winner unchanged:
     # it neither outranks the best card of its suit nor trumps.
-    position = trick_winner((*trick, *[trick[0]] * (4 - len(trick))))
+    count = len(trick)
+    if count == 1:
+        return 0, trick[0]
+    position = trick_winner(trick if count == 4 else (*trick, *(trick[0],) * (4 - count)))
     return position, trick[position]
 
 
