@@ -304,6 +304,7 @@ def _lead(t: Table, opp_nils: list[int]) -> tuple[int, Why]:
     if not wants_tricks(t):
         return _duck_lead(t), Why.DUCK_LEAD
     opponents = (seat ^ 1, seat ^ 3)
+    opponents_may_ruff = _may_hold_spades(t, seat ^ 1) or _may_hold_spades(t, seat ^ 3)
     cash = -1
     cash_key = -1
     for suit in (0, 1, 2):
@@ -314,7 +315,7 @@ def _lead(t: Table, opp_nils: list[int]) -> tuple[int, Why]:
         outstanding = unseen & SUIT[suit]
         if unseen & above(top) or ruff_risk(t, suit, opponents):
             continue
-        if not outstanding and any(_may_hold_spades(t, o) for o in opponents):
+        if not outstanding and opponents_may_ruff:
             continue
         key = outstanding.bit_count()
         if key > cash_key:
@@ -324,19 +325,21 @@ def _lead(t: Table, opp_nils: list[int]) -> tuple[int, Why]:
     spades = legal & SPADE_MASK
     if spades:
         top = high(spades)
-        if not unseen & above(top) and any(_may_hold_spades(t, o) for o in opponents):
+        if not unseen & above(top) and opponents_may_ruff:
             return top, Why.DRAW_TRUMPS
     side = legal & NON_SPADES
     if not side:
         return low(spades), Why.LEAD_LOW
     partner = seat ^ 2
     if _may_hold_spades(t, partner):
+        voids = t.voids
+        opponents_void = voids[seat ^ 1] | voids[seat ^ 3]
         for suit in (0, 1, 2):
             mine = side & SUIT[suit]
             if (
                 mine
-                and t.voids[partner] >> suit & 1
-                and not any(t.voids[o] >> suit & 1 for o in opponents)
+                and voids[partner] >> suit & 1
+                and not opponents_void >> suit & 1
                 and unseen & SUIT[suit]
             ):
                 return low(mine), Why.LEAD_FOR_PARTNER_RUFF
@@ -345,10 +348,20 @@ def _lead(t: Table, opp_nils: list[int]) -> tuple[int, Why]:
             mine = side & SUIT[suit]
             if mine and not mine & (mine - 1) and unseen & above(low(mine)):
                 return low(mine), Why.LEAD_SHORT_SUIT
-    longest = max(
-        (s for s in (0, 1, 2) if side & SUIT[s]), key=lambda s: (hand & SUIT[s]).bit_count()
-    )
-    return low(side & SUIT[longest]), Why.LEAD_LOW
+    return _low_of_longest(side, hand), Why.LEAD_LOW
+
+
+def _low_of_longest(side: int, hand: int) -> int:
+    """The lowest card of ``side`` (side-suit cards) in its suit longest in
+    ``hand``; on equal lengths the first suit."""
+    longest = -1
+    length = -1
+    for suit in (0, 1, 2):
+        if side & SUIT[suit]:
+            count = (hand & SUIT[suit]).bit_count()
+            if count > length:
+                longest, length = suit, count
+    return low(side & SUIT[longest])
 
 
 def _duck_lead(t: Table) -> int:
@@ -371,11 +384,7 @@ def easy_play(t: Table) -> tuple[int, Why]:
             if side >> (RANKS * suit + Rank.ACE) & 1:
                 return RANKS * suit + Rank.ACE, Why.LEAD_ACE
         if side:
-            longest = max(
-                (s for s in (0, 1, 2) if side & SUIT[s]),
-                key=lambda s: (hand & SUIT[s]).bit_count(),
-            )
-            return low(side & SUIT[longest]), Why.LEAD_LOW
+            return _low_of_longest(side, hand), Why.LEAD_LOW
         return low(legal), Why.LEAD_LOW
     _, best = winner_so_far(trick)
     beat = beaters(legal, best)
