@@ -61,8 +61,11 @@ def threatened(t: Table, card: int, led: int, opponents: list[int]) -> bool:
                 return True
         return False
     suit = card // RANKS
-    if higher and any(not t.voids[opp] >> suit & 1 for opp in opponents):
-        return True
+    if higher:
+        voids = t.voids
+        for opp in opponents:
+            if not voids[opp] >> suit & 1:
+                return True
     return ruff_risk(t, suit, opponents)
 
 
