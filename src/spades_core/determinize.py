@@ -193,10 +193,10 @@ class HiddenCards:
         start_held = list(fixed)
         start_need = list(need)
         start_pool = pool
-        for card, seat in must:
-            start_held[seat] |= 1 << card
-            start_need[seat] -= 1
-            start_pool &= ~(1 << card)
+        for card_id, holder in must:
+            start_held[holder] |= 1 << card_id
+            start_need[holder] -= 1
+            start_pool &= ~(1 << card_id)
         self._start_held = tuple(start_held)
         self._start_need = tuple(start_need)
         self._start_pool = start_pool

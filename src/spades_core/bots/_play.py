@@ -335,13 +335,13 @@ def _lead(t: Table, opp_nils: list[int]) -> tuple[int, Why]:
         return low(spades), Why.LEAD_LOW
     partner = seat ^ 2
     if _may_hold_spades(t, partner):
-        voids = t.voids
-        opponents_void = voids[seat ^ 1] | voids[seat ^ 3]
+        known_voids = t.voids
+        opponents_void = known_voids[seat ^ 1] | known_voids[seat ^ 3]
         for suit in (0, 1, 2):
             mine = side & SUIT[suit]
             if (
                 mine
-                and voids[partner] >> suit & 1
+                and known_voids[partner] >> suit & 1
                 and not opponents_void >> suit & 1
                 and unseen & SUIT[suit]
             ):
