@@ -1,4 +1,4 @@
-"""Decision latency of the bots: median, 99th percentile and worst per level.
+"""Decision latency of the bots: median, 99th percentile and worst per player.
 
 Each level plays every seat of ``--hands`` seeded hands per variant (classic,
 Mirror, Whiz); every ``choose(view)`` call is timed with
@@ -9,6 +9,10 @@ plays are pooled, as a player experiences them.
     .venv/bin/python bench/bot_latency.py            # all levels, 6 hands per variant
     .venv/bin/python bench/bot_latency.py --levels hard --hands 20 --json
     .venv/bin/python bench/bot_latency.py --levels hard --cpu-time
+    .venv/bin/python bench/bot_latency.py --players hard ismcts:simulations=50 --hands 2
+
+``--players`` (or ``--levels``) takes any player spec ``spades simulate``
+takes: a level, a level with options, or an installed player such as ``ismcts``.
 """
 
 from __future__ import annotations
@@ -22,7 +26,8 @@ from collections.abc import Callable
 from typing import Any
 
 import spades_core as sc
-from spades_core.bots import LEVELS, make
+from spades_core.bots import LEVELS
+from spades_core.players import make_player
 
 VARIANTS = ("classic", "mirror", "whiz")
 
@@ -36,12 +41,12 @@ def percentile(sorted_values: list[float], fraction: float) -> float:
     return sorted_values[index]
 
 
-def time_level(level: str, variant: str, hands: int, seed: int) -> dict[str, list[float]]:
+def time_level(player: str, variant: str, hands: int, seed: int) -> dict[str, list[float]]:
     """Seconds per decision, split into bids and plays."""
     timings: dict[str, list[float]] = {"bid": [], "play": []}
     for index in range(hands):
         game = sc.new_game(variant, seed=seed + index).deal()
-        players = [make(level, seed=seed * 10 + index * 4 + s) for s in range(4)]
+        players = [make_player(player, seed=seed * 10 + index * 4 + s) for s in range(4)]
         while game.phase in (sc.Phase.BID, sc.Phase.PLAY):
             seat = game.to_act
             assert seat is not None
@@ -59,6 +64,7 @@ def summary(values: list[float]) -> dict[str, float]:
     return {
         "decisions": len(ordered),
         "median_ms": round(statistics.median(ordered) * 1000, 3),
+        "mean_ms": round(statistics.fmean(ordered) * 1000, 3),
         "p99_ms": round(percentile(ordered, 0.99) * 1000, 3),
         "max_ms": round(ordered[-1] * 1000, 3),
     }
@@ -66,7 +72,9 @@ def summary(values: list[float]) -> dict[str, float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--levels", nargs="+", default=list(LEVELS), choices=LEVELS)
+    parser.add_argument(
+        "--players", "--levels", nargs="+", default=list(LEVELS), help="player specs"
+    )
     parser.add_argument("--hands", type=int, default=6, help="hands per variant (default 6)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
@@ -79,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     global clock
     clock = time.process_time if args.cpu_time else time.perf_counter
     report: dict[str, Any] = {}
-    for level in args.levels:
+    for level in args.players:
         pooled: list[float] = []
         per_variant = {}
         for variant in VARIANTS:
@@ -95,11 +103,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
-    print(f"{'level':<8}{'decisions':>10}{'median ms':>11}{'p99 ms':>9}{'max ms':>9}")
+    width = max(8, *(len(level) + 2 for level in report))
+    print(
+        f"{'player':<{width}}{'decisions':>10}{'median ms':>11}{'mean ms':>9}"
+        f"{'p99 ms':>9}{'max ms':>9}"
+    )
     for level, data in report.items():
         row = data["all"]
         print(
-            f"{level:<8}{row['decisions']:>10}{row['median_ms']:>11.3f}"
+            f"{level:<{width}}{row['decisions']:>10}{row['median_ms']:>11.3f}{row['mean_ms']:>9.3f}"
             f"{row['p99_ms']:>9.3f}{row['max_ms']:>9.3f}"
         )
     return 0

@@ -20,6 +20,7 @@ from envs_support import VARIANTS, example_plugin_installed
 from spades_core import encoding
 from spades_core.envs import features, openspiel
 from spades_core.game import Phase
+from spades_core.players import PlayerError, make_player
 
 NON_DEFAULT: dict[str, dict[str, object]] = {
     "classic": {"target_score": 300, "nil_value": 50, "bag_limit": 0, "hands": 2},
@@ -491,6 +492,24 @@ def test_the_ready_made_ismcts_player_is_reproducible() -> None:
         openspiel.ISMCTSPlayer.random_rollouts(5, seed=-1)
     with pytest.raises(sc.RulesError, match="make_bot"):
         openspiel.ISMCTSPlayer("not a function")
+
+
+def test_simulations_seat_ismcts_by_name() -> None:
+    player = make_player("ismcts:simulations=4:uct_c=1.5", seed=2**63 + 7)
+    assert repr(player) == f"<ISMCTSPlayer simulations=4 uct_c=1.5 seed={(2**63 + 7) % 2**32}>"
+    result = sc.simulate(
+        "ismcts:simulations=4", "easy", variant="whiz", hands=2, duplicate=True, seed=3, workers=1
+    )
+    again = sc.simulate(
+        "ismcts:simulations=4", "easy", variant="whiz", hands=2, duplicate=True, seed=3, workers=1
+    )
+    assert result == again
+    assert result.hands == 4
+    for bad, words in (("ismcts:uct_c=0", "uct_c"), ("ismcts:simulations=0", "simulations")):
+        with pytest.raises(PlayerError, match=words):
+            make_player(bad, seed=1)
+    with pytest.raises(PlayerError, match="refused"):
+        make_player("ismcts:steps=5", seed=1)
 
 
 def test_a_state_from_a_game_needs_the_same_rules() -> None:

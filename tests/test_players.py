@@ -152,8 +152,9 @@ def test_a_broken_player_fails_for_its_name_only(site: PlayerSite) -> None:
 
 
 def test_built_in_names_cannot_be_replaced(site: PlayerSite) -> None:
-    site.distribution("impostor", {"hard": "{module}:Cautious"})
+    site.distribution("impostor", {"hard": "{module}:Cautious", "ismcts": "{module}:Cautious"})
     assert type(make_player("hard", seed=1)) is sc.bots.HardBot
+    assert type(make_player("ismcts", seed=1)).__name__ == "ISMCTSPlayer"
 
 
 def test_a_name_claimed_twice_is_refused(site: PlayerSite) -> None:
@@ -169,6 +170,21 @@ def test_builtin_only_ignores_other_players(
     site.distribution("cautious-spades", {"cautious": "{module}:Cautious"})
     monkeypatch.setenv(BUILTIN_ONLY_ENV, "1")
     refresh_players()
-    assert available_players() == BUILTIN_PLAYERS
+    # The bot levels, then the OpenSpiel search spades-core also registers.
+    assert available_players() == (*BUILTIN_PLAYERS, "ismcts")
     with pytest.raises(PlayerError, match="unknown player 'cautious'"):
         make_player("cautious", seed=1)
+
+
+def test_ismcts_without_openspiel_says_which_extra_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delitem(sys.modules, "spades_core.envs.openspiel", raising=False)
+    monkeypatch.setitem(sys.modules, "pyspiel", None)
+    refresh_players()
+    try:
+        with pytest.raises(PlayerError, match=r"pip install 'spades-core\[openspiel\]'"):
+            make_player("ismcts", seed=1)
+    finally:
+        monkeypatch.undo()
+        refresh_players()

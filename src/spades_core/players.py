@@ -10,6 +10,10 @@ packages do, just as variants do under ``spades_core.variants``::
     [project.entry-points."spades_core.players"]
     cautious = "my_package.players:CautiousPlayer"
 
+spades-core also registers ``ismcts``, OpenSpiel's information-set Monte
+Carlo tree search with random roll-outs (``ismcts:simulations=200:uct_c=2``;
+it needs the ``openspiel`` extra), an opponent written outside this project.
+
 An entry point names a *factory*: a callable taking keyword arguments only,
 ``seed`` (an int, from which the player must draw all its randomness, so a
 seed gives the same play) and the spec's options, and returning a player (an
@@ -19,8 +23,8 @@ whose ``__init__`` takes ``seed`` and options as keywords is such a factory.
 Discovery reads metadata and imports nothing; a factory is imported on first
 use. A name claimed by two distributions, a factory that fails to import or
 that builds no player raise :class:`PlayerError` for that name only. The
-built-in names belong to spades-core: other distributions cannot replace
-them. ``SPADES_CORE_BUILTIN_ONLY=1`` ignores every third-party player, as it
+names spades-core registers belong to it: other distributions cannot
+replace them. ``SPADES_CORE_BUILTIN_ONLY=1`` ignores every third-party player, as it
 does variants.
 
 >>> spec = parse_player("hard:steps=2000")
@@ -62,6 +66,8 @@ PLAYER_GROUP: Final = "spades_core.players"
 BUILTIN_PLAYERS: Final = ("random", "easy", "normal", "hard")
 """The built-in players (the bot levels), weakest first."""
 _ALIASES: Final = {"medium": "normal"}
+# Players spades-core registers that need an extra, and the extra.
+_EXTRAS: Final = {"ismcts": "openspiel"}
 _MAX_NAME: Final = 64
 
 OptionValue = int | float | bool | str
@@ -207,9 +213,13 @@ class _Registry:
         try:
             found: object = importlib.metadata.EntryPoint(name, target, PLAYER_GROUP).load()
         except Exception as error:
+            extra = _EXTRAS.get(name) if distribution == BUILTIN_DISTRIBUTION else None
+            if not isinstance(error, ModuleNotFoundError):
+                extra = None
             raise PlayerError(
                 f"player {name!r} from {distribution} ({target}) could not be imported: "
                 f"{type(error).__name__}: {error}"
+                + (f"; install it with: pip install 'spades-core[{extra}]'" if extra else "")
             ) from error
         if not callable(found):
             raise PlayerError(
@@ -229,17 +239,20 @@ class _Registry:
 
 def _discover() -> dict[str, tuple[tuple[str, str], ...]]:
     restricted = builtin_only()
-    claims: dict[str, list[tuple[str, str]]] = {}
+    found = []
     # entry_points() already keeps only the first distribution of each name on sys.path.
     for entry_point in importlib.metadata.entry_points(group=PLAYER_GROUP):
         dist = entry_point.dist
         distribution = _normalize(dist.name) if dist is not None else "unknown"
-        is_builtin = distribution == BUILTIN_DISTRIBUTION
-        if (restricted and not is_builtin) or (
-            entry_point.name in BUILTIN_PLAYERS and not is_builtin
-        ):
+        found.append((entry_point.name, distribution, entry_point.value))
+    # Every name spades-core registers is its own: no other distribution replaces it.
+    own = {name for name, distribution, _ in found if distribution == BUILTIN_DISTRIBUTION}
+    own.update(BUILTIN_PLAYERS)
+    claims: dict[str, list[tuple[str, str]]] = {}
+    for name, distribution, target in found:
+        if distribution != BUILTIN_DISTRIBUTION and (restricted or name in own):
             continue
-        claims.setdefault(entry_point.name, []).append((distribution, entry_point.value))
+        claims.setdefault(name, []).append((distribution, target))
     return {name: tuple(found) for name, found in claims.items()}
 
 

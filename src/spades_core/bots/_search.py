@@ -77,7 +77,7 @@ class Budget:
     normal policy's own choice another candidate must be to replace it.
     """
 
-    steps: int = 10000
+    steps: int = 7000
     bid_steps: int = 6000
     min_samples: int = 6
     max_samples: int = 100

@@ -16,6 +16,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, Final
 
+from spades_core.bots import DEFAULT_BUDGET
 from spades_core.cli import variant_name
 from spades_core.cli.play import add_option_argument, parse_options
 from spades_core.errors import SpadesError
@@ -49,7 +50,6 @@ __all__ = [
 
 HARD_SECONDS_PER_MOVE: Final = 0.035
 """About what a hard player's decision takes at the default budget on one core."""
-_DEFAULT_STEPS: Final = 10000
 _LONG_RUN: Final = 60.0
 _HANDS_PER_GAME: Final = 10
 
@@ -170,8 +170,9 @@ def hard_warning(plan: RunPlan, matches: Sequence[Match]) -> str | None:
     ]
     if not hard:
         return None
-    steps = max(int(dict(spec.options).get("steps", _DEFAULT_STEPS)) for spec in hard)
-    per_move = HARD_SECONDS_PER_MOVE * steps / _DEFAULT_STEPS
+    default = DEFAULT_BUDGET.steps
+    steps = max(int(dict(spec.options).get("steps", default)) for spec in hard)
+    per_move = HARD_SECONDS_PER_MOVE * steps / default
     hands = plan.count * (2 if plan.duplicate else 1)
     if plan.mode == "games":
         hands *= _HANDS_PER_GAME

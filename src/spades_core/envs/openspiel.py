@@ -80,6 +80,7 @@ __all__ = [
     "SpadesCoreGame",
     "SpadesCoreState",
     "game_parameters",
+    "ismcts_player",
     "register",
 ]
 
@@ -643,6 +644,10 @@ class ISMCTSPlayer:
         self._make_bot = make_bot
         self._rng = random.Random(seed)
         self._games: dict[tuple[str, Rules], tuple[SpadesCoreGame, Any]] = {}
+        self._label = f"seed={seed}"
+
+    def __repr__(self) -> str:
+        return f"<ISMCTSPlayer {self._label}>"
 
     def _resample(self, state: SpadesCoreState, player: int) -> SpadesCoreState:
         return state.resample_from_infostate(player, self._rng.random)
@@ -669,7 +674,9 @@ class ISMCTSPlayer:
                 game, evaluator, uct_c, max_simulations=simulations, random_state=random_state
             )
 
-        return cls(make_bot, seed=seed)
+        player = cls(make_bot, seed=seed)
+        player._label = f"simulations={simulations} uct_c={uct_c} seed={seed}"
+        return player
 
     def choose(self, view: View) -> Action:
         """The bot's action for ``view`` (one of ``view.legal_actions``)."""
@@ -695,3 +702,15 @@ class ISMCTSPlayer:
         state = game.state_from_game(determinize(view, self._rng))
         chosen = int(bot.step(state))
         return cast(Action, action_from_id(state.game, chosen))
+
+
+def ismcts_player(*, seed: int, simulations: int = 50, uct_c: float = 2.0) -> ISMCTSPlayer:
+    """The ``ismcts`` player of simulations and tournaments
+    (``--ns ismcts:simulations=200``): :meth:`ISMCTSPlayer.random_rollouts`
+    with ``simulations`` per decision and exploration constant ``uct_c``.
+    Any int ``seed`` is accepted; OpenSpiel's generator takes its low 32 bits."""
+    if type(seed) is not int:
+        raise RulesError(f"seed must be a whole number; got {brief(seed)}")
+    if type(uct_c) not in (int, float) or not 0 < uct_c < float("inf"):
+        raise RulesError(f"uct_c must be a positive number; got {brief(uct_c)}")
+    return ISMCTSPlayer.random_rollouts(simulations, seed=seed % 2**32, uct_c=float(uct_c))
