@@ -82,6 +82,8 @@ class HiddenCards:
         "_exact",
         "_fixed",
         "_hidden",
+        "_last_legal_bids",
+        "_made_before",
         "_must",
         "_need",
         "_order",
@@ -186,6 +188,12 @@ class HiddenCards:
                 bid_checks.append((number, bid, dict(made)))
             made[SEATS[number]] = bid
         self._bid_checks = tuple(bid_checks)
+        self._made_before: dict[int, dict[Seat, int]] = {
+            number: before for number, _bid, before in bid_checks
+        }
+        # Per seat, (dealt hand, its legal bids) of the last check: the bid
+        # reader of the hard bot asks again about the sample just checked.
+        self._last_legal_bids: list[tuple[int, tuple[int, ...]]] = [(-1, ())] * 4
         self._need = tuple(need)
         self._dead_ends = 0
         # What every placement starts from: the must-hold cards placed, the
@@ -283,12 +291,22 @@ class HiddenCards:
         p = self.played_by
         return (held[0] | p[0], held[1] | p[1], held[2] | p[2], held[3] | p[3])
 
+    def legal_bids(self, seat: int, dealt: int) -> tuple[int, ...]:
+        """The bids that were legal for ``seat`` (a hidden seat that has bid)
+        at its turn, had it been dealt ``dealt`` (a 52-bit mask)."""
+        last_dealt, legal = self._last_legal_bids[seat]
+        if last_dealt != dealt:
+            view = self.view
+            legal = checked_legal_bids(
+                view.variant, view.rules, SEATS[seat], CardSet(dealt), self._made_before[seat]
+            )
+            self._last_legal_bids[seat] = (dealt, legal)
+        return legal
+
     def _bids_fit(self, held: Sequence[int]) -> bool:
-        view = self.view
-        variant = view.variant
-        for seat, bid, made in self._bid_checks:
-            dealt = CardSet(held[seat] | self.played_by[seat])
-            if bid not in checked_legal_bids(variant, view.rules, SEATS[seat], dealt, made):
+        played_by = self.played_by
+        for seat, bid, _made in self._bid_checks:
+            if bid not in self.legal_bids(seat, held[seat] | played_by[seat]):
                 return False
         return True
 

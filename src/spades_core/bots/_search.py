@@ -32,7 +32,6 @@ from spades_core.bots.why import Why
 from spades_core.cards import CardSet
 from spades_core.determinize import HiddenCards
 from spades_core.results import SEATS
-from spades_core.seats import Seat
 from spades_core.tricks import (
     FIRST_SPADE,
     NO_SUIT,
@@ -201,23 +200,19 @@ class BidReader:
     nothing beyond what the view already enforces.
     """
 
-    __slots__ = ("_bids", "_draws", "_rules", "_variant")
+    __slots__ = ("_bids", "_draws")
 
     def __init__(self, view: View, draws: int) -> None:
-        self._variant = view.variant
-        self._rules = view.rules
         self._draws = draws
         viewer = view.seat
         bids = []
-        made: dict[Seat, int] = {}
         for i in range(4):
             seat = SEATS[(int(view.dealer) + 1 + i) % 4]
             bid = view.bids[seat]
             if bid is None:
                 break
             if seat != viewer:
-                bids.append((int(seat), bid, dict(made)))
-            made[seat] = bid
+                bids.append((int(seat), bid))
         self._bids = tuple(bids)
 
     def sample(self, hidden: HiddenCards, rng: random.Random) -> tuple[int, int, int, int]:
@@ -225,22 +220,23 @@ class BidReader:
         if not self._bids or self._draws <= 1:
             return hidden.sample(rng)
         best = hidden.sample(rng)
-        best_misfit = self.misfit(hidden.dealt(best))
+        best_misfit = self.misfit(hidden.dealt(best), hidden)
         for _ in range(self._draws - 1):
             if best_misfit == 0.0:
                 break
             held = hidden.sample(rng)
-            misfit = self.misfit(hidden.dealt(held))
+            misfit = self.misfit(hidden.dealt(held), hidden)
             if misfit < best_misfit:
                 best, best_misfit = held, misfit
         return best
 
-    def misfit(self, dealt: tuple[int, int, int, int]) -> float:
-        """How badly the dealt hands explain the bids (0: perfectly)."""
+    def misfit(self, dealt: tuple[int, int, int, int], hidden: HiddenCards) -> float:
+        """How badly the dealt hands explain the bids (0: perfectly); ``hidden``
+        is the view's, which knows each bidder's legal bids."""
         total = 0.0
-        for seat, bid, made in self._bids:
+        for seat, bid in self._bids:
             hand = dealt[seat]
-            legal = checked_legal_bids(self._variant, self._rules, SEATS[seat], CardSet(hand), made)
+            legal = hidden.legal_bids(seat, hand)
             if len(legal) < 2:
                 continue
             if bid == 0:
