@@ -112,6 +112,16 @@ class Sim(Table):
         other.to_act = self.to_act
         return other
 
+    def legal_mask(self) -> int:
+        """The legal plays of the seat to act (the engine's rules, on ints)."""
+        trick = self.trick
+        return legal_mask(
+            self.hands[self.to_act],
+            trick[0] // RANKS if trick else NO_SUIT,
+            self.broken,
+            self.two_of_clubs and self.tricks_done == 0,
+        )
+
     def play(self, card: int) -> None:
         """The seat to act plays ``card`` (assumed legal)."""
         seat = self.to_act
@@ -145,19 +155,12 @@ class Sim(Table):
         """Play the rest of the hand with the normal policy for every seat."""
         hands = self.hands
         play = self.play
-        two_of_clubs = self.two_of_clubs
+        legal_plays = self.legal_mask
         while self.tricks_done < 13:
             seat = self.to_act
-            held = hands[seat]
             self.seat = seat
-            self.hand = held
-            trick = self.trick
-            legal = legal_mask(
-                held,
-                trick[0] // RANKS if trick else NO_SUIT,
-                self.broken,
-                two_of_clubs and self.tricks_done == 0,
-            )
+            self.hand = hands[seat]
+            legal = legal_plays()
             self.legal = legal
             if legal & (legal - 1):
                 play(normal_play(self)[0])
