@@ -4,8 +4,9 @@
 bounded so the whole suite stays within its time budget. ``random`` is as
 bounded but draws new examples from the seed given with ``--hypothesis-seed``
 (``make test`` runs the property tests once more with it and prints the seed,
-so a failure can be reproduced); ``dev`` explores more; ``default`` is
-Hypothesis's own.
+so a failure can be reproduced); ``dev`` explores more. A plain ``pytest``
+uses ``local``: Hypothesis's defaults without the per-example deadline, which
+a busy machine would trip without anything being wrong.
 """
 
 from __future__ import annotations
@@ -33,4 +34,5 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile("dev", max_examples=200, deadline=None)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+settings.register_profile("local", deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "local"))

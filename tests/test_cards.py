@@ -331,3 +331,53 @@ def test_seat_and_team_maps_are_read_only_mappings() -> None:
 def test_out_of_range_enum_values_raise_invalid_notation(make: Callable[[], object]) -> None:
     with pytest.raises(InvalidNotationError):
         make()
+
+
+@pytest.mark.parametrize(
+    ("read", "bad", "message"),
+    [
+        (Suit, 7, "not a suit: 7; suits are 0-3 (C, D, H, S)"),
+        (Suit.parse, "X", "not a suit: 'X'; write one of C, D, H, S or ♣ ♦ ♥ ♠, or a Suit"),
+        (Rank, 13, "not a rank: 13; ranks are 0 (deuce) to 12 (ace)"),
+        (Rank.parse, 1, "not a rank: 1; write one of 2-9, T (or 10), J, Q, K, A, or a Rank"),
+        (lambda value: Card.of(Rank.ACE, value), 4, "not a suit: 4; suits are 0-3 (C, D, H, S)"),
+        (Card, 52, "not a card id: 52; card ids are 0-51"),
+        (Card.from_id, -1, "not a card id: -1; card ids are 0-51"),
+        (Card.parse, 5, "not a card: 5; write a card like 'AS' or '10D'"),
+        (
+            Card.parse,
+            " 1S",
+            "not a card: ' 1S'; write rank then suit, like 'AS', 'TD', '10d' or 'Q♥'",
+        ),
+        (Seat, 4, "not a seat: 4; seats are 0-3 (N, E, S, W)"),
+        (
+            Seat.parse,
+            Team.NS,
+            "not a seat: <Team.NS: 0>; write N, E, S or W, or a seat name (south)",
+        ),
+        (Team, 2, "not a team: 2; teams are 0 (NS) and 1 (EW)"),
+        (Team.parse, Seat.NORTH, "not a team: <Seat.NORTH: 0>; write NS or EW"),
+    ],
+)
+def test_every_notation_words_its_refusal_alike(
+    read: Callable[[object], object], bad: object, message: str
+) -> None:
+    with pytest.raises(InvalidNotationError) as caught:
+        read(bad)
+    assert str(caught.value) == message
+
+
+@pytest.mark.parametrize(
+    ("read", "given"),
+    [
+        (Suit.parse, Suit.HEARTS),
+        (Rank.parse, Rank.TEN),
+        (Card.parse, ALL_CARDS[7]),
+        (Seat.parse, Seat.WEST),
+        (Team.parse, Team.EW),
+    ],
+)
+def test_parsing_a_value_of_the_type_returns_it_unchanged(
+    read: Callable[[object], object], given: object
+) -> None:
+    assert read(given) is given

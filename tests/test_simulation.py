@@ -355,3 +355,19 @@ def test_the_ray_backend_without_ray_says_how_to_install_it(
     monkeypatch.setitem(sys.modules, "ray", None)
     with pytest.raises(BackendError, match=r"pip install 'spades-core\[ray\]'"):
         simulate("easy", "easy", hands=1, backend="ray")
+
+
+def test_simulation_and_tournament_results_describe_their_run_alike() -> None:
+    run_fields = [field.name for field in attrs.fields(sc.simulation.RunResult)]
+    assert run_fields == ["variant", "options", "mode", "count", "duplicate", "seed", "max_hands"]
+    hands = simulate("easy", "random", hands=2, seed=3, workers=1, max_hands=7)
+    games = tournament(["easy", "random"], games=1, seed=3, workers=1, max_hands=2)
+    for result in (hands, games):
+        assert isinstance(result, sc.simulation.RunResult)
+        assert [field.name for field in attrs.fields(type(result))][:7] == run_fields
+        assert list(result.to_json())[:6] == run_fields[:6]
+    # max_hands plays no part in hands mode, so a result there leaves it out.
+    assert hands.max_hands is None
+    assert "max_hands" not in hands.to_json()
+    assert (games.mode, games.max_hands, games.to_json()["max_hands"]) == ("games", 2, 2)
+    assert games.pairs[0].max_hands == 2

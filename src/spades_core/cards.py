@@ -25,6 +25,7 @@ from typing import Final, TypeVar, final
 
 import attrs
 
+from spades_core._notation import not_a, read_notation
 from spades_core.errors import InvalidNotationError, brief
 
 __all__ = [
@@ -49,7 +50,7 @@ class Suit(enum.IntEnum):
     @classmethod
     def _missing_(cls, value: object) -> Suit:
         # Suit(7) is bad input to a public call: a SpadesError, not a bare ValueError.
-        raise InvalidNotationError(f"not a suit: {brief(value)}; suits are 0-3 (C, D, H, S)")
+        raise not_a("suit", value, _SUIT_NUMBERS)
 
     @property
     def letter(self) -> str:
@@ -70,14 +71,9 @@ class Suit(enum.IntEnum):
     def parse(cls, value: Suit | str) -> Suit:
         """Read a suit from its letter or symbol (``"S"``, ``"s"``, ``"♠"``);
         a :class:`Suit` is returned as it is."""
-        if isinstance(value, Suit):
-            return value
-        found = _SUIT_BY_TEXT.get(value.strip().upper()) if isinstance(value, str) else None
-        if found is None:
-            raise InvalidNotationError(
-                f"not a suit: {brief(value)}; write one of C, D, H, S or ♣ ♦ ♥ ♠, or a Suit"
-            )
-        return found
+        return read_notation(
+            Suit, value, _SUIT_BY_TEXT, "suit", "write one of C, D, H, S or ♣ ♦ ♥ ♠, or a Suit"
+        )
 
 
 class Rank(enum.IntEnum):
@@ -99,7 +95,7 @@ class Rank(enum.IntEnum):
 
     @classmethod
     def _missing_(cls, value: object) -> Rank:
-        raise InvalidNotationError(f"not a rank: {brief(value)}; ranks are 0 (deuce) to 12 (ace)")
+        raise not_a("rank", value, _RANK_NUMBERS)
 
     @property
     def letter(self) -> str:
@@ -110,16 +106,14 @@ class Rank(enum.IntEnum):
     def parse(cls, value: Rank | str) -> Rank:
         """Read a rank: ``"A"``, ``"k"``, ``"T"``, ``"10"``, ``"7"``; a
         :class:`Rank` is returned as it is."""
-        if isinstance(value, Rank):
-            return value
-        found = _RANK_BY_TEXT.get(value.strip().upper()) if isinstance(value, str) else None
-        if found is None:
-            raise InvalidNotationError(
-                f"not a rank: {brief(value)}; write one of 2-9, T (or 10), J, Q, K, A, or a Rank"
-            )
-        return found
+        return read_notation(
+            Rank, value, _RANK_BY_TEXT, "rank", "write one of 2-9, T (or 10), J, Q, K, A, or a Rank"
+        )
 
 
+_CARD_IDS: Final = "card ids are 0-51"
+_SUIT_NUMBERS: Final = "suits are 0-3 (C, D, H, S)"
+_RANK_NUMBERS: Final = "ranks are 0 (deuce) to 12 (ace)"
 _SUIT_BY_TEXT: Final = {
     **{s.letter: s for s in Suit},
     **{s.symbol: s for s in Suit},
@@ -145,7 +139,7 @@ def _card_id(value: object) -> int:
     if type(value) is int:
         if 0 <= value < 52:
             return value
-        raise InvalidNotationError(f"not a card id: {brief(value)}; card ids are 0-51")
+        raise not_a("card id", value, _CARD_IDS)
     if isinstance(value, Card):
         return value.id
     if isinstance(value, str):
@@ -203,25 +197,22 @@ class Card:
     def from_id(cls, card_id: int) -> Card:
         """The card with id ``card_id`` (0-51)."""
         if type(card_id) is not int or not 0 <= card_id < 52:
-            raise InvalidNotationError(f"not a card id: {brief(card_id)}; card ids are 0-51")
+            raise not_a("card id", card_id, _CARD_IDS)
         return ALL_CARDS[card_id]
 
     @classmethod
     def parse(cls, text: str) -> Card:
         """Read a card: rank then suit, any case, ``10`` or ``T`` for ten,
         a letter or a symbol for the suit (``"AS"``, ``"as"``, ``"10D"``, ``"A♠"``)."""
-        if isinstance(text, Card):
-            return text
-        if not isinstance(text, str):
-            raise InvalidNotationError(
-                f"not a card: {brief(text)}; write a card like 'AS' or '10D'"
-            )
-        found = _CARD_BY_TEXT.get(text.strip().upper())
-        if found is None:
-            raise InvalidNotationError(
-                f"not a card: {brief(text)}; write rank then suit, like 'AS', 'TD', '10d' or 'Q♥'"
-            )
-        return found
+        if not isinstance(text, str) and not isinstance(text, Card):
+            raise not_a("card", text, "write a card like 'AS' or '10D'")
+        return read_notation(
+            Card,
+            text,
+            _CARD_BY_TEXT,
+            "card",
+            "write rank then suit, like 'AS', 'TD', '10d' or 'Q♥'",
+        )
 
     def __str__(self) -> str:
         return "23456789TJQKA"[self.id % 13] + "CDHS"[self.id // 13]
@@ -359,16 +350,16 @@ def _member(kind: type[_SuitOrRank], value: object, numbers: str) -> _SuitOrRank
     if type(value) is int:
         if 0 <= value < len(kind):
             return kind(value)
-        raise InvalidNotationError(f"not a {kind.__name__.lower()}: {brief(value)}; {numbers}")
+        raise not_a(kind.__name__.lower(), value, numbers)
     return kind.parse(value)  # type: ignore[arg-type]
 
 
 def _suit(value: object) -> Suit:
-    return _member(Suit, value, "suits are 0-3 (C, D, H, S)")
+    return _member(Suit, value, _SUIT_NUMBERS)
 
 
 def _rank(value: object) -> Rank:
-    return _member(Rank, value, "ranks are 0 (deuce) to 12 (ace)")
+    return _member(Rank, value, _RANK_NUMBERS)
 
 
 def _as_card(card: object) -> Card:

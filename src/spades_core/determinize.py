@@ -77,13 +77,21 @@ class HiddenCards:
     __slots__ = (
         "_bid_checks",
         "_dead_ends",
+        "_eligible_any",
+        "_everyone",
         "_exact",
         "_fixed",
         "_hidden",
+        "_last_legal_bids",
+        "_made_before",
         "_must",
         "_need",
         "_order",
         "_pool",
+        "_quota",
+        "_start_held",
+        "_start_need",
+        "_start_pool",
         "_void",
         "played_by",
         "view",
@@ -180,8 +188,32 @@ class HiddenCards:
                 bid_checks.append((number, bid, dict(made)))
             made[SEATS[number]] = bid
         self._bid_checks = tuple(bid_checks)
+        self._made_before: dict[int, dict[Seat, int]] = {
+            number: before for number, _bid, before in bid_checks
+        }
+        # Per seat, (dealt hand, its legal bids) of the last check: the bid
+        # reader of the hard bot asks again about the sample just checked.
+        self._last_legal_bids: list[tuple[int, tuple[int, ...]]] = [(-1, ())] * 4
         self._need = tuple(need)
         self._dead_ends = 0
+        # What every placement starts from: the must-hold cards placed, the
+        # spade quotas and who may take each suit (all fixed for the view).
+        start_held = list(fixed)
+        start_need = list(need)
+        start_pool = pool
+        for card_id, holder in must:
+            start_held[holder] |= 1 << card_id
+            start_need[holder] -= 1
+            start_pool &= ~(1 << card_id)
+        self._start_held = tuple(start_held)
+        self._start_need = tuple(start_need)
+        self._start_pool = start_pool
+        self._quota = tuple(self._spade_quota())
+        self._eligible_any = tuple(self._eligible([13] * 4))
+        everyone = 0
+        for seat in hidden:
+            everyone |= 1 << seat
+        self._everyone = everyone
         if not self._feasible(list(need), self._quota_pool(), void):
             raise InconsistentViewError(
                 "no deal of the hidden cards agrees with the view: the voids, spade counts "
@@ -259,12 +291,22 @@ class HiddenCards:
         p = self.played_by
         return (held[0] | p[0], held[1] | p[1], held[2] | p[2], held[3] | p[3])
 
+    def legal_bids(self, seat: int, dealt: int) -> tuple[int, ...]:
+        """The bids that were legal for ``seat`` (a hidden seat that has bid)
+        at its turn, had it been dealt ``dealt`` (a 52-bit mask)."""
+        last_dealt, legal = self._last_legal_bids[seat]
+        if last_dealt != dealt:
+            view = self.view
+            legal = checked_legal_bids(
+                view.variant, view.rules, SEATS[seat], CardSet(dealt), self._made_before[seat]
+            )
+            self._last_legal_bids[seat] = (dealt, legal)
+        return legal
+
     def _bids_fit(self, held: Sequence[int]) -> bool:
-        view = self.view
-        variant = view.variant
-        for seat, bid, made in self._bid_checks:
-            dealt = CardSet(held[seat] | self.played_by[seat])
-            if bid not in checked_legal_bids(variant, view.rules, SEATS[seat], dealt, made):
+        played_by = self.played_by
+        for seat, bid, _made in self._bid_checks:
+            if bid not in self.legal_bids(seat, held[seat] | played_by[seat]):
                 return False
         return True
 
@@ -283,17 +325,14 @@ class HiddenCards:
         return held
 
     def _try_place(self, rng: random.Random, *, guided: bool) -> tuple[int, int, int, int] | None:
-        held = list(self._fixed)
-        need = list(self._need)
-        pool = self._pool
-        for card, seat in self._must:
-            held[seat] |= 1 << card
-            need[seat] -= 1
-            pool &= ~(1 << card)
-        quota = self._spade_quota()
+        held = list(self._start_held)
+        need = list(self._start_need)
+        pool = self._start_pool
+        quota = self._quota
+        hidden = self._hidden
         spades = ids_of_mask(pool & SUIT_MASKS[SPADES])
         rng.shuffle(spades)
-        for seat in self._hidden:
+        for seat in hidden:
             for _ in range(quota[seat]):
                 card = spades.pop()
                 held[seat] |= 1 << card
@@ -301,10 +340,8 @@ class HiddenCards:
         pool &= ~SUIT_MASKS[SPADES]
         for card in spades:
             pool |= 1 << card
-        eligible_base = self._eligible([13] * 4)
-        everyone = 0
-        for seat in self._hidden:
-            everyone |= 1 << seat
+        eligible_base = self._eligible_any
+        everyone = self._everyone
         counts = [(pool & SUIT_MASKS[suit]).bit_count() for suit in range(4)]
         free_cards: list[int] = []
         for suit in self._order:
@@ -316,7 +353,7 @@ class HiddenCards:
                 continue
             rng.shuffle(cards)
             for card in cards:
-                options = [s for s in self._hidden if seats >> s & 1 and need[s] > 0]
+                options = [s for s in hidden if seats >> s & 1 and need[s] > 0]
                 if not options:
                     return None
                 if guided:
@@ -331,7 +368,7 @@ class HiddenCards:
         if free_cards:
             rng.shuffle(free_cards)
             position = 0
-            for seat in self._hidden:
+            for seat in hidden:
                 for card in free_cards[position : position + need[seat]]:
                     held[seat] |= 1 << card
                 position += need[seat]
@@ -357,7 +394,9 @@ class HiddenCards:
 def _weighted(rng: random.Random, seats: list[int], need: Sequence[int]) -> int:
     if len(seats) == 1:
         return seats[0]
-    total = sum(need[s] for s in seats)
+    total = 0
+    for seat in seats:
+        total += need[seat]
     pick = rng.randrange(total)
     for seat in seats:
         pick -= need[seat]

@@ -12,7 +12,7 @@ from typing import Generic, TypeVar, final
 
 import attrs
 
-from spades_core.errors import InvalidNotationError, brief
+from spades_core._notation import not_a, read_notation
 
 __all__ = ["Seat", "SeatMap", "Team", "TeamMap"]
 
@@ -48,7 +48,7 @@ class Seat(enum.IntEnum):
     @classmethod
     def _missing_(cls, value: object) -> Seat:
         # Seat(7) and the like are bad input to a public call: a SpadesError.
-        raise InvalidNotationError(f"not a seat: {brief(value)}; seats are 0-3 (N, E, S, W)")
+        raise not_a("seat", value, "seats are 0-3 (N, E, S, W)")
 
     @classmethod
     def parse(cls, text: Seat | str) -> Seat:
@@ -61,14 +61,8 @@ class Seat(enum.IntEnum):
         >>> Seat.parse("s"), Seat.parse(" North ")
         (<Seat.SOUTH: 2>, <Seat.NORTH: 0>)
         """
-        if isinstance(text, Seat):
-            return text
-        if isinstance(text, str):
-            found = _SEAT_BY_TEXT.get(text.strip().upper())
-            if found is not None:
-                return found
-        raise InvalidNotationError(
-            f"not a seat: {brief(text)}; write N, E, S or W, or a seat name (south)"
+        return read_notation(
+            Seat, text, _SEAT_BY_TEXT, "seat", "write N, E, S or W, or a seat name (south)"
         )
 
 
@@ -84,7 +78,7 @@ class Team(enum.IntEnum):
 
     @classmethod
     def _missing_(cls, value: object) -> Team:
-        raise InvalidNotationError(f"not a team: {brief(value)}; teams are 0 (NS) and 1 (EW)")
+        raise not_a("team", value, "teams are 0 (NS) and 1 (EW)")
 
     @property
     def seats(self) -> tuple[Seat, Seat]:
@@ -99,14 +93,11 @@ class Team(enum.IntEnum):
     @classmethod
     def parse(cls, text: Team | str) -> Team:
         """Read a team: ``"NS"`` or ``"EW"`` in any case; a :class:`Team` is returned as it is."""
-        if isinstance(text, Team):
-            return text
-        if isinstance(text, str) and text.strip().upper() in ("NS", "EW"):
-            return Team[text.strip().upper()]
-        raise InvalidNotationError(f"not a team: {brief(text)}; write NS or EW")
+        return read_notation(Team, text, _TEAM_BY_NAME, "team", "write NS or EW")
 
 
 _TEAMS = (Team.NS, Team.EW)
+_TEAM_BY_NAME = {team.name: team for team in _TEAMS}
 
 K = TypeVar("K", Seat, Team)
 V = TypeVar("V")

@@ -14,13 +14,14 @@ from spades_core.bots.masks import (
     beaters,
     high,
     highest_rank,
+    least_covered,
     low,
     lowest_rank,
     winner_so_far,
 )
 from spades_core.bots.table import SPADE_MASK, SUIT, Table
 from spades_core.bots.why import Why
-from spades_core.cards import Rank, ids_of_mask
+from spades_core.cards import Rank
 from spades_core.tricks import FIRST_SPADE, RANKS, SPADES
 
 __all__ = ["bag_room", "easy_play", "normal_play", "ruff_risk", "threatened", "wants_tricks"]
@@ -60,8 +61,11 @@ def threatened(t: Table, card: int, led: int, opponents: list[int]) -> bool:
                 return True
         return False
     suit = card // RANKS
-    if higher and any(not t.voids[opp] >> suit & 1 for opp in opponents):
-        return True
+    if higher:
+        voids = t.voids
+        for opp in opponents:
+            if not voids[opp] >> suit & 1:
+                return True
     return ruff_risk(t, suit, opponents)
 
 
@@ -93,23 +97,28 @@ def _low_card(t: Table, following: bool) -> int:
 
 def bag_room(t: Table, seat: int) -> int:
     """Overtricks ``seat``'s team can still take before its bags reach the limit."""
+    return _bag_room(t, seat, t.need(seat))
+
+
+def _bag_room(t: Table, seat: int, need: int) -> int:
     limit = t.rules.bag_limit
     if limit is None:
         return 13
-    overtricks = max(0, -t.need(seat))
+    overtricks = -need if need < 0 else 0
     return limit - 1 - t.bags[seat & 1] - overtricks
 
 
 def wants_tricks(t: Table) -> bool:
     """Whether the seat's team should try to win tricks now (else it ducks bags)."""
     seat = t.seat
-    if t.contract(seat) == 0:
+    contract = t.contract(seat)
+    if contract == 0:
         return False
-    need = t.need(seat)
+    need = contract - t.counted(seat)
     remaining = t.remaining()
     opponent = seat ^ 1
     opp_contract = t.contract(opponent)
-    opp_need = t.need(opponent) if opp_contract else -1
+    opp_need = opp_contract - t.counted(opponent) if opp_contract else -1
     if need > remaining:
         # Already set: winning tricks costs nothing and may set them too.
         return opp_need > 0
@@ -118,7 +127,7 @@ def wants_tricks(t: Table) -> bool:
     if opp_need <= 0:
         return False
     to_set = remaining - opp_need + 1
-    return to_set <= bag_room(t, seat) or 20 * opp_contract >= t.rules.bag_penalty
+    return to_set <= _bag_room(t, seat, need) or 20 * opp_contract >= t.rules.bag_penalty
 
 
 # -- normal play -------------------------------------------------------------------
@@ -130,13 +139,21 @@ def normal_play(t: Table) -> tuple[int, Why]:
     if not legal & (legal - 1):
         return high(legal), Why.ONLY_CHOICE
     seat = t.seat
-    if t.nil_alive(seat):
-        return _nil_play(t)
-    if t.nil_alive(seat ^ 2):
-        found = _protect(t)
-        if found is not None:
-            return found
-    opp_nils = [o for o in (seat ^ 1, seat ^ 3) if t.nil_alive(o)]
+    opp_nils = []
+    bids = t.bids
+    if 0 in bids:
+        # Table.nil_alive for the four seats, on locals: this runs at every play-out step.
+        won = t.won
+        if bids[seat] == 0 and won[seat] == 0:
+            return _nil_play(t)
+        partner = seat ^ 2
+        if bids[partner] == 0 and won[partner] == 0:
+            found = _protect(t)
+            if found is not None:
+                return found
+        for opp in (seat ^ 1, seat ^ 3):
+            if bids[opp] == 0 and won[opp] == 0:
+                opp_nils.append(opp)
     if t.trick:
         return _follow(t, opp_nils)
     return _lead(t, opp_nils)
@@ -146,17 +163,7 @@ def _nil_play(t: Table) -> tuple[int, Why]:
     legal = t.legal
     trick = t.trick
     if not trick:
-        unseen = t.unseen()
-        best = -1
-        key = (-99, 99)
-        for card in ids_of_mask(legal):
-            k = (
-                (unseen & above(card)).bit_count() - (3 if card >= FIRST_SPADE else 0),
-                card % RANKS,
-            )
-            if k[0] > key[0] or (k[0] == key[0] and k[1] < key[1]):
-                key, best = k, card
-        return best, Why.NIL_LEAD
+        return least_covered(legal, t.unseen(), 3), Why.NIL_LEAD
     _, best = winner_so_far(trick)
     under = legal & ~beaters(legal, best)
     following = bool(legal & SUIT[trick[0] // RANKS])
@@ -216,7 +223,6 @@ def _follow(t: Table, opp_nils: list[int]) -> tuple[int, Why]:
     win_pos, best = winner_so_far(trick)
     winner = (t.leader + win_pos) % 4
     following = bool(legal & SUIT[led])
-    after = [(seat + k) % 4 for k in range(1, 4 - position)]
     beat = beaters(legal, best)
     for opp in opp_nils:
         if opp == winner:
@@ -226,7 +232,7 @@ def _follow(t: Table, opp_nils: list[int]) -> tuple[int, Why]:
                     return high(under), Why.ATTACK_UNDER
                 side = under & NON_SPADES
                 return highest_rank(side or under, t.hand), Why.ATTACK_UNDER
-        elif opp in after:
+        elif (opp - seat) % 4 < 4 - position:
             if following:
                 under = legal & ~beat
                 return low(under or legal), Why.ATTACK_LOW
@@ -235,7 +241,8 @@ def _follow(t: Table, opp_nils: list[int]) -> tuple[int, Why]:
                 return highest_rank(side, t.hand), Why.ATTACK_LOW
     if not wants_tricks(t):
         return _duck_follow(t, following, beat, position)
-    opponents_after = [s for s in after if s != seat ^ 2]
+    # Following, the seats still to play are at most the next opponent and the partner.
+    opponents_after = [(seat + 1) % 4] if position < 3 else []
     if winner == seat ^ 2:
         if position == 3 or not threatened(t, best, led, opponents_after):
             return _low_card(t, following), Why.PARTNER_WINNING
@@ -260,9 +267,11 @@ def _follow(t: Table, opp_nils: list[int]) -> tuple[int, Why]:
 
 def _sure(t: Table, beat: int, led: int, opponents_after: list[int]) -> int:
     out = 0
-    for card in ids_of_mask(beat):
-        if not threatened(t, card, led, opponents_after):
-            out |= 1 << card
+    while beat:
+        bit = beat & -beat
+        beat ^= bit
+        if not threatened(t, bit.bit_length() - 1, led, opponents_after):
+            out |= bit
     return out
 
 
@@ -298,6 +307,7 @@ def _lead(t: Table, opp_nils: list[int]) -> tuple[int, Why]:
     if not wants_tricks(t):
         return _duck_lead(t), Why.DUCK_LEAD
     opponents = (seat ^ 1, seat ^ 3)
+    opponents_may_ruff = _may_hold_spades(t, seat ^ 1) or _may_hold_spades(t, seat ^ 3)
     cash = -1
     cash_key = -1
     for suit in (0, 1, 2):
@@ -308,7 +318,7 @@ def _lead(t: Table, opp_nils: list[int]) -> tuple[int, Why]:
         outstanding = unseen & SUIT[suit]
         if unseen & above(top) or ruff_risk(t, suit, opponents):
             continue
-        if not outstanding and any(_may_hold_spades(t, o) for o in opponents):
+        if not outstanding and opponents_may_ruff:
             continue
         key = outstanding.bit_count()
         if key > cash_key:
@@ -318,19 +328,21 @@ def _lead(t: Table, opp_nils: list[int]) -> tuple[int, Why]:
     spades = legal & SPADE_MASK
     if spades:
         top = high(spades)
-        if not unseen & above(top) and any(_may_hold_spades(t, o) for o in opponents):
+        if not unseen & above(top) and opponents_may_ruff:
             return top, Why.DRAW_TRUMPS
     side = legal & NON_SPADES
     if not side:
         return low(spades), Why.LEAD_LOW
     partner = seat ^ 2
     if _may_hold_spades(t, partner):
+        known_voids = t.voids
+        opponents_void = known_voids[seat ^ 1] | known_voids[seat ^ 3]
         for suit in (0, 1, 2):
             mine = side & SUIT[suit]
             if (
                 mine
-                and t.voids[partner] >> suit & 1
-                and not any(t.voids[o] >> suit & 1 for o in opponents)
+                and known_voids[partner] >> suit & 1
+                and not opponents_void >> suit & 1
                 and unseen & SUIT[suit]
             ):
                 return low(mine), Why.LEAD_FOR_PARTNER_RUFF
@@ -339,21 +351,24 @@ def _lead(t: Table, opp_nils: list[int]) -> tuple[int, Why]:
             mine = side & SUIT[suit]
             if mine and not mine & (mine - 1) and unseen & above(low(mine)):
                 return low(mine), Why.LEAD_SHORT_SUIT
-    longest = max(
-        (s for s in (0, 1, 2) if side & SUIT[s]), key=lambda s: (hand & SUIT[s]).bit_count()
-    )
-    return low(side & SUIT[longest]), Why.LEAD_LOW
+    return _low_of_longest(side, hand), Why.LEAD_LOW
+
+
+def _low_of_longest(side: int, hand: int) -> int:
+    """The lowest card of ``side`` (side-suit cards) in its suit longest in
+    ``hand``; on equal lengths the first suit."""
+    longest = -1
+    length = -1
+    for suit in (0, 1, 2):
+        if side & SUIT[suit]:
+            count = (hand & SUIT[suit]).bit_count()
+            if count > length:
+                longest, length = suit, count
+    return low(side & SUIT[longest])
 
 
 def _duck_lead(t: Table) -> int:
-    unseen = t.unseen()
-    best = -1
-    key = (-99, 99)
-    for card in ids_of_mask(t.legal):
-        k = ((unseen & above(card)).bit_count() - (2 if card >= FIRST_SPADE else 0), card % RANKS)
-        if k[0] > key[0] or (k[0] == key[0] and k[1] < key[1]):
-            key, best = k, card
-    return best
+    return least_covered(t.legal, t.unseen(), 2)
 
 
 # -- easy play ---------------------------------------------------------------------
@@ -372,11 +387,7 @@ def easy_play(t: Table) -> tuple[int, Why]:
             if side >> (RANKS * suit + Rank.ACE) & 1:
                 return RANKS * suit + Rank.ACE, Why.LEAD_ACE
         if side:
-            longest = max(
-                (s for s in (0, 1, 2) if side & SUIT[s]),
-                key=lambda s: (hand & SUIT[s]).bit_count(),
-            )
-            return low(side & SUIT[longest]), Why.LEAD_LOW
+            return _low_of_longest(side, hand), Why.LEAD_LOW
         return low(legal), Why.LEAD_LOW
     _, best = winner_so_far(trick)
     beat = beaters(legal, best)

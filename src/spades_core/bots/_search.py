@@ -32,7 +32,6 @@ from spades_core.bots.why import Why
 from spades_core.cards import CardSet
 from spades_core.determinize import HiddenCards
 from spades_core.results import SEATS
-from spades_core.seats import Seat
 from spades_core.tricks import (
     FIRST_SPADE,
     NO_SUIT,
@@ -132,17 +131,20 @@ class Sim(Table):
         trick = self.trick
         led = trick[0] // RANKS if trick else NO_SUIT
         broken = self.broken
-        self.voids[seat] |= shown_out(card, led, broken)
+        out = shown_out(card, led, broken)
+        if out:
+            self.voids[seat] |= out
         if card >= FIRST_SPADE:
-            if self.spades_left[seat] > 0:
-                self.spades_left[seat] -= 1
+            spades_left = self.spades_left
+            if spades_left[seat] > 0:
+                spades_left[seat] -= 1
             if not broken:
                 self.broken = breaks_spades(card, led, self.any_spade)
         trick.append(card)
         if len(trick) < 4:
-            self.to_act = (seat + 1) % 4
+            self.to_act = (seat + 1) & 3
             return
-        winner = (self.leader + trick_winner(trick)) % 4
+        winner = (self.leader + trick_winner(trick)) & 3
         self.won[winner] += 1
         self.tricks_done += 1
         self.trick = []
@@ -152,12 +154,19 @@ class Sim(Table):
     def play_out(self) -> None:
         """Play the rest of the hand with the normal policy for every seat."""
         hands = self.hands
+        play = self.play
+        legal_plays = self.legal_mask
         while self.tricks_done < 13:
             seat = self.to_act
             self.seat = seat
             self.hand = hands[seat]
-            self.legal = self.legal_mask()
-            self.play(normal_play(self)[0])
+            legal = legal_plays()
+            self.legal = legal
+            if legal & (legal - 1):
+                play(normal_play(self)[0])
+            else:
+                # One legal card: the policy could only play it.
+                play(legal.bit_length() - 1)
 
     def bid_out(self) -> None:
         """Complete the bidding with the normal policy, then set up the first lead."""
@@ -194,23 +203,19 @@ class BidReader:
     nothing beyond what the view already enforces.
     """
 
-    __slots__ = ("_bids", "_draws", "_rules", "_variant")
+    __slots__ = ("_bids", "_draws")
 
     def __init__(self, view: View, draws: int) -> None:
-        self._variant = view.variant
-        self._rules = view.rules
         self._draws = draws
         viewer = view.seat
         bids = []
-        made: dict[Seat, int] = {}
         for i in range(4):
             seat = SEATS[(int(view.dealer) + 1 + i) % 4]
             bid = view.bids[seat]
             if bid is None:
                 break
             if seat != viewer:
-                bids.append((int(seat), bid, dict(made)))
-            made[seat] = bid
+                bids.append((int(seat), bid))
         self._bids = tuple(bids)
 
     def sample(self, hidden: HiddenCards, rng: random.Random) -> tuple[int, int, int, int]:
@@ -218,22 +223,23 @@ class BidReader:
         if not self._bids or self._draws <= 1:
             return hidden.sample(rng)
         best = hidden.sample(rng)
-        best_misfit = self.misfit(hidden.dealt(best))
+        best_misfit = self.misfit(hidden.dealt(best), hidden)
         for _ in range(self._draws - 1):
             if best_misfit == 0.0:
                 break
             held = hidden.sample(rng)
-            misfit = self.misfit(hidden.dealt(held))
+            misfit = self.misfit(hidden.dealt(held), hidden)
             if misfit < best_misfit:
                 best, best_misfit = held, misfit
         return best
 
-    def misfit(self, dealt: tuple[int, int, int, int]) -> float:
-        """How badly the dealt hands explain the bids (0: perfectly)."""
+    def misfit(self, dealt: tuple[int, int, int, int], hidden: HiddenCards) -> float:
+        """How badly the dealt hands explain the bids (0: perfectly); ``hidden``
+        is the view's, which knows each bidder's legal bids."""
         total = 0.0
-        for seat, bid, made in self._bids:
+        for seat, bid in self._bids:
             hand = dealt[seat]
-            legal = checked_legal_bids(self._variant, self._rules, SEATS[seat], CardSet(hand), made)
+            legal = hidden.legal_bids(seat, hand)
             if len(legal) < 2:
                 continue
             if bid == 0:

@@ -6,6 +6,7 @@ coach quotes and what the hard bot starts its bid search from.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Final
 
 from spades_core.bots.masks import RANK_BITS
@@ -33,6 +34,12 @@ def sure_winners(hand: int) -> int:
     return count
 
 
+# The hard bot's bid search asks for the same hands again and again (each
+# sampled deal is bid out once per candidate bid, after its bids were read).
+_HANDS_REMEMBERED: Final = 1 << 12
+
+
+@lru_cache(maxsize=_HANDS_REMEMBERED)
 def estimate_tricks(hand: int) -> float:
     """An estimate of the tricks a hand takes with normal play."""
     total = 0.0
@@ -81,6 +88,7 @@ def estimate_tricks(hand: int) -> float:
     return total
 
 
+@lru_cache(maxsize=_HANDS_REMEMBERED)
 def nil_risk(hand: int) -> float:
     """How dangerous a hand is for a Nil bid (0 is perfectly safe)."""
     risk = 0.0

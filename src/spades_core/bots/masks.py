@@ -23,6 +23,7 @@ __all__ = [
     "beaters",
     "high",
     "highest_rank",
+    "least_covered",
     "low",
     "lowest_rank",
     "winner_so_far",
@@ -32,6 +33,7 @@ RANK_BITS: Final = (1 << RANKS) - 1
 """The 13 bits of one suit, shifted down to the lowest place."""
 NON_SPADES: Final = NON_SPADE_MASK
 """Every club, diamond and heart."""
+_NO_KEY: Final = 1 << 30
 
 
 def high(mask: int) -> int:
@@ -61,19 +63,23 @@ def winner_so_far(trick: list[int]) -> tuple[int, int]:
     """(position from the leader, card) of the card winning a trick in progress."""
     # Filling the empty places with the led card leaves the winner unchanged:
     # it neither outranks the best card of its suit nor trumps.
-    position = trick_winner((*trick, *[trick[0]] * (4 - len(trick))))
+    count = len(trick)
+    if count == 1:
+        return 0, trick[0]
+    position = trick_winner(trick if count == 4 else (*trick, *(trick[0],) * (4 - count)))
     return position, trick[position]
 
 
 def lowest_rank(mask: int, hand: int) -> int:
     """The card of ``mask`` with the lowest rank; ties go to the shortest suit in ``hand``."""
     best = -1
-    key = (99, 99)
+    key = _NO_KEY
     for suit in range(4):
         bits = (mask >> (RANKS * suit)) & RANK_BITS
         if bits:
             rank = (bits & -bits).bit_length() - 1
-            k = (rank, (hand & SUIT_MASKS[suit]).bit_count())
+            # (rank, suit length) in one int: lengths are below 16.
+            k = rank * 16 + (hand & SUIT_MASKS[suit]).bit_count()
             if k < key:
                 key, best = k, RANKS * suit + rank
     return best
@@ -82,12 +88,31 @@ def lowest_rank(mask: int, hand: int) -> int:
 def highest_rank(mask: int, hand: int) -> int:
     """The card of ``mask`` with the highest rank; ties go to the shortest suit in ``hand``."""
     best = -1
-    key = (-1, -99)
+    key = -_NO_KEY
     for suit in range(4):
         bits = (mask >> (RANKS * suit)) & RANK_BITS
         if bits:
             rank = bits.bit_length() - 1
-            k = (rank, -(hand & SUIT_MASKS[suit]).bit_count())
+            k = rank * 16 - (hand & SUIT_MASKS[suit]).bit_count()
             if k > key:
                 key, best = k, RANKS * suit + rank
+    return best
+
+
+def least_covered(mask: int, unseen: int, spade_discount: int) -> int:
+    """The card of ``mask`` with the most ``unseen`` cards of its suit above it,
+    spades counting ``spade_discount`` fewer; ties go to the lowest rank, then
+    the lowest id."""
+    best = -1
+    best_count = -99
+    best_rank = 99
+    while mask:
+        bit = mask & -mask
+        mask ^= bit
+        card = bit.bit_length() - 1
+        count = (unseen & above(card)).bit_count()
+        if card >= FIRST_SPADE:
+            count -= spade_discount
+        if count > best_count or (count == best_count and card % RANKS < best_rank):
+            best, best_count, best_rank = card, count, card % RANKS
     return best

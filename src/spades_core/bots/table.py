@@ -99,7 +99,9 @@ class Table:
 
     def contract(self, seat: int) -> int:
         """The contract of ``seat``'s team (Nil counts 0)."""
-        return max(self.bids[seat], 0) + max(self.bids[seat ^ 2], 0)
+        mine = self.bids[seat]
+        partners = self.bids[seat ^ 2]
+        return (mine if mine > 0 else 0) + (partners if partners > 0 else 0)
 
     def need(self, seat: int) -> int:
         """Tricks ``seat``'s team still needs for its contract (≤ 0: made)."""

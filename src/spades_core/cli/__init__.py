@@ -6,6 +6,7 @@ default is a function ``(args) -> int`` returning the exit status.
 
 This module also holds what every subcommand shares: reading variant and
 bot level names whatever their case (:func:`variant_name`, :func:`level_name`),
+the ``--variant`` option with its default (:func:`add_variant_option`),
 a delay that may not be negative (:func:`seconds`), the command as the user
 started it (:func:`command_name`), and a quiet exit when the reader of the
 output goes away (``spades ... | head``): :func:`main` catches the broken pipe
@@ -26,7 +27,19 @@ from pathlib import Path
 import spades_core
 from spades_core.errors import brief
 
-__all__ = ["build_parser", "command_name", "level_name", "main", "seconds", "variant_name"]
+__all__ = [
+    "DEFAULT_VARIANT",
+    "add_variant_option",
+    "build_parser",
+    "command_name",
+    "level_name",
+    "main",
+    "seconds",
+    "variant_name",
+]
+
+DEFAULT_VARIANT = "classic"
+"""The variant a command plays when ``--variant`` is not given."""
 
 SUBCOMMAND_MODULES = ("play", "watch", "rules", "variants", "replay", "simulate", "tournament")
 """Subcommand modules, in the order ``spades --help`` lists them."""
@@ -43,6 +56,17 @@ def variant_name(text: str) -> str:
         if variant_id.casefold() == wanted.casefold():
             return variant_id
     return wanted
+
+
+def add_variant_option(parser: argparse.ArgumentParser) -> None:
+    """Add ``--variant VARIANT``, read by :func:`variant_name`, defaulting to
+    :data:`DEFAULT_VARIANT`."""
+    parser.add_argument(
+        "--variant",
+        default=DEFAULT_VARIANT,
+        type=variant_name,
+        help=f"variant id (default: {DEFAULT_VARIANT})",
+    )
 
 
 def level_name(text: str) -> str:

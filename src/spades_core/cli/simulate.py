@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from spades_core.bots import DEFAULT_BUDGET
-from spades_core.cli import variant_name
+from spades_core.cli import add_variant_option
 from spades_core.cli.play import add_option_argument, parse_options
 from spades_core.errors import SpadesError
 from spades_core.players import PlayerSpec, parse_player
@@ -56,9 +56,7 @@ _HANDS_PER_GAME: Final = 10
 
 def add_run_arguments(parser: argparse.ArgumentParser, default_count: str) -> None:
     """The arguments ``simulate`` and ``tournament`` share."""
-    parser.add_argument(
-        "--variant", default="classic", type=variant_name, help="variant id (default: classic)"
-    )
+    add_variant_option(parser)
     count = parser.add_mutually_exclusive_group()
     count.add_argument(
         "--hands", type=int, metavar="N", help=f"play N single deals ({default_count})"

@@ -13,7 +13,7 @@ import time
 from typing import TextIO
 
 from spades_core import bots
-from spades_core.cli import level_name, render, seconds, variant_name
+from spades_core.cli import add_variant_option, level_name, render, seconds
 from spades_core.cli.play import add_option_argument, bot_move, parse_options
 from spades_core.cli.render import Style, seat_name
 from spades_core.errors import SpadesError, brief
@@ -34,9 +34,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="watch four bots play a game",
         description="Watch four bots play a whole game of Spades, trick by trick.",
     )
-    parser.add_argument(
-        "--variant", default="classic", type=variant_name, help="variant id (default: classic)"
-    )
+    add_variant_option(parser)
     add_option_argument(parser)
     parser.add_argument("--seed", type=int, help="seed for the deals and the bots")
     parser.add_argument(

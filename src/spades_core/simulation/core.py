@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import secrets
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final, Protocol, TypedDict
+from typing import Any, Final, TypedDict
 
 import attrs
 from typing_extensions import Unpack
@@ -40,6 +40,7 @@ __all__ = [
     "DEFAULT_MAX_HANDS",
     "GamesResult",
     "RunPlan",
+    "RunResult",
     "RunSettings",
     "SideResult",
     "SimulationResult",
@@ -106,38 +107,34 @@ class GamesResult:
         }
 
 
-class RunFields(Protocol):
-    """What every run's result says about the run itself."""
+@attrs.frozen
+class RunResult:
+    """What the result of a simulation or a tournament says about the run
+    itself: the variant, its options and how the run was made
+    (``max_hands`` is ``None`` in hands mode)."""
 
-    @property
-    def variant(self) -> str: ...
-    @property
-    def options(self) -> tuple[tuple[str, object], ...]: ...
-    @property
-    def mode(self) -> Mode: ...
-    @property
-    def count(self) -> int: ...
-    @property
-    def duplicate(self) -> bool: ...
-    @property
-    def seed(self) -> int: ...
+    variant: str
+    options: tuple[tuple[str, object], ...]
+    mode: Mode
+    count: int
+    duplicate: bool
+    seed: int
+    max_hands: int | None
 
-
-def run_fields(result: RunFields) -> dict[str, Any]:
-    """The leading ``--json`` fields of a simulation or tournament: the variant,
-    its options and how the run was made."""
-    return {
-        "variant": result.variant,
-        "options": dict(result.options),
-        "mode": result.mode,
-        "count": result.count,
-        "duplicate": result.duplicate,
-        "seed": result.seed,
-    }
+    def run_json(self) -> dict[str, Any]:
+        """The leading ``--json`` fields: the run's description, without ``max_hands``."""
+        return {
+            "variant": self.variant,
+            "options": dict(self.options),
+            "mode": self.mode,
+            "count": self.count,
+            "duplicate": self.duplicate,
+            "seed": self.seed,
+        }
 
 
 @attrs.frozen
-class SimulationResult:
+class SimulationResult(RunResult):
     """What a simulation measured: exactly the numbers ``spades simulate
     --json`` prints (:meth:`to_json`).
 
@@ -147,13 +144,6 @@ class SimulationResult:
     is what a bag is charged (``bag_penalty / bag_limit``).
     """
 
-    variant: str
-    options: tuple[tuple[str, object], ...]
-    mode: Mode
-    count: int
-    duplicate: bool
-    seed: int
-    max_hands: int | None
     hands: int
     bag_cost: float
     ns: SideResult
@@ -164,7 +154,7 @@ class SimulationResult:
 
     def to_json(self) -> dict[str, Any]:
         """The result as a JSON-ready dict (``None`` for undefined numbers)."""
-        data = run_fields(self)
+        data = self.run_json()
         data |= {
             "hands": self.hands,
             "bag_cost": self.bag_cost,
@@ -198,6 +188,15 @@ class RunPlan:
     retries: int
     endless: str | None = None
     """Why games under these rules may never end, or ``None``."""
+
+    def description(self) -> dict[str, Any]:
+        """The :class:`RunResult` fields of a run made under this plan, by
+        name, to build its result with: ``max_hands`` is ``None`` in hands
+        mode, where it plays no part."""
+        fields = {field.name: getattr(self, field.name) for field in attrs.fields(RunResult)}
+        if self.mode != "games":
+            fields["max_hands"] = None
+        return fields
 
     def match(self, first: PlayerSpec, second: PlayerSpec) -> Match:
         """The match between two players under this plan."""
@@ -392,13 +391,7 @@ def summarize(plan: RunPlan, match: Match, results: Sequence[ItemResult]) -> Sim
             wilson_interval(wins[1], played),
         )
     return SimulationResult(
-        variant=plan.variant,
-        options=plan.options,
-        mode=plan.mode,
-        count=plan.count,
-        duplicate=plan.duplicate,
-        seed=plan.seed,
-        max_hands=plan.max_hands if plan.mode == "games" else None,
+        **plan.description(),
         hands=hands,
         bag_cost=plan.bag_cost,
         ns=sides[0],

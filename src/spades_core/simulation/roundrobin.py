@@ -29,18 +29,18 @@ from spades_core.errors import RulesError, brief
 from spades_core.players import PlayerSpec
 from spades_core.simulation.core import (
     RunPlan,
+    RunResult,
     RunSettings,
     SimulationResult,
     check_player,
     check_progress,
     item_differences,
     plan_run,
-    run_fields,
     summarize,
 )
 from spades_core.simulation.progress import Progress
 from spades_core.simulation.stats import Interval, mean_interval
-from spades_core.simulation.work import ItemResult, Match, Mode
+from spades_core.simulation.work import ItemResult, Match
 
 __all__ = [
     "TournamentResult",
@@ -54,7 +54,7 @@ _PAIR_FIELDS = ("ns", "ew", "hands", "difference", "raw_difference", "games")
 
 
 @attrs.frozen
-class TournamentResult:
+class TournamentResult(RunResult):
     """What a tournament measured: exactly the numbers ``spades tournament
     --json`` prints (:meth:`to_json`).
 
@@ -64,13 +64,6 @@ class TournamentResult:
     margin per hand against the field.
     """
 
-    variant: str
-    options: tuple[tuple[str, object], ...]
-    mode: Mode
-    count: int
-    duplicate: bool
-    seed: int
-    max_hands: int | None
     bag_cost: float
     players: tuple[str, ...]
     pairs: tuple[SimulationResult, ...]
@@ -99,7 +92,7 @@ class TournamentResult:
 
     def to_json(self) -> dict[str, Any]:
         """The result as a JSON-ready dict (``None`` for undefined numbers)."""
-        data = run_fields(self)
+        data = self.run_json()
         data |= {
             "bag_cost": self.bag_cost,
             "hands": self.hands,
@@ -153,13 +146,7 @@ def tournament_result(
             margins[j][item] -= difference
     opponents = len(labels) - 1
     return TournamentResult(
-        variant=plan.variant,
-        options=plan.options,
-        mode=plan.mode,
-        count=plan.count,
-        duplicate=plan.duplicate,
-        seed=plan.seed,
-        max_hands=plan.max_hands if plan.mode == "games" else None,
+        **plan.description(),
         bag_cost=plan.bag_cost,
         players=tuple(labels),
         pairs=tuple(
