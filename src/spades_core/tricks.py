@@ -1,10 +1,12 @@
 """The trick rules on ints: following suit, leading spades, the first lead,
 the trick winner, breaking spades, and what a play shows about a hand.
 
-Each rule is written here once. The checked engine, the fast play-out, the
-hard bot's simulations and the views' inference all call these functions,
-and an engine written in another form (vectorised, say) should mirror them
-constant for constant.
+Each rule is written here once. The checked engine, the hard bot's
+simulations and the views' inference call these functions card by card;
+the fast play-out calls :func:`play_tricks`, which applies the same rules to
+a whole hand without a call per card (the tests hold it to the one-card
+functions). An engine written in another form (vectorised, say) should
+mirror them constant for constant.
 
 Everything is a plain int:
 
