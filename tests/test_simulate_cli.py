@@ -85,7 +85,7 @@ def test_hard_players_are_announced_when_the_run_will_be_long() -> None:
     hard_vs_easy = Match("classic", PlayerSpec("hard"), PlayerSpec("easy"), "hands", 1)
     warning = hard_warning(plan, [hard_vs_easy])
     assert warning is not None
-    assert warning.startswith("note: hard players think about 35 ms a move")
+    assert warning.startswith("note: hard players think about 43 ms a move")
     assert "on 2 workers" in warning
     assert "--steps" in warning
     quick = Match("classic", PlayerSpec("normal"), PlayerSpec("easy"), "hands", 1)
@@ -108,7 +108,7 @@ def test_the_warning_comes_after_the_header_and_before_any_progress(
     )  # fmt: skip
     lines = err.splitlines()
     assert lines[0].startswith("classic: hard:bid_steps=100:steps=100 (NS) vs easy (EW)")
-    assert lines[1].startswith("note: hard players think about 0 ms a move")
+    assert lines[1].startswith("note: hard players think about 1 ms a move")
     assert lines[2].startswith("0/1 deals (0%)")
     assert lines[-1].startswith("1/1 deals (100%)")
 

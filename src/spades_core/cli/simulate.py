@@ -48,8 +48,10 @@ __all__ = [
     "with_budget",
 ]
 
-HARD_SECONDS_PER_MOVE: Final = 0.035
-"""About what a hard player's decision takes at the default budget on one core."""
+HARD_SECONDS_PER_MOVE: Final = 0.043
+"""What a hard player costs a move at the default budget on one core: its
+share of a whole classic hand (its bids, the engine and the other side's
+moves included) over 13 moves in each of its two seats."""
 _LONG_RUN: Final = 60.0
 _HANDS_PER_GAME: Final = 10
 
