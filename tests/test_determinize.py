@@ -240,3 +240,16 @@ def test_guided_placement_always_fits_the_constraints(
             for suit in view.shown_out[other]:
                 assert CardSet(held[other]).count(suit) == 0
     assert start.deal({s: CardSet(dealt[s]) for s in Seat}).phase is Phase.BID
+
+
+def test_hidden_cards_refuse_a_seat_that_has_not_bid_or_is_not_a_seat() -> None:
+    game = sc.new_game("classic", seed=1).deal().bid(2).bid(3)
+    assert game.to_act is Seat.EAST
+    east_could_bid = tuple(action.value for action in game.legal_actions())
+    game = game.bid(4).bid(3)
+    hidden = HiddenCards(game.view(Seat.NORTH))
+    east = game.hand(Seat.EAST).mask
+    assert hidden.legal_bids(1, east) == east_could_bid
+    for seat in (0, 4, -1, "E", None, 1.0):
+        with pytest.raises(sc.RulesError, match="hidden seat that has bid"):
+            hidden.legal_bids(seat, east)  # type: ignore[arg-type]

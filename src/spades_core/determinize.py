@@ -49,7 +49,7 @@ from typing import Final
 from spades_core import _check
 from spades_core.actions import BIDS, PLAYS, Deal
 from spades_core.cards import FULL_DECK_MASK, SUIT_MASKS, CardSet, ids_of_mask
-from spades_core.errors import IllegalActionError, InconsistentViewError
+from spades_core.errors import IllegalActionError, InconsistentViewError, RulesError, brief
 from spades_core.game import SEATS, Game, Phase, new_game
 from spades_core.options import FirstLead
 from spades_core.seats import Seat
@@ -293,12 +293,19 @@ class HiddenCards:
 
     def legal_bids(self, seat: int, dealt: int) -> tuple[int, ...]:
         """The bids that were legal for ``seat`` (a hidden seat that has bid)
-        at its turn, had it been dealt ``dealt`` (a 52-bit mask)."""
+        at its turn, had it been dealt ``dealt`` (a 52-bit mask). Raises
+        :class:`~spades_core.RulesError` for any other ``seat``."""
+        made_before = self._made_before.get(seat) if type(seat) is int else None
+        if made_before is None:
+            raise RulesError(
+                f"seat must be the number of a hidden seat that has bid "
+                f"({sorted(self._made_before) or 'none yet'}); got {brief(seat)}"
+            )
         last_dealt, legal = self._last_legal_bids[seat]
         if last_dealt != dealt:
             view = self.view
             legal = checked_legal_bids(
-                view.variant, view.rules, SEATS[seat], CardSet(dealt), self._made_before[seat]
+                view.variant, view.rules, SEATS[seat], CardSet(dealt), made_before
             )
             self._last_legal_bids[seat] = (dealt, legal)
         return legal
