@@ -245,7 +245,9 @@ def test_guided_placement_always_fits_the_constraints(
 def test_hidden_cards_refuse_a_seat_that_has_not_bid_or_is_not_a_seat() -> None:
     game = sc.new_game("classic", seed=1).deal().bid(2).bid(3)
     assert game.to_act is Seat.EAST
-    east_could_bid = tuple(action.value for action in game.legal_actions())
+    east_could_bid = tuple(
+        action.value for action in game.legal_actions() if isinstance(action, sc.Bid)
+    )
     game = game.bid(4).bid(3)
     hidden = HiddenCards(game.view(Seat.NORTH))
     east = game.hand(Seat.EAST).mask
