@@ -490,6 +490,8 @@ def test_the_ready_made_ismcts_player_is_reproducible() -> None:
         openspiel.ISMCTSPlayer.random_rollouts(0)
     with pytest.raises(sc.RulesError, match="seed"):
         openspiel.ISMCTSPlayer.random_rollouts(5, seed=-1)
+    with pytest.raises(sc.RulesError, match="uct_c"):
+        openspiel.ISMCTSPlayer.random_rollouts(5, uct_c=-1.0)
     with pytest.raises(sc.RulesError, match="make_bot"):
         openspiel.ISMCTSPlayer("not a function")
 

@@ -665,6 +665,9 @@ class ISMCTSPlayer:
             )
         if type(seed) is not int or not 0 <= seed < 2**32:
             raise RulesError(f"seed must be a whole number from 0 to 2**32-1; got {brief(seed)}")
+        if type(uct_c) not in (int, float) or not 0 < uct_c < float("inf"):
+            raise RulesError(f"uct_c must be a positive number; got {brief(uct_c)}")
+        uct_c = float(uct_c)
         from open_spiel.python.algorithms import ismcts, mcts
 
         def make_bot(game: SpadesCoreGame) -> Any:
@@ -711,6 +714,4 @@ def ismcts_player(*, seed: int, simulations: int = 50, uct_c: float = 2.0) -> IS
     Any int ``seed`` is accepted; OpenSpiel's generator takes its low 32 bits."""
     if type(seed) is not int:
         raise RulesError(f"seed must be a whole number; got {brief(seed)}")
-    if type(uct_c) not in (int, float) or not 0 < uct_c < float("inf"):
-        raise RulesError(f"uct_c must be a positive number; got {brief(uct_c)}")
-    return ISMCTSPlayer.random_rollouts(simulations, seed=seed % 2**32, uct_c=float(uct_c))
+    return ISMCTSPlayer.random_rollouts(simulations, seed=seed % 2**32, uct_c=uct_c)
