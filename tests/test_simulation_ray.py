@@ -86,6 +86,21 @@ def test_a_tournament_on_ray_equals_the_local_one(local_ray: None) -> None:
     assert json_of(on_ray) == json_of(local)
 
 
+def test_a_journal_kept_locally_serves_a_run_on_ray(local_ray: None, tmp_path: Path) -> None:
+    journal = tmp_path / "run.jsonl"
+    kwargs: dict[str, Any] = {"seed": 8, "duplicate": True}
+    simulate("normal", "easy", hands=4, workers=1, task_size=4, journal=journal, **kwargs)
+    seen: list[Progress] = []
+    on_ray = simulate(
+        "normal", "easy", hands=8, backend="ray", task_size=2, journal=journal,
+        progress=seen.append, **kwargs,
+    )  # fmt: skip
+    assert json_of(on_ray) == json_of(simulate("normal", "easy", hands=8, workers=1, **kwargs))
+    assert seen[-1].total == 4
+    # The header, the local task, and the two tasks Ray ran.
+    assert len(journal.read_text().splitlines()) == 4
+
+
 def _running_tasks() -> list[psutil.Process]:
     # ray.init() started the raylet as a child of this process, and the
     # raylet started the workers: a busy one is titled ray::run_chunk.

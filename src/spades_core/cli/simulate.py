@@ -19,17 +19,19 @@ from typing import Any, Final
 from spades_core.bots import DEFAULT_BUDGET
 from spades_core.cli import add_variant_option
 from spades_core.cli.play import add_option_argument, parse_options
-from spades_core.errors import SpadesError
+from spades_core.errors import RulesError, SpadesError
 from spades_core.players import PlayerSpec, parse_player
 from spades_core.simulation import (
     DEFAULT_HANDS,
     DEFAULT_MAX_HANDS,
     Interval,
+    JournalError,
     SimulationError,
     SimulationResult,
 )
 from spades_core.simulation.backends import BACKENDS
 from spades_core.simulation.core import RunPlan, check_player, plan_run, summarize
+from spades_core.simulation.journal import Kept
 from spades_core.simulation.progress import ProgressPrinter, format_duration
 from spades_core.simulation.work import DEAL_PURPOSE, ItemResult, Match
 
@@ -40,6 +42,7 @@ __all__ = [
     "format_result",
     "hard_warning",
     "header",
+    "journal_note",
     "plan_from_args",
     "register",
     "run",
@@ -107,6 +110,12 @@ def add_run_arguments(parser: argparse.ArgumentParser, default_count: str) -> No
         metavar="N",
         help="deals or games per task (default: about eight tasks per worker)",
     )
+    parser.add_argument(
+        "--journal",
+        metavar="FILE",
+        help="keep finished work in FILE; run again with it to pick up where a stopped run "
+        "left off, or to add hands or players",
+    )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument(
         "--quiet", "-q", action="store_true", help="print no header or progress on stderr"
@@ -141,6 +150,7 @@ def plan_from_args(args: argparse.Namespace) -> RunPlan:
         address=args.address,
         task_size=args.task_size,
         retries=3,
+        journal=args.journal,
     )
 
 
@@ -162,30 +172,49 @@ def header(plan: RunPlan, players: str, pairings: int = 1) -> str:
     return f"{plan.variant}{options}: {players}; {size}; seed {plan.seed}; {where}"
 
 
-def hard_warning(plan: RunPlan, matches: Sequence[Match]) -> str | None:
+def hard_warning(plan: RunPlan, matches: Sequence[Match], kept: Kept | None = None) -> str | None:
     """A warning when hard players will make the run take longer than a minute
-    (at their speed on an idle core: a busy machine is slower)."""
-    hard = [
-        spec for match in matches for spec in (match.first, match.second) if spec.name == "hard"
-    ]
-    if not hard:
-        return None
+    (at their speed on an idle core: a busy machine is slower), counting only
+    the items ``kept`` (a journal's) does not already have."""
     default = DEFAULT_BUDGET.steps
-    steps = max(int(dict(spec.options).get("steps", default)) for spec in hard)
-    per_move = HARD_SECONDS_PER_MOVE * steps / default
-    hands = plan.count * (2 if plan.duplicate else 1)
-    if plan.mode == "games":
-        hands *= _HANDS_PER_GAME
-    # Each hard player holds two seats and makes 13 moves a hand in each.
-    seconds = hands * len(hard) * 2 * 13 * per_move / plan.workers
+    seconds = 0.0
+    slowest = 0.0
+    for number, match in enumerate(matches):
+        items = plan.count - (len(kept[number]) if kept else 0)
+        hands = items * (2 if plan.duplicate else 1)
+        if plan.mode == "games":
+            hands *= _HANDS_PER_GAME
+        for spec in (match.first, match.second):
+            if spec.name == "hard":
+                steps = int(dict(spec.options).get("steps", default))
+                per_move = HARD_SECONDS_PER_MOVE * steps / default
+                slowest = max(slowest, per_move)
+                # A hard player holds two seats and makes 13 moves a hand in each.
+                seconds += hands * 2 * 13 * per_move
+    seconds /= plan.workers
     if seconds < _LONG_RUN:
         return None
     return (
-        f"note: hard players think about {1000 * per_move:.0f} ms a move, so this run will "
+        f"note: hard players think about {1000 * slowest:.0f} ms a move, so this run will "
         f"take {format_duration(seconds)} or more"
         + ("" if plan.address else f" on {plan.workers} worker{'s' * (plan.workers != 1)}")
         + " (a smaller budget, such as --steps 2000, is faster and weaker)"
     )
+
+
+def journal_note(plan: RunPlan, kept: Kept) -> str | None:
+    """How much of the run the journal already has, or ``None`` without one."""
+    if plan.journal is None:
+        return None
+    unit = "deals" if plan.mode == "hands" else "games"
+    have = sum(len(items) for items in kept)
+    total = plan.count * len(kept)
+    if have == 0:
+        return f"journal {plan.journal}: nothing kept yet; every finished task is added to it"
+    if have == total:
+        return f"journal {plan.journal}: all {total} {unit} kept; nothing to play"
+    left = total - have
+    return f"journal {plan.journal}: {have} of {total} {unit} kept; playing the other {left}"
 
 
 def endless_note(plan: RunPlan) -> str | None:
@@ -199,14 +228,22 @@ def endless_note(plan: RunPlan) -> str | None:
 
 
 def run_matches(
-    command: str, args: argparse.Namespace, plan: RunPlan, players: str, matches: list[Match]
+    command: str,
+    args: argparse.Namespace,
+    plan: RunPlan,
+    players: str,
+    matches: list[Match],
+    kept: Kept,
 ) -> list[list[ItemResult]] | None:
-    """Announce the run on stderr (header, and a note when hard players make it
-    long), run it with progress unless ``--quiet``, and return every match's
-    item results; ``None`` after reporting a failed run."""
+    """Announce the run on stderr (header, what its journal has already, and
+    a note when hard players make it long), run it with progress unless
+    ``--quiet``, and return every match's item results; ``None`` after
+    reporting a failed run. ``kept`` is what the journal had when the
+    arguments were checked."""
     if not args.quiet:
         print(header(plan, players, len(matches)), file=sys.stderr)
-        for note in (hard_warning(plan, matches), endless_note(plan)):
+        notes = (journal_note(plan, kept), hard_warning(plan, matches, kept), endless_note(plan))
+        for note in notes:
             if note:
                 print(note, file=sys.stderr)
         sys.stderr.flush()
@@ -214,7 +251,7 @@ def run_matches(
     printer = None if args.quiet else ProgressPrinter(sys.stderr, unit)
     try:
         return plan.run(matches, printer)
-    except (SimulationError, KeyboardInterrupt) as error:
+    except (SimulationError, JournalError, KeyboardInterrupt) as error:
         if printer is not None:
             printer.close()  # the message starts on a line of its own
         if isinstance(error, KeyboardInterrupt):
@@ -264,16 +301,20 @@ def run(args: argparse.Namespace) -> int:
         match = plan.match(first, second)
         batch = None
         if args.engine == "batch":
+            if plan.journal is not None:
+                raise RulesError("--journal is for the engine's runs, not --engine batch")
             from spades_core.batch.simulate import simulate_hands
 
             batch = simulate_hands(match, plan.count)
+        kept = plan.kept([match])
     except (SpadesError, ValueError) as error:
         print(f"spades simulate: {error}", file=sys.stderr)
         return 2
     if batch is not None:
         results = batch
     else:
-        done = run_matches("simulate", args, plan, f"{first} (NS) vs {second} (EW)", [match])
+        players = f"{first} (NS) vs {second} (EW)"
+        done = run_matches("simulate", args, plan, players, [match], kept)
         if done is None:
             return 1
         (results,) = done

@@ -67,10 +67,11 @@ def run(args: argparse.Namespace) -> int:
 
             plot_path = check_plot_path(args.plot)
         matches = pairings(plan, specs)
+        kept = plan.kept(matches)
     except (SpadesError, ValueError) as error:
         print(f"spades tournament: {error}", file=sys.stderr)
         return 2
-    per_match = run_matches("tournament", args, plan, ", ".join(labels), matches)
+    per_match = run_matches("tournament", args, plan, ", ".join(labels), matches, kept)
     if per_match is None:
         return 1
     result = tournament_result(plan, matches, per_match)

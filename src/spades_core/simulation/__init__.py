@@ -27,6 +27,7 @@ from spades_core.simulation.core import (
     default_workers,
     simulate,
 )
+from spades_core.simulation.journal import JournalError
 from spades_core.simulation.progress import Progress
 from spades_core.simulation.roundrobin import TournamentResult, tournament
 from spades_core.simulation.stats import Interval
@@ -37,6 +38,7 @@ __all__ = [
     "BackendError",
     "GamesResult",
     "Interval",
+    "JournalError",
     "Progress",
     "RunResult",
     "SideResult",

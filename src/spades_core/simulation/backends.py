@@ -24,7 +24,7 @@ import math
 import multiprocessing
 import socket
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Final, Literal
@@ -42,6 +42,7 @@ __all__ = [
     "BackendName",
     "Finished",
     "Planner",
+    "Recorder",
     "SimulationError",
     "Task",
     "Tracker",
@@ -84,25 +85,57 @@ class Task:
         return f"{kind} {self.start + 1}-{self.stop} of {self.match.first} vs {self.match.second}"
 
 
-def plan_tasks(matches: Sequence[Match], count: int, workers: int, size: int | None) -> list[Task]:
+def plan_tasks(
+    matches: Sequence[Match],
+    count: int,
+    workers: int,
+    size: int | None,
+    kept: Sequence[Collection[int]] | None = None,
+) -> list[Task]:
     """Split ``count`` items of each match into tasks of ``size`` items (by
     default about eight tasks per worker over the whole run, at most 64 items
-    each). The matches' tasks alternate, so that progress and the time left
-    are seen early for all of them."""
+    each), leaving out the item indices ``kept[m]`` has for match ``m``. The
+    matches' tasks alternate, so that progress and the time left are seen
+    early for all of them."""
+    chunks: list[list[tuple[int, int]]] = []
+    for number in range(len(matches)):
+        have = kept[number] if kept is not None else ()
+        chunks.append(_missing_ranges(count, have))
     if size is None:
-        total = count * len(matches)
+        total = sum(stop - start for ranges in chunks for start, stop in ranges)
         size = max(1, min(_MAX_TASK_SIZE, math.ceil(total / (workers * _TASKS_PER_WORKER))))
-    return [
-        Task(match, start, min(count, start + size))
-        for start in range(0, count, size)
-        for match in matches
+    split = [
+        [(low, min(stop, low + size)) for start, stop in ranges for low in range(start, stop, size)]
+        for ranges in chunks
     ]
+    return [
+        Task(match, *tasks[turn])
+        for turn in range(max((len(tasks) for tasks in split), default=0))
+        for match, tasks in zip(matches, split, strict=True)
+        if turn < len(tasks)
+    ]
+
+
+def _missing_ranges(count: int, have: Collection[int]) -> list[tuple[int, int]]:
+    """The runs of indices below ``count`` that ``have`` lacks, as ``(start, stop)``."""
+    ranges: list[tuple[int, int]] = []
+    start = None
+    for index in range(count + 1):
+        missing = index < count and index not in have
+        if missing and start is None:
+            start = index
+        elif not missing and start is not None:
+            ranges.append((start, index))
+            start = None
+    return ranges
 
 
 Planner = Callable[[int], list[Task]]
 """The tasks of a run for a number of workers (CPUs)."""
 Finished = list[tuple[Task, tuple[ItemResult, ...]]]
 """Every task with its results, in task order."""
+Recorder = Callable[[Match, int, tuple[ItemResult, ...]], None]
+"""Told each finished task's match, first item index and results."""
 
 
 def run_tasks(
@@ -114,14 +147,16 @@ def run_tasks(
     address: str | None,
     retries: int,
     progress: Callable[[Progress], None] | None,
+    record: Recorder | None = None,
 ) -> Finished:
     """Run the tasks ``planner`` makes for the backend's workers (on Ray, the
     cluster's CPUs) and return them with their results; ``progress`` is told
-    after each task how many of the ``total`` items are done."""
+    after each task how many of the ``total`` items are done, and ``record``
+    is given each task's results as it ends."""
     if backend == "ray":
-        return _run_ray(planner, total, workers, address, retries, progress)
+        return _run_ray(planner, total, workers, address, retries, progress, record)
     tasks = planner(workers)
-    tracker = Tracker(tasks, total, progress)
+    tracker = Tracker(tasks, total, progress, record)
     if workers <= 1 or len(tasks) <= 1:
         _run_here(tasks, retries, tracker)
     else:
@@ -258,6 +293,7 @@ def _run_ray(
     address: str | None,
     retries: int,
     progress: Callable[[Progress], None] | None,
+    record: Recorder | None,
 ) -> Finished:
     ray = _ray()
     started = False
@@ -283,7 +319,7 @@ def _run_ray(
         # Tasks are sized for the whole cluster, which may be larger than this machine.
         cpus = int(ray.cluster_resources().get("CPU", 0)) or workers
         tasks = planner(cpus)
-        tracker = Tracker(tasks, total, progress)
+        tracker = Tracker(tasks, total, progress, record)
         _run_on_ray(ray, tasks, retries, tracker)
         return _finished(tasks, tracker.slots)
     finally:
@@ -323,13 +359,20 @@ def _run_on_ray(ray: Any, tasks: Sequence[Task], retries: int, tracker: Tracker)
 
 
 class Tracker:
-    """Keeps each task's results and tells ``on_progress`` how far the run is
-    (with ``total`` items in the run): after every task, and on every
-    :meth:`tick` while tasks are running, so that a log shows the run is alive."""
+    """Keeps each task's results, hands them to ``record`` as they come, and
+    tells ``on_progress`` how far the run is (with ``total`` items in the
+    run): after every task, and on every :meth:`tick` while tasks are
+    running, so that a log shows the run is alive."""
 
     def __init__(
-        self, tasks: Sequence[Task], total: int, on_progress: Callable[[Progress], None] | None
+        self,
+        tasks: Sequence[Task],
+        total: int,
+        on_progress: Callable[[Progress], None] | None,
+        record: Recorder | None = None,
     ) -> None:
+        self.tasks = tasks
+        self.record = record
         self.slots: list[tuple[ItemResult, ...] | None] = [None] * len(tasks)
         self.total = total
         self.on_progress = on_progress
@@ -340,6 +383,9 @@ class Tracker:
 
     def done(self, number: int, results: tuple[ItemResult, ...], retried: int) -> None:
         """Task ``number`` finished with ``results``; ``retried`` tasks so far."""
+        if self.record is not None:
+            task = self.tasks[number]
+            self.record(task.match, task.start, results)
         self.slots[number] = results
         self.items += len(results)
         self.hands += sum(result.hands for result in results)

@@ -10,6 +10,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 from collections.abc import Callable, Mapping, Sequence
@@ -31,6 +32,7 @@ from spades_core.simulation.backends import (
     plan_tasks,
     run_tasks,
 )
+from spades_core.simulation.journal import Journal, Kept, read_journal
 from spades_core.simulation.progress import Progress
 from spades_core.simulation.stats import Interval, bag_cost, mean_interval, wilson_interval
 from spades_core.simulation.work import ItemResult, Match, Mode
@@ -188,6 +190,8 @@ class RunPlan:
     retries: int
     endless: str | None = None
     """Why games under these rules may never end, or ``None``."""
+    journal: str | None = None
+    """The file that keeps the run's finished tasks, or ``None``."""
 
     def description(self) -> dict[str, Any]:
         """The :class:`RunResult` fields of a run made under this plan, by
@@ -211,24 +215,48 @@ class RunPlan:
             self.max_hands,
         )
 
+    def kept(self, matches: Sequence[Match]) -> Kept:
+        """What the run's journal already has for each match (nothing without
+        a journal), read without opening it for writing."""
+        if self.journal is None:
+            return [{} for _ in matches]
+        return self._within(read_journal(self.journal, matches))
+
+    def _within(self, kept: Kept) -> Kept:
+        """``kept`` without the items past this run's count (a journal may
+        hold a longer run)."""
+        return [
+            {index: result for index, result in have.items() if index < self.count} for have in kept
+        ]
+
     def run(
         self, matches: Sequence[Match], progress: Callable[[Progress], None] | None
     ) -> list[list[ItemResult]]:
-        """Every match's item results, in index order."""
-        finished = run_tasks(
-            lambda workers: plan_tasks(matches, self.count, workers, self.task_size),
-            total=self.count * len(matches),
-            backend=self.backend,
-            workers=self.workers,
-            address=self.address,
-            retries=self.retries,
-            progress=progress,
-        )
-        number = {match: index for index, match in enumerate(matches)}
-        per_match: list[list[ItemResult]] = [[] for _ in matches]
-        for task, results in sorted(finished, key=lambda done: done[0].start):
-            per_match[number[task.match]].extend(results)
-        return per_match
+        """Every match's item results, in index order. With a journal, the
+        items it keeps are taken from it and the others are played and added
+        to it; ``progress`` counts only those played."""
+        with contextlib.ExitStack() as stack:
+            journal = None
+            if self.journal is not None:
+                journal = stack.enter_context(Journal(self.journal, matches))
+            kept = self._within(journal.kept) if journal else [{} for _ in matches]
+            total = self.count * len(matches) - sum(len(have) for have in kept)
+            if total:
+                finished = run_tasks(
+                    lambda workers: plan_tasks(matches, self.count, workers, self.task_size, kept),
+                    total=total,
+                    backend=self.backend,
+                    workers=self.workers,
+                    address=self.address,
+                    retries=self.retries,
+                    progress=progress,
+                    record=journal.record if journal else None,
+                )
+                number = {match: index for index, match in enumerate(matches)}
+                for task, results in finished:
+                    indices = range(task.start, task.stop)
+                    kept[number[task.match]].update(zip(indices, results, strict=True))
+        return [[have[index] for index in range(self.count)] for have in kept]
 
 
 _CALL: Final = "a simulation"
@@ -258,6 +286,7 @@ class RunSettings(TypedDict, total=False):
     address: str | None
     task_size: int | None
     retries: int
+    journal: str | os.PathLike[str] | None
 
 
 def plan_run(**settings: Unpack[RunSettings]) -> RunPlan:
@@ -281,6 +310,7 @@ def plan_run(**settings: Unpack[RunSettings]) -> RunPlan:
     address = settings.get("address")
     task_size = settings.get("task_size")
     retries = settings.get("retries", DEFAULT_RETRIES)
+    journal = settings.get("journal")
     if hands is not None and games is not None:
         raise RulesError("give hands or games, not both")
     if games is not None:
@@ -311,6 +341,14 @@ def plan_run(**settings: Unpack[RunSettings]) -> RunPlan:
         if backend != "ray":
             raise RulesError("an address is for the ray backend (backend='ray')")
         check_address(instance(address, str, _CALL, "address", "text like 127.0.0.1:6379"))
+    if journal is not None:
+        if not isinstance(journal, str | os.PathLike) or not isinstance(os.fspath(journal), str):
+            raise ArgumentTypeError(
+                f"{_CALL}: journal must be a file name; got {described(journal)}"
+            )
+        journal = os.fspath(journal)
+        if not journal:
+            raise RulesError("journal must be a file name; got an empty one")
     variant = instance(variant, str, _CALL, "variant", "an installed variant's id")
     # A bad variant or option fails here, before any worker starts.
     given: dict[str, Any] = dict(options)
@@ -330,6 +368,7 @@ def plan_run(**settings: Unpack[RunSettings]) -> RunPlan:
         task_size=task_size,
         retries=retries,
         endless=why_games_may_not_end(rules),
+        journal=journal,
     )
 
 
@@ -415,7 +454,7 @@ def simulate(
     ``hands``, ``games``, ``seed``, ``duplicate`` (default False),
     ``options``, ``max_hands`` (default 200), ``backend`` (default
     ``"local"``), ``workers``, ``address``, ``task_size``, ``retries``
-    (default 3) and ``progress``.
+    (default 3), ``journal`` and ``progress``.
 
     ``ns`` and ``ew`` are players (``"hard"``, ``"hard:steps=2000"``, a player
     from the ``spades_core.players`` entry-point group, or a
@@ -431,11 +470,19 @@ def simulate(
     eight tasks per worker); a task that fails is run again up to ``retries``
     times. ``progress`` is called with a :class:`Progress` as tasks end.
 
+    ``journal`` is a file that keeps every finished task
+    (:mod:`spades_core.simulation.journal`): given again, the items it holds
+    are taken from it and only the others are played, so a stopped run picks
+    up where it left off and a finished one can be given more hands (or, in
+    a tournament, more players). The result is the same as without it.
+
     Raises :class:`~spades_core.RulesError` (and other
     :class:`~spades_core.SpadesError` subclasses, such as
     :class:`~spades_core.players.PlayerError`) for bad arguments before any
-    work starts, :class:`BackendError` when the backend cannot run, and
-    :class:`SimulationError` when a task fails on every attempt.
+    work starts; :class:`BackendError` when the backend cannot run;
+    :class:`SimulationError` when a task fails on every attempt; and
+    :class:`~spades_core.simulation.JournalError` when the journal cannot be
+    used (another run's settings, damaged, in use by another run, unwritable).
     """
     plan = plan_run(**settings)
     check_progress(progress)
