@@ -20,7 +20,7 @@ from spades_core.players import PlayerSpec
 from spades_core.simulation import Progress, default_workers
 from spades_core.simulation.core import plan_run
 from spades_core.simulation.progress import ProgressPrinter
-from spades_core.simulation.work import Match
+from spades_core.simulation.work import ItemResult, Match
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[str, str]:
@@ -95,6 +95,10 @@ def test_hard_players_are_announced_when_the_run_will_be_long() -> None:
         max_hands=200, backend="local", workers=2, address=None, task_size=None, retries=3,
     )  # fmt: skip
     assert hard_warning(small, [hard_vs_easy]) is None
+    # A journal that has all but one deal leaves a short run.
+    kept = {index: ItemResult((0, 0), (0, 0), (0, 0), 2) for index in range(299)}
+    assert hard_warning(plan, [hard_vs_easy], [kept]) is None
+    assert hard_warning(plan, [hard_vs_easy], [{}]) == warning
 
 
 def test_the_warning_comes_after_the_header_and_before_any_progress(
