@@ -77,6 +77,25 @@ def test_a_stopped_run_picks_up_where_it_left_off(tmp_path: Path, kwargs: dict[s
     assert again == []
 
 
+def test_a_run_without_a_seed_goes_on_with_the_journals_seed(tmp_path: Path) -> None:
+    journal = tmp_path / "run.jsonl"
+    with pytest.raises(Stop):
+        simulate("easy", "random", hands=6, workers=1, task_size=2, journal=journal,
+                 progress=stop_after(2))  # fmt: skip
+    seed = json.loads(journal.read_text().splitlines()[0])["seed"]
+    resumed = simulate("easy", "random", hands=6, workers=1, journal=journal)
+    assert resumed.seed == seed
+    assert json_of(resumed) == json_of(simulate("easy", "random", hands=6, seed=seed, workers=1))
+
+
+def test_a_journal_whose_seed_is_damaged_is_refused(tmp_path: Path) -> None:
+    journal = tmp_path / "run.jsonl"
+    header, *tasks = made_journal(journal, hands=2, seed=1).decode().splitlines(keepends=True)
+    journal.write_text(header.replace('"seed": 1', '"seed": "one"') + "".join(tasks))
+    with pytest.raises(JournalError, match="damaged at line 1: its seed is 'one'"):
+        simulate("easy", "random", hands=2, journal=journal)
+
+
 def test_a_finished_run_grows_by_more_deals(tmp_path: Path) -> None:
     journal = tmp_path / "run.jsonl"
     simulate("easy", "random", hands=5, seed=9, workers=1, journal=journal)

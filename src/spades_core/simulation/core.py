@@ -32,7 +32,7 @@ from spades_core.simulation.backends import (
     plan_tasks,
     run_tasks,
 )
-from spades_core.simulation.journal import Journal, Kept, read_journal
+from spades_core.simulation.journal import Journal, Kept, journal_seed, read_journal
 from spades_core.simulation.progress import Progress
 from spades_core.simulation.stats import Interval, bag_cost, mean_interval, wilson_interval
 from spades_core.simulation.work import ItemResult, Match, Mode
@@ -319,8 +319,19 @@ def plan_run(**settings: Unpack[RunSettings]) -> RunPlan:
     else:
         mode = "hands"
         count = _whole("hands", DEFAULT_HANDS if hands is None else hands, 1)
+    if journal is not None:
+        if not isinstance(journal, str | os.PathLike) or not isinstance(os.fspath(journal), str):
+            raise ArgumentTypeError(
+                f"{_CALL}: journal must be a file name; got {described(journal)}"
+            )
+        journal = os.fspath(journal)
+        if not journal:
+            raise RulesError("journal must be a file name; got an empty one")
     if seed is None:
-        seed = secrets.randbits(63)
+        # A run given its journal again goes on with the journal's seed.
+        seed = journal_seed(journal) if journal is not None else None
+        if seed is None:
+            seed = secrets.randbits(63)
     elif not 0 <= whole_number(seed, _CALL, "seed") <= _MAX_SEED:
         raise RulesError(f"seed must be a whole number from 0 to 2**64-1; got {brief(seed)}")
     instance(duplicate, bool, _CALL, "duplicate", "True or False")
@@ -341,14 +352,6 @@ def plan_run(**settings: Unpack[RunSettings]) -> RunPlan:
         if backend != "ray":
             raise RulesError("an address is for the ray backend (backend='ray')")
         check_address(instance(address, str, _CALL, "address", "text like 127.0.0.1:6379"))
-    if journal is not None:
-        if not isinstance(journal, str | os.PathLike) or not isinstance(os.fspath(journal), str):
-            raise ArgumentTypeError(
-                f"{_CALL}: journal must be a file name; got {described(journal)}"
-            )
-        journal = os.fspath(journal)
-        if not journal:
-            raise RulesError("journal must be a file name; got an empty one")
     variant = instance(variant, str, _CALL, "variant", "an installed variant's id")
     # A bad variant or option fails here, before any worker starts.
     given: dict[str, Any] = dict(options)
@@ -462,7 +465,8 @@ def simulate(
     deals from 0–0 (the default, 100); ``games=N`` plays N games to the end or
     ``max_hands`` hands. ``duplicate`` plays every deal (or game seed) a second
     time with the partnerships' cards swapped. ``options`` are house rules.
-    Without ``seed`` a random one is drawn (and reported in the result).
+    Without ``seed`` a random one is drawn (and reported in the result), or,
+    given a journal that exists, the journal's seed is used.
 
     ``backend`` is ``"local"`` (``workers`` processes; default one per core)
     or ``"ray"`` (a local Ray instance with ``workers`` CPUs, or the cluster

@@ -35,7 +35,7 @@ try:
 except ImportError:  # pragma: no cover - platforms without fcntl do not lock
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["JOURNAL_FORMAT", "Journal", "JournalError", "Kept", "read_journal"]
+__all__ = ["JOURNAL_FORMAT", "Journal", "JournalError", "Kept", "journal_seed", "read_journal"]
 
 JOURNAL_FORMAT: Final = 1
 """The version of the journal's layout, in its first line."""
@@ -106,14 +106,9 @@ def _item(value: object) -> ItemResult | None:
     )
 
 
-def _parse(data: bytes, path: str, matches: Sequence[Match]) -> tuple[Kept, int]:
-    """The kept results of ``matches`` in a journal's bytes, and the length of
-    its whole lines (a last line without its newline is not counted)."""
-    kept: Kept = [{} for _ in matches]
-    if not data:
-        return kept, 0
-    whole = data.rfind(b"\n") + 1
-    lines = data[:whole].split(b"\n")[:-1]
+def _header(lines: Sequence[bytes], path: str) -> dict[str, Any]:
+    """The journal's first line read, or a :class:`JournalError` if the file
+    is not a journal."""
     not_journal = JournalError(
         f"{path} is not a spades-core journal; give the name of a new file or of a journal"
     )
@@ -123,6 +118,46 @@ def _parse(data: bytes, path: str, matches: Sequence[Match]) -> tuple[Kept, int]
         raise not_journal from None
     if not isinstance(header, dict) or header.get(_MARK) != JOURNAL_FORMAT:
         raise not_journal
+    return header
+
+
+def _whole_lines(data: bytes) -> tuple[list[bytes], int]:
+    """The lines of ``data`` that end with a newline, and their length."""
+    whole = data.rfind(b"\n") + 1
+    return data[:whole].split(b"\n")[:-1], whole
+
+
+def _read(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as file:
+            return file.read()
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise _read_error(path, error) from error
+
+
+def journal_seed(path: str) -> int | None:
+    """The seed of the run that wrote the journal at ``path`` (``None`` when
+    the file does not exist or is empty)."""
+    data = _read(path)
+    if not data:
+        return None
+    lines, _ = _whole_lines(data)
+    seed = _header(lines, path).get("seed")
+    if type(seed) is not int or not 0 <= seed < 1 << 64:
+        raise JournalError(f"the journal {path} is damaged at line 1: its seed is {brief(seed)}")
+    return seed
+
+
+def _parse(data: bytes, path: str, matches: Sequence[Match]) -> tuple[Kept, int]:
+    """The kept results of ``matches`` in a journal's bytes, and the length of
+    its whole lines (a last line without its newline is not counted)."""
+    kept: Kept = [{} for _ in matches]
+    if not data:
+        return kept, 0
+    lines, whole = _whole_lines(data)
+    header = _header(lines, path)
     expected = _settings(matches[0])
     differ = [name for name, value in expected.items() if header.get(name) != value]
     if differ:
@@ -184,13 +219,9 @@ def _read_error(path: str, error: OSError) -> JournalError:
 def read_journal(path: str, matches: Sequence[Match]) -> Kept:
     """What the journal at ``path`` keeps for ``matches`` (nothing when the
     file does not exist), without opening it for writing."""
-    try:
-        with open(path, "rb") as file:
-            data = file.read()
-    except FileNotFoundError:
+    data = _read(path)
+    if data is None:
         return [{} for _ in matches]
-    except OSError as error:
-        raise _read_error(path, error) from error
     return _parse(data, path, matches)[0]
 
 
