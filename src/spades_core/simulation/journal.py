@@ -41,6 +41,8 @@ JOURNAL_FORMAT: Final = 1
 """The version of the journal's layout, in its first line."""
 _MARK: Final = "spades_core_journal"
 _ITEM_FIELDS: Final = 10
+_HEADER_LIMIT: Final = 64 * 1024
+"""The longest first line read as a journal's header."""
 # Item fields that count something, so can never be negative: the bags, the
 # hands, the wins and the unfinished games.
 _COUNTS: Final = (4, 5, 6, 7, 8, 9)
@@ -127,10 +129,19 @@ def _whole_lines(data: bytes) -> tuple[list[bytes], int]:
     return data[:whole].split(b"\n")[:-1], whole
 
 
+def _contents(file: BinaryIO, path: str) -> bytes:
+    """A journal file's bytes. The first line is checked before the rest is
+    read, so that a large file given by mistake is refused at once."""
+    first = file.readline(_HEADER_LIMIT)
+    if first:
+        _header([first] if first.endswith(b"\n") else [], path)
+    return first + file.read()
+
+
 def _read(path: str) -> bytes | None:
     try:
         with open(path, "rb") as file:
-            return file.read()
+            return _contents(file, path)
     except FileNotFoundError:
         return None
     except OSError as error:
@@ -240,7 +251,7 @@ class Journal:
         self._file: BinaryIO = os.fdopen(descriptor, "r+b")
         try:
             self._lock()
-            data = self._file.read()
+            data = _contents(self._file, path)
             self.kept, whole = _parse(data, path, matches)
             if whole == 0:
                 self._file.seek(0)
