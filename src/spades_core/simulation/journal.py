@@ -23,9 +23,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import TracebackType
-from typing import Any, BinaryIO, Final
+from typing import Any, BinaryIO, Final, TypeVar
 
 from spades_core.errors import SpadesError, brief
 from spades_core.simulation.work import ItemResult, Match
@@ -46,6 +46,8 @@ _HEADER_LIMIT: Final = 64 * 1024
 # Item fields that count something, so can never be negative: the bags, the
 # hands, the wins and the unfinished games.
 _COUNTS: Final = (4, 5, 6, 7, 8, 9)
+
+_T = TypeVar("_T")
 
 Kept = list[dict[int, ItemResult]]
 """Per match of the run, in its order: the kept results by item index."""
@@ -108,40 +110,30 @@ def _item(value: object) -> ItemResult | None:
     )
 
 
-def _header(lines: Sequence[bytes], path: str) -> dict[str, Any]:
-    """The journal's first line read, or a :class:`JournalError` if the file
-    is not a journal."""
-    not_journal = JournalError(
-        f"{path} is not a spades-core journal; give the name of a new file or of a journal"
-    )
-    try:
-        header = json.loads(lines[0]) if lines else None
-    except (ValueError, RecursionError):
-        raise not_journal from None
-    if not isinstance(header, dict) or header.get(_MARK) != JOURNAL_FORMAT:
-        raise not_journal
-    return header
-
-
-def _whole_lines(data: bytes) -> tuple[list[bytes], int]:
-    """The lines of ``data`` that end with a newline, and their length."""
-    whole = data.rfind(b"\n") + 1
-    return data[:whole].split(b"\n")[:-1], whole
-
-
-def _contents(file: BinaryIO, path: str) -> bytes:
-    """A journal file's bytes. The first line is checked before the rest is
-    read, so that a large file given by mistake is refused at once."""
+def _header(file: BinaryIO, path: str) -> tuple[dict[str, Any] | None, int]:
+    """The journal's first line, read from the start of ``file``, and its
+    length; ``(None, 0)`` for an empty file. Only that line is read, so that a
+    large file given by mistake is refused at once with a :class:`JournalError`."""
     first = file.readline(_HEADER_LIMIT)
-    if first:
-        _header([first] if first.endswith(b"\n") else [], path)
-    return first + file.read()
+    if not first:
+        return None, 0
+    try:
+        header = json.loads(first) if first.endswith(b"\n") else None
+    except (ValueError, RecursionError):
+        header = None
+    if not isinstance(header, dict) or header.get(_MARK) != JOURNAL_FORMAT:
+        raise JournalError(
+            f"{path} is not a spades-core journal; give the name of a new file or of a journal"
+        )
+    return header, len(first)
 
 
-def _read(path: str) -> bytes | None:
+def _reading(path: str, read: Callable[[BinaryIO], _T]) -> _T | None:
+    """``read`` applied to the file at ``path`` opened for reading, or
+    ``None`` when there is no such file."""
     try:
         with open(path, "rb") as file:
-            return _contents(file, path)
+            return read(file)
     except FileNotFoundError:
         return None
     except OSError as error:
@@ -151,24 +143,23 @@ def _read(path: str) -> bytes | None:
 def journal_seed(path: str) -> int | None:
     """The seed of the run that wrote the journal at ``path`` (``None`` when
     the file does not exist or is empty)."""
-    data = _read(path)
-    if not data:
+    header = _reading(path, lambda file: _header(file, path)[0])
+    if header is None:
         return None
-    lines, _ = _whole_lines(data)
-    seed = _header(lines, path).get("seed")
+    seed = header.get("seed")
     if type(seed) is not int or not 0 <= seed < 1 << 64:
         raise JournalError(f"the journal {path} is damaged at line 1: its seed is {brief(seed)}")
     return seed
 
 
-def _parse(data: bytes, path: str, matches: Sequence[Match]) -> tuple[Kept, int]:
-    """The kept results of ``matches`` in a journal's bytes, and the length of
-    its whole lines (a last line without its newline is not counted)."""
+def _parse(file: BinaryIO, path: str, matches: Sequence[Match]) -> tuple[Kept, int]:
+    """The kept results of ``matches`` in a journal read from the start of
+    ``file`` to its end, and the length of its whole lines (a last line
+    without its newline is not counted)."""
     kept: Kept = [{} for _ in matches]
-    if not data:
+    header, head = _header(file, path)
+    if header is None:
         return kept, 0
-    lines, whole = _whole_lines(data)
-    header = _header(lines, path)
     expected = _settings(matches[0])
     differ = [name for name, value in expected.items() if header.get(name) != value]
     if differ:
@@ -178,8 +169,10 @@ def _parse(data: bytes, path: str, matches: Sequence[Match]) -> tuple[Kept, int]
             f"the journal {path} was written by a run with {written}; this run has {wanted}. "
             "Run with the journal's settings, or give another file"
         )
+    rest = file.read()
+    whole = rest.rfind(b"\n") + 1
     number = {_pair(match): index for index, match in enumerate(matches)}
-    for line_number, line in enumerate(lines[1:], start=2):
+    for line_number, line in enumerate(rest[:whole].split(b"\n")[:-1], start=2):
         pair, start, items = _record(line)
         if pair is None:
             raise JournalError(
@@ -196,7 +189,7 @@ def _parse(data: bytes, path: str, matches: Sequence[Match]) -> tuple[Kept, int]
                     f"the journal {path} disagrees with itself at line {line_number} "
                     f"about item {index + 1} of {pair[0]} vs {pair[1]}; it cannot be trusted"
                 )
-    return kept, whole
+    return kept, head + whole
 
 
 def _record(line: bytes) -> tuple[tuple[str, str] | None, int, list[ItemResult]]:
@@ -230,10 +223,8 @@ def _read_error(path: str, error: OSError) -> JournalError:
 def read_journal(path: str, matches: Sequence[Match]) -> Kept:
     """What the journal at ``path`` keeps for ``matches`` (nothing when the
     file does not exist), without opening it for writing."""
-    data = _read(path)
-    if data is None:
-        return [{} for _ in matches]
-    return _parse(data, path, matches)[0]
+    kept = _reading(path, lambda file: _parse(file, path, matches)[0])
+    return [{} for _ in matches] if kept is None else kept
 
 
 class Journal:
@@ -251,14 +242,13 @@ class Journal:
         self._file: BinaryIO = os.fdopen(descriptor, "r+b")
         try:
             self._lock()
-            data = _contents(self._file, path)
-            self.kept, whole = _parse(data, path, matches)
+            self.kept, whole = _parse(self._file, path, matches)
             if whole == 0:
                 self._file.seek(0)
                 self._file.truncate()
                 header = {_MARK: JOURNAL_FORMAT, **_settings(matches[0])}
                 self._write(header)
-            elif whole < len(data):
+            elif whole < self._file.tell():
                 self._file.truncate(whole)  # a line cut short by a killed run
             self._file.seek(0, os.SEEK_END)
         except OSError as error:
