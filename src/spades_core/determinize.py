@@ -177,7 +177,9 @@ class HiddenCards:
         self._order = sorted(
             range(4), key=lambda suit: sum(1 for s in hidden if not void[s] >> suit & 1)
         )
-        bid_checks: list[tuple[int, int, dict[Seat, int]]] = []
+        # Each hidden seat that has bid, its bid, and the bids made before it.
+        bid_checks: list[tuple[int, int]] = []
+        self._made_before: dict[int, dict[Seat, int]] = {}
         order = [(int(view.dealer) + 1 + i) % 4 for i in range(4)]
         made: dict[Seat, int] = {}
         for number in order:
@@ -185,12 +187,10 @@ class HiddenCards:
             if bid is None:
                 break
             if number != viewer:
-                bid_checks.append((number, bid, dict(made)))
+                bid_checks.append((number, bid))
+                self._made_before[number] = dict(made)
             made[SEATS[number]] = bid
         self._bid_checks = tuple(bid_checks)
-        self._made_before: dict[int, dict[Seat, int]] = {
-            number: before for number, _bid, before in bid_checks
-        }
         # Per seat, (dealt hand, its legal bids) of the last check: the bid
         # reader of the hard bot asks again about the sample just checked.
         self._last_legal_bids: list[tuple[int, tuple[int, ...]]] = [(-1, ())] * 4
@@ -312,7 +312,7 @@ class HiddenCards:
 
     def _bids_fit(self, held: Sequence[int]) -> bool:
         played_by = self.played_by
-        for seat, bid, _made in self._bid_checks:
+        for seat, bid in self._bid_checks:
             if bid not in self.legal_bids(seat, held[seat] | played_by[seat]):
                 return False
         return True
