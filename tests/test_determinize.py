@@ -252,6 +252,10 @@ def test_hidden_cards_refuse_a_seat_that_has_not_bid_or_is_not_a_seat() -> None:
     hidden = HiddenCards(game.view(Seat.NORTH))
     east = game.hand(Seat.EAST).mask
     assert hidden.legal_bids(1, east) == east_could_bid
+    # South dealt: West, North (the viewer), East and South bid, in that order.
+    assert game.dealer is Seat.SOUTH
+    assert hidden.hidden_bids == ((3, 2), (1, 4), (2, 3))
+    assert HiddenCards(game.view(Seat.WEST)).hidden_bids == ((0, 3), (1, 4), (2, 3))
     for seat in (0, 4, -1, "E", None, 1.0):
         with pytest.raises(sc.RulesError, match="hidden seat that has bid"):
             hidden.legal_bids(seat, east)  # type: ignore[arg-type]

@@ -291,6 +291,11 @@ class HiddenCards:
         p = self.played_by
         return (held[0] | p[0], held[1] | p[1], held[2] | p[2], held[3] | p[3])
 
+    @property
+    def hidden_bids(self) -> tuple[tuple[int, int], ...]:
+        """``(seat number, bid)`` of each hidden seat that has bid, in bidding order."""
+        return self._bid_checks
+
     def legal_bids(self, seat: int, dealt: int) -> tuple[int, ...]:
         """The bids that were legal for ``seat`` (a hidden seat that has bid)
         at its turn, had it been dealt ``dealt`` (a 52-bit mask). Raises

@@ -203,24 +203,14 @@ class BidReader:
     nothing beyond what the view already enforces.
     """
 
-    __slots__ = ("_bids", "_draws")
+    __slots__ = ("_draws",)
 
-    def __init__(self, view: View, draws: int) -> None:
+    def __init__(self, draws: int) -> None:
         self._draws = draws
-        viewer = view.seat
-        bids = []
-        for i in range(4):
-            seat = SEATS[(int(view.dealer) + 1 + i) % 4]
-            bid = view.bids[seat]
-            if bid is None:
-                break
-            if seat != viewer:
-                bids.append((int(seat), bid))
-        self._bids = tuple(bids)
 
     def sample(self, hidden: HiddenCards, rng: random.Random) -> tuple[int, int, int, int]:
         """The best of ``draws`` samples of the hidden cards."""
-        if not self._bids or self._draws <= 1:
+        if not hidden.hidden_bids or self._draws <= 1:
             return hidden.sample(rng)
         best = hidden.sample(rng)
         best_misfit = self.misfit(hidden.dealt(best), hidden)
@@ -235,9 +225,9 @@ class BidReader:
 
     def misfit(self, dealt: tuple[int, int, int, int], hidden: HiddenCards) -> float:
         """How badly the dealt hands explain the bids (0: perfectly); ``hidden``
-        is the view's, which knows each bidder's legal bids."""
+        is the view's, which knows the bids and each bidder's legal bids."""
         total = 0.0
-        for seat, bid in self._bids:
+        for seat, bid in hidden.hidden_bids:
             hand = dealt[seat]
             legal = hidden.legal_bids(seat, hand)
             if len(legal) < 2:
@@ -345,7 +335,7 @@ def _played_out_values(
     """Each candidate's hand value for the seat's team over ``samples`` sampled
     deals: on a copy of each deal, ``take(sim, candidate)``, then the hand played out."""
     hidden = HiddenCards(view)
-    reader = BidReader(view, budget.draws)
+    reader = BidReader(budget.draws)
     team = table.seat & 1
     values: dict[int, list[float]] = {candidate: [] for candidate in candidates}
     for _ in range(samples):
