@@ -140,20 +140,15 @@ def normal_play(t: Table) -> tuple[int, Why]:
         return high(legal), Why.ONLY_CHOICE
     seat = t.seat
     opp_nils = []
-    bids = t.bids
-    if 0 in bids:
-        # Table.nil_alive for the four seats, on locals: this runs at every play-out step.
-        won = t.won
-        if bids[seat] == 0 and won[seat] == 0:
+    # Without a Nil bid no seat's Nil is alive: this runs at every play-out step.
+    if 0 in t.bids:
+        if t.nil_alive(seat):
             return _nil_play(t)
-        partner = seat ^ 2
-        if bids[partner] == 0 and won[partner] == 0:
+        if t.nil_alive(seat ^ 2):
             found = _protect(t)
             if found is not None:
                 return found
-        for opp in (seat ^ 1, seat ^ 3):
-            if bids[opp] == 0 and won[opp] == 0:
-                opp_nils.append(opp)
+        opp_nils = [opp for opp in (seat ^ 1, seat ^ 3) if t.nil_alive(opp)]
     if t.trick:
         return _follow(t, opp_nils)
     return _lead(t, opp_nils)
