@@ -16,6 +16,7 @@ pipes see.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping, Sequence
 from typing import Final, TextIO, final
 
@@ -35,6 +36,7 @@ __all__ = [
     "Style",
     "action_text",
     "bid_text",
+    "board_notation",
     "card_text",
     "hand_line",
     "hand_lines",
@@ -124,6 +126,50 @@ def bid_text(bid: int | None) -> str:
     if bid is None:
         return "—"
     return "Nil" if bid == 0 else str(bid)
+
+
+# A quoted stretch (text echoed as it was given: left alone), or a seat or a
+# card as the library writes them. A quote opens after a non-word character,
+# so the apostrophe of "WEST's" opens none.
+_LIBRARY_WORDS: Final = re.compile(
+    r"(?<!\w)'[^']*'(?!\w)|(?<!\w)\"[^\"]*\"(?!\w)"
+    r"|\b(?P<seat>NORTH|EAST|SOUTH|WEST)\b|\b(?P<card>(?:10|[2-9TJQKA])[SHDC])\b"
+)
+
+
+def board_notation(text: str) -> str:
+    """``text`` written by the engine (an error message) in the board's
+    notation: seats as ``West`` rather than ``WEST``, cards as ``6♥`` and
+    ``10♥`` rather than ``6H`` and ``TH``. Quoted text, echoed as it was
+    given, is left alone.
+
+    >>> board_notation("6H by WEST (trick 2): WEST must follow clubs (QC TC) and cannot play 6H")
+    'West plays 6♥ (trick 2): West must follow clubs (Q♣ 10♣) and cannot play 6♥'
+    >>> board_notation("not a card: 'QX'; give a card like 'QH'")
+    "not a card: 'QX'; give a card like 'QH'"
+    """
+
+    def rewrite(found: re.Match[str]) -> str:
+        if found["seat"]:
+            return seat_name(Seat[found["seat"]])
+        if found["card"]:
+            return Card.parse(found["card"]).symbol
+        return found[0]
+
+    return _LIBRARY_WORDS.sub(rewrite, _ACTION_BY_SEAT.sub(_seat_first, text))
+
+
+# The engine's "6H by WEST" and "bid 3 by WEST": the board says "West plays 6♥".
+_ACTION_BY_SEAT: Final = re.compile(
+    r"\b(?:(?P<bid>bid (?:\d+|Nil))|(?P<card>(?:10|[2-9TJQKA])[SHDC])) by "
+    r"(?P<seat>NORTH|EAST|SOUTH|WEST)\b"
+)
+
+
+def _seat_first(found: re.Match[str]) -> str:
+    if found["bid"]:
+        return f"{found['seat']} bids {found['bid'].removeprefix('bid ')}"
+    return f"{found['seat']} plays {found['card']}"
 
 
 def action_text(action: Action, style: Style, *, imperative: bool = False) -> str:
