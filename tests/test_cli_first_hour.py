@@ -303,3 +303,42 @@ def test_output_into_a_closed_pipe_ends_quietly(tmp_path: Path, pipeline: str) -
     assert completed.stderr == ""
     assert completed.returncode == 0
     assert len(completed.stdout.splitlines()) == (1 if "head -1" in pipeline else 0)
+
+
+# -- round two: every word true ------------------------------------------------------------
+
+
+def test_a_typed_number_is_shown_bare_in_every_refusal_and_other_text_quoted() -> None:
+    view = classic_bidding(4).view(sc.Seat.SOUTH)
+    # 13 breaks the partnership cap, 99 the range of bids: both as typed, unquoted.
+    for typed, reason in (("13", "your partnership's"), ("99", "bids are Nil"), ("-1", "bids")):
+        answer = read_bid(typed, view)
+        assert isinstance(answer, str)
+        assert answer.startswith(f"You cannot bid {typed}: {reason}"), answer
+    assert read_bid("bid 99", view) == read_bid("99", view)
+    assert str(read_bid("banana", view)).startswith("You cannot bid 'banana': bids are Nil")
+
+
+def test_a_one_hand_game_says_the_hand_limit_ends_it_not_the_target(
+    data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["--seed", "5", "-o", "max_hands=1"]
+    status, out, _ = run_play(monkeypatch, capsys, args, ALL_NUMBERS * 13 * 3)
+    assert status == 0
+    headings = [line for line in out.splitlines() if line.startswith("Classic Spades · hand 1")]
+    assert headings
+    for heading in headings:
+        assert heading.endswith("· last hand: the game ends after it (max_hands=1)")
+    assert "target 500" not in out
+    assert re.search(
+        r"^Game over after 1 hand \(the hand limit, max_hands=1\): (NS|EW) \(", out, re.M
+    ), out[-400:]
+    assert "1 hands" not in out
+
+
+def test_with_a_hand_limit_further_off_the_heading_gives_every_end(
+    data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, _ = run_play(monkeypatch, capsys, ["--seed", "5", "-o", "max_hands=3"], ["quit"])
+    assert status == 0
+    assert "· target 500, loss floor -200, or after hand 3" in out

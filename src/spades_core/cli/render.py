@@ -38,6 +38,7 @@ __all__ = [
     "bid_text",
     "board_notation",
     "card_text",
+    "game_end_text",
     "hand_line",
     "hand_lines",
     "result_lines",
@@ -234,6 +235,31 @@ def trick_text(plays: Sequence[tuple[Seat, Card]], style: Style) -> str:
     return ", ".join(f"{seat_name(seat)} {card_text(card, style)}" for seat, card in plays)
 
 
+def game_end_text(rules: Rules, hand_number: int) -> str:
+    """What ends the game, seen from hand ``hand_number`` (from 0): the target
+    and the loss floor, with the hand limit when there is one; on the last
+    hand the limit allows, just that, for it ends the game whatever the score.
+
+    >>> from spades_core import load_variant
+    >>> classic = load_variant("classic")
+    >>> game_end_text(classic.rules(), 0)
+    'target 500, loss floor -200'
+    >>> game_end_text(classic.rules(max_hands=10), 3)
+    'target 500, loss floor -200, or after hand 10'
+    >>> game_end_text(classic.rules(max_hands=1), 0)
+    'last hand: the game ends after it (max_hands=1)'
+    """
+    limit = rules.max_hands
+    if limit is not None and hand_number + 1 >= limit:
+        return f"last hand: the game ends after it (max_hands={limit})"
+    text = f"target {rules.target_score}"
+    if rules.loss_floor is not None:
+        text += f", loss floor {rules.loss_floor}"
+    if limit is not None:
+        text += f", or after hand {limit}"
+    return text
+
+
 def table_lines(
     view: View,
     style: Style,
@@ -245,14 +271,10 @@ def table_lines(
     trick in progress, and who is to act. ``labels`` adds a note after a seat's
     name (``"you"``, ``"partner, normal"``)."""
     labels = labels or {}
-    rules = view.rules
-    target = f"target {rules.target_score}"
-    if rules.loss_floor is not None:
-        target += f", loss floor {rules.loss_floor}"
     lines = [
         style.heading(
             f"{view.variant.title} · hand {view.hand_number + 1} · "
-            f"dealer {seat_name(view.dealer)} · {target}"
+            f"dealer {seat_name(view.dealer)} · {game_end_text(view.rules, view.hand_number)}"
         )
     ]
     names = {
