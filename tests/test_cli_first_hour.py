@@ -6,6 +6,7 @@ quiet exits into ``| head``."""
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 import subprocess
@@ -18,7 +19,7 @@ import spades_core as sc
 from play_helpers import private_data_dir, run_play  # noqa: F401 (the `data` fixture)
 from spades_core.cli import build_parser, command_name, level_name, main, play, variant_name
 from spades_core.cli.commands import card_numbers, read_bid
-from spades_core.cli.saves import DATA_DIR_ENV
+from spades_core.cli.saves import AUTOSAVE_NAME, DATA_DIR_ENV, previous_games
 
 ROOT = Path(__file__).resolve().parents[1]
 ALL_NUMBERS = [str(n) for n in range(14)]
@@ -342,3 +343,67 @@ def test_with_a_hand_limit_further_off_the_heading_gives_every_end(
     status, out, _ = run_play(monkeypatch, capsys, ["--seed", "5", "-o", "max_hands=3"], ["quit"])
     assert status == 0
     assert "· target 500, loss floor -200, or after hand 3" in out
+
+
+def seed_of(save: Path) -> int:
+    """The seed of the game in a save file."""
+    seed = json.loads(save.read_text(encoding="utf-8"))["record"]["seed"]
+    assert isinstance(seed, int)
+    return seed
+
+
+def test_new_games_keep_the_last_five_games_that_were_in_progress(
+    data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for seed in range(1, 8):
+        status, out, _ = run_play(monkeypatch, capsys, ["--seed", str(seed)], ["quit"])
+        assert status == 0
+    kept = data / "autosave.previous.1.json"
+    assert f"The game that was in progress is kept as {kept} (the last 5 are kept)" in out
+    assert f"play --resume {kept}" in out
+    # Game 7 is in the autosave; 6 to 2 are kept, the most recent first; 1 is gone.
+    assert seed_of(data / AUTOSAVE_NAME) == 7
+    assert [seed_of(data / f"autosave.previous.{n}.json") for n in range(1, 6)] == [6, 5, 4, 3, 2]
+    assert sorted(path.name for path in data.glob("autosave*")) == [
+        AUTOSAVE_NAME, *(f"autosave.previous.{n}.json" for n in range(1, 6))
+    ]  # fmt: skip
+
+    status, out, _ = run_play(
+        monkeypatch, capsys, ["--resume", str(data / "autosave.previous.3.json")], ["quit"]
+    )
+    assert status == 0
+    assert "Resuming the game saved in " in out
+
+
+def test_continue_names_the_games_kept_and_how_to_take_one_up(
+    data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for seed in (1, 2, 3):
+        run_play(monkeypatch, capsys, ["--seed", str(seed)], ["quit"])
+    status, out, _ = run_play(monkeypatch, capsys, ["--continue"], ["quit"])
+    assert status == 0
+    assert (
+        f"(2 games set aside when new games started are kept in {data}, "
+        "autosave.previous.1.json the most recent: take one up with "
+    ) in out
+    assert "play --resume FILE.)" in out
+    (data / AUTOSAVE_NAME).unlink()
+    status, _, err = run_play(monkeypatch, capsys, ["--continue"], [])
+    assert status == 1
+    assert err.startswith(
+        f"spades play: there is no game to continue (no {data / AUTOSAVE_NAME}); 2 games"
+    )
+    assert "play --resume FILE" in err
+
+
+def test_the_one_previous_game_of_earlier_versions_is_listed_and_never_overwritten(
+    data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run_play(monkeypatch, capsys, ["--seed", "1"], ["quit"])
+    legacy = data / "autosave.previous.json"
+    legacy.write_bytes((data / AUTOSAVE_NAME).read_bytes())
+    for seed in range(2, 9):
+        run_play(monkeypatch, capsys, ["--seed", str(seed)], ["quit"])
+    assert seed_of(legacy) == 1
+    assert previous_games(data / AUTOSAVE_NAME)[-1] == legacy
+    assert len(previous_games(data / AUTOSAVE_NAME)) == 6

@@ -19,7 +19,7 @@ from spades_core.coach import coach
 from spades_core.game import Game, Phase
 from spades_core.records import dumps
 from spades_core.rng import SeedStream
-from spades_core.seats import Seat
+from spades_core.seats import Seat, Team
 from spades_core.variant import checked_game_outcome
 from spades_core.views import View
 
@@ -321,7 +321,8 @@ class PlaySession:
         after = f"after {hands} hand{'' if hands == 1 else 's'}"
         # The variant's own end (target, loss floor) or, when it would play on,
         # the hand limit: computed, not guessed from the numbers.
-        by_limit = checked_game_outcome(game.variant, game.rules, scores.values_) is None
+        totals = (scores[Team.NS], scores[Team.EW])
+        by_limit = checked_game_outcome(game.variant, game.rules, totals) is None
         if by_limit:
             after += f" (the hand limit, max_hands={game.rules.max_hands})"
         if winner is None:  # equal scores at the max_hands limit
