@@ -45,12 +45,18 @@ def test_every_readme_command_exists_as_written() -> None:
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     targets = set(re.findall(r"^([a-z-]+):", makefile, flags=re.M))
     spades = [words for words in commands if words[0] == "spades"]
-    assert {"make", "spades"} == {words[0] for words in commands}
+    assert (
+        {"make", "spades"}
+        <= {words[0] for words in commands}
+        <= {"make", "spades", "python", "pip"}
+    )
     assert len(spades) >= 7
     for words in commands:
         if words[0] == "make":
             assert words[1] in targets, words
             continue
+        if words[0] != "spades":
+            continue  # run by tests/test_readme_commands.py
         try:
             args = build_parser().parse_args(words[1:])
         except SystemExit:
