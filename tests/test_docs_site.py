@@ -22,6 +22,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
+import spades_core as sc
 from test_web_table_browser import CHROMIUM, CHROMIUM_ARGS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -184,3 +185,20 @@ def test_the_home_page_says_what_make_run_does_and_where_to_start_for_everything
     start = home.split("## Where to start", 1)[1].split("\n## ", 1)[0]
     for page_name in ("integrations.md", "web_table.md", "batch.md", "scaling.md"):
         assert f"]({page_name})" in start, f"Where to start does not lead to {page_name}"
+
+
+def test_the_testing_page_says_games_draws_random_house_rules_and_shows_how_to_fix_them() -> None:
+    page = (ROOT / "docs" / "testing.md").read_text(encoding="utf-8")
+    said = page.split("`games(variant)` also draws **random house rules** unless told otherwise", 1)
+    assert len(said) == 2, "docs/testing.md does not say that games() draws house rules"
+    after = said[1]
+    assert "options=st.just({})" in after.split("```", 1)[0]
+    code = after.split("```python\n", 1)[1].split("```", 1)[0]
+    namespace: dict[str, object] = {"__name__": "__docs__", "sc": sc}
+    exec(compile(code, "docs/testing.md", "exec"), namespace)
+    varied = namespace["varied"]
+    same = namespace["same"]
+    assert isinstance(varied, sc.Game)
+    assert isinstance(same, sc.Game)
+    assert varied.rules != sc.load_variant("classic").rules()
+    assert same.rules == sc.load_variant("classic").rules()

@@ -286,3 +286,20 @@ def test_tournament_plot_without_matplotlib_is_refused_before_playing(
         "spades tournament: drawing a plot needs matplotlib: pip install 'spades-core[plot]'\n"
     )
     assert not picture.exists()
+
+
+def test_ctrl_c_in_any_other_command_prints_one_line_and_exits_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    class Interrupting(io.BytesIO):
+        def readline(self, size: int | None = -1) -> bytes:
+            raise KeyboardInterrupt
+
+    class Stdin:
+        buffer = Interrupting()
+
+    monkeypatch.setattr(sys, "stdin", Stdin())
+    assert main(["replay", "-"]) == 130
+    captured = capsys.readouterr()
+    assert captured.err == "spades replay: interrupted\n"
+    assert captured.out == ""

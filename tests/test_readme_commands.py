@@ -231,3 +231,18 @@ def test_the_readme_command_list_is_what_the_fresh_checkout_runs() -> None:
             target = command.split()[1]
             makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
             assert re.search(rf"^{re.escape(target)}:", makefile, flags=re.M), command
+
+
+def test_the_plugin_readme_says_how_to_install_it_from_a_checkout() -> None:
+    text = (ROOT / "examples" / "custom_variant" / "README.md").read_text(encoding="utf-8")
+    lines = [
+        line.strip().removeprefix("$ ")
+        for block in re.findall(r"```console\n(.*?)```", text, flags=re.S)
+        for line in block.splitlines()
+    ]
+    install = "pip install -e examples/custom_variant"
+    assert install in lines
+    assert lines.index(install) < lines.index("spades rules suicide")
+    assert (ROOT / "examples" / "custom_variant" / "pyproject.toml").is_file()
+    # The same command is in the README's list, so the fresh checkout runs it.
+    assert install in readme_commands()
