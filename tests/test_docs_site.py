@@ -137,7 +137,13 @@ def test_search_finds_pages_and_opens_them_from_the_file(site: Path, page: Page)
     page.goto((site / "index.html").as_uri())
     search = page.locator("input.md-search__input")
     search.click()
-    search.fill("journal")
+    # The index is read and built first ("Initializing search"), then search is ready.
+    page.wait_for_function(
+        "() => document.querySelector('.md-search-result__meta')"
+        ".textContent.includes('Type to start searching')",
+        timeout=WAIT_MS,
+    )
+    search.press_sequentially("journal")
     first = page.locator(".md-search-result__item a").first
     first.wait_for(timeout=WAIT_MS)
     meta = page.locator(".md-search-result__meta").inner_text()
