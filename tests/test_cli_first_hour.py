@@ -19,7 +19,7 @@ import spades_core as sc
 from play_helpers import private_data_dir, run_play  # noqa: F401 (the `data` fixture)
 from spades_core.cli import build_parser, command_name, level_name, main, play, variant_name
 from spades_core.cli.commands import card_numbers, read_bid
-from spades_core.cli.saves import AUTOSAVE_NAME, DATA_DIR_ENV, previous_games
+from spades_core.cli.saves import AUTOSAVE_NAME, DATA_DIR_ENV
 
 ROOT = Path(__file__).resolve().parents[1]
 ALL_NUMBERS = [str(n) for n in range(14)]
@@ -405,6 +405,8 @@ def test_continue_names_the_games_kept_and_how_to_take_one_up(
 def test_the_one_previous_game_of_earlier_versions_is_listed_and_never_overwritten(
     data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    from spades_core.cli.saves import previous_games
+
     run_play(monkeypatch, capsys, ["--seed", "1"], ["quit"])
     legacy = data / "autosave.previous.json"
     legacy.write_bytes((data / AUTOSAVE_NAME).read_bytes())

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -31,6 +32,8 @@ from spades_core.simulation.progress import ProgressPrinter
 from spades_core.simulation.work import Match
 
 BIN = Path(sys.executable).parent
+RATE_LINE = r"^\d+/\d+ deals \(\d+%\), [1-9]\d* hands?, \d+\.\d hands/s, "
+"""A progress line with a rate: some hands played, and how many a second."""
 STOP_WITHIN = 2.0
 FIRST_RATE_WITHIN = 15.0
 START_TIMEOUT = 120.0
@@ -84,17 +87,17 @@ class RunningCommand:
     def text(self) -> str:
         return self.err.decode("utf-8", errors="replace")
 
-    def wait_for(self, needle: str, timeout: float) -> float:
-        """Seconds from the start until ``needle`` appears on standard error."""
+    def wait_for(self, pattern: str, timeout: float) -> float:
+        """Seconds from the start until ``pattern`` matches a line of standard error."""
         while time.monotonic() - self.started < timeout:
             self.poll()
-            if needle in self.text:
+            if re.search(pattern, self.text, flags=re.M):
                 return time.monotonic() - self.started
             if self.process.poll() is not None:
                 break
             time.sleep(0.05)
         self.poll()
-        pytest.fail(f"{needle!r} did not appear within {timeout} s; stderr:\n{self.text}")
+        pytest.fail(f"no line matching {pattern!r} within {timeout} s; stderr:\n{self.text}")
 
     def alive(self) -> list[str]:
         """The descendants seen so far that still run."""
@@ -133,7 +136,7 @@ def running() -> Iterator[list[RunningCommand]]:
 
 HARD_RUNS = {
     "simulate-local": ["simulate", "--ns", "hard", "--ew", "easy", "--hands", "1000"],
-    "tournament-local": ["tournament", "--players", "hard,normal,easy", "--hands", "500"],
+    "tournament-local": ["tournament", "--players", "normal,hard", "--hands", "500"],
     "simulate-ray": ["simulate", "--ns", "hard", "--ew", "normal", "--hands", "1000",
                      "--backend", "ray"],
     "tournament-ray": ["tournament", "--players", "easy,hard", "--hands", "500",
@@ -148,8 +151,9 @@ def test_ctrl_c_stops_a_run_of_hard_players_at_once_with_one_line(
     args = [*HARD_RUNS[run], "--duplicate", "--seed", "1", "--workers", "2"]
     command = RunningCommand(args)
     running.append(command)
-    # The first report with a rate comes after the first small task.
-    first_rate = command.wait_for("hands/s", START_TIMEOUT)
+    # The first report with a rate (hands played, hands per second) comes
+    # after the first small task.
+    first_rate = command.wait_for(RATE_LINE, START_TIMEOUT)
     assert first_rate <= FIRST_RATE_WITHIN, command.text
     command.poll()
     workers = [child for child in command.seen.values() if child.pid != command.process.pid]
@@ -299,7 +303,11 @@ def test_ctrl_c_in_any_other_command_prints_one_line_and_exits_130(
         buffer = Interrupting()
 
     monkeypatch.setattr(sys, "stdin", Stdin())
-    assert main(["replay", "-"]) == 130
+    try:
+        status = main(["replay", "-"])
+    except KeyboardInterrupt:
+        pytest.fail("Ctrl-C escaped the command as a KeyboardInterrupt")
+    assert status == 130
     captured = capsys.readouterr()
     assert captured.err == "spades replay: interrupted\n"
     assert captured.out == ""
