@@ -332,9 +332,7 @@ class PlaySession:
             ours = "you and your partner" if winner == self.config.seat.team else "your opponents"
             result = f"{winner.name} ({ours}) win, {scores[winner]} to {scores[loser]}"
             heading = (
-                f"Game over {after}: {result}."
-                if by_limit
-                else f"Game over: {result}, {after}."
+                f"Game over {after}: {result}." if by_limit else f"Game over: {result}, {after}."
             )
         self.say("", self.style.heading(heading))
         if self.save_error is None:
