@@ -15,12 +15,11 @@ from spades_core.seats import Seat
 from spades_core.variant import Variant
 
 from ._deal import CARD_BITS, deal_hands, first_dealers
+from ._forms import BatchRules, batch_rules
 from ._policies import Decision, checked_choices, resolve_policies
 from ._rules import (
     NO_BID,
     SUIT_OF,
-    BatchRules,
-    batch_rules,
     breaks_spades,
     follow_plays,
     lead_plays,
@@ -112,11 +111,13 @@ def play(
     Hands are played ``chunk_size`` at a time, so working memory does not
     grow with the number of hands (:func:`play_chunks` streams the results).
 
-    Raises :class:`~spades_core.RulesError` for a bad seed, bid (naming its
-    row and seat), option or argument, :class:`UnsupportedVariantError` for
-    a variant the batch engine cannot play, and
+    Every variant plays: with its array forms (see
+    :meth:`spades_core.Variant.array_forms`), or row by row through its
+    hooks. Raises :class:`~spades_core.RulesError` for a bad seed, bid
+    (naming its row and seat), option or argument,
     :class:`~spades_core.IllegalActionError` when a policy function chooses
-    an illegal action.
+    an illegal action, and :class:`~spades_core.VariantLoadError` when a
+    variant's hook or array form fails or answers nonsense.
     """
     return BatchResult.concatenate(
         list(
@@ -297,10 +298,12 @@ class Chooser:
 
     def __init__(
         self,
+        variant: Variant,
         policies: tuple[Callable[[Decision], object], ...],
         trusted: bool,
         first_row: int,
     ) -> None:
+        self.variant = variant
         self.distinct = tuple(dict.fromkeys(policies))
         self.single = len(self.distinct) == 1
         self.policy_of_seat = np.array([self.distinct.index(p) for p in policies], np.intp)
@@ -329,7 +332,7 @@ class Chooser:
         if self.trusted:
             return answer  # type: ignore[return-value]
         offset = (np.arange(len(decision)) if rows is None else rows) + self.first_row
-        return checked_choices(decision, answer, offset)
+        return checked_choices(self.variant, decision, answer, offset)
 
 
 def play_hands(
@@ -346,7 +349,7 @@ def play_hands(
     count = len(seeds)
     dealer = first_dealers(seeds)
     held, hands = deal_hands(seeds, np.zeros(count, np.uint64), dealer)
-    choose = Chooser(policies, trusted, first_row)
+    choose = Chooser(rules.variant, policies, trusted, first_row)
     rows = np.arange(count)
     flat_held = held.reshape(-1)
     seat_base = rows * 4
@@ -361,7 +364,7 @@ def play_hands(
     for turn in range(4):
         seat = ((dealer + 1 + turn) % 4).astype(np.int8)
         hand = flat_held[seat_base + seat]
-        bid_legal = rules.legal_bids(game_rules, hand, seat, bids)
+        bid_legal = rules.legal_bids(hand, seat, bids)
         if given is not None:
             chosen = given[rows, seat]
             _check_given(rules, bid_legal, chosen, seat, first_row)
@@ -440,7 +443,7 @@ def play_hands(
         flat_won[seat_base + winner] += 1
         leader = winner
 
-    points, bags = rules.score_hands(game_rules, bids, won, np.zeros((count, 2), np.int64))
+    points, bags = rules.score_hands(bids, won, np.zeros((count, 2), np.int64))
     return BatchResult(
         seeds, dealer, hands, bids, won, points.astype(np.int32), bags.astype(np.int32)
     )

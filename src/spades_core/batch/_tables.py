@@ -21,6 +21,7 @@ from spades_core.variant import Variant
 from ._deal import CARD_BITS, deal_hands, first_dealers
 from ._play import make_rng, resolve_variant
 from ._policies import random_bids, random_cards
+from ._refusals import row_refusal
 from ._rules import (
     NO_BID,
     SUIT_OF,
@@ -134,12 +135,6 @@ class Tables:
                 f"episode must be 'hand' or 'game'; got {brief(episode)}"
             )
         self._rules = resolve_variant(variant, options)
-        if episode == "game" and self._rules.game_outcomes is None:
-            raise RulesError(
-                f"variant {self._rules.variant.id!r} decides the end of a game in Python "
-                f"code the batch engine cannot run; give it a batch_game_outcomes method "
-                f"or use episode='hand'"
-            )
         self.n = n
         """The number of tables."""
         self.episode = episode
@@ -179,7 +174,9 @@ class Tables:
         """Whether spades are broken at each table."""
         self.winners = np.full(n, -1, dtype=np.int8)
         """After :meth:`step`: the winning team (0 NS, 1 EW) of each game that
-        ended in that step, -1 elsewhere (always -1 with ``episode="hand"``)."""
+        ended in that step, -1 elsewhere and for a game that ended in a draw
+        (at the ``max_hands`` limit with equal scores); always -1 with
+        ``episode="hand"``."""
         self._led = np.zeros(n, dtype=np.int8)
         self._strength = np.zeros(n, dtype=np.int8)
         self._winner = np.zeros(n, dtype=np.int8)
@@ -301,23 +298,7 @@ class Tables:
 
     def _revealed_counts(self) -> I8:
         """The dealt spade count each seat's bid reveals, -1 where none does."""
-        reveal = self._rules.reveals_spade_counts
-        if reveal == "all":
-            return self.bids
-        if reveal == "non_nil":
-            return np.where(self.bids > 0, self.bids, NO_BID).astype(np.int8)
-        if reveal == "none":
-            return np.full((self.n, 4), NO_BID, dtype=np.int8)
-        # A plugin's own hook, asked table by table (slow, but only for observations).
-        variant = self._rules.variant
-        counts = np.full((self.n, 4), NO_BID, dtype=np.int8)
-        for row in range(self.n):
-            made = {Seat(s): int(b) for s, b in enumerate(self.bids[row]) if b >= 0}
-            for revealed_seat, count in variant.revealed_spade_counts(
-                self._rules.rules, made
-            ).items():
-                counts[row, int(revealed_seat)] = count
-        return counts
+        return self._rules.revealed_spade_counts(self.bids)
 
     def _seats(self, seats: object) -> I8:
         if seats is None:
@@ -377,24 +358,30 @@ class Tables:
         ok = in_range & ((self._legal >> np.where(in_range, bit, 0).astype(np.uint64)) & _ONE != 0)
         if not ok.all():
             row = int(np.flatnonzero(~ok)[0])
-            seat = Seat(int(self.to_act[row])).name
-            doing = "play a card" if playing[row] else "bid"
-            raise IllegalActionError(
-                IllegalReason.NOT_AN_ACTION
-                if not 0 <= int(ids[row]) < NUM_ACTIONS
-                else IllegalReason.WRONG_PHASE
-                if in_range[row] == 0
-                else IllegalReason.BID_NOT_ALLOWED
-                if not playing[row]
-                else IllegalReason.CARD_NOT_IN_HAND
-                if not int(self.hands[row, int(self.to_act[row])]) >> int(ids[row]) & 1
-                else IllegalReason.MUST_FOLLOW_SUIT
-                if self.trick_size[row]
-                else IllegalReason.SPADES_NOT_BROKEN,
-                f"table {row}: action id {int(ids[row])} is not legal; {seat} must "
-                f"{doing} (legal ids: {np.flatnonzero(self.legal_mask()[row]).tolist()})",
-            )
+            raise self._refusal(row, int(ids[row]))
         return ids
+
+    def _refusal(self, row: int, action: int) -> IllegalActionError:
+        """The engine's refusal of ``action`` at table ``row``, naming the table."""
+        seat = int(self.to_act[row])
+        size = int(self.trick_size[row])
+        rules = self._rules
+        refusal = row_refusal(
+            rules.variant,
+            rules.rules,
+            bidding=self.phase[row] == BIDDING,
+            seat=seat,
+            hand=int(self.hands[row, seat]),
+            bids=[int(bid) for bid in self.bids[row]],
+            trick=[int(card) for card in self.trick[row, :size]],
+            broken=bool(self.broken[row]),
+            leads_two_of_clubs=rules.two_of_clubs_leads and self._tricks_done[row] == 0,
+            action=action,
+        )
+        legal = np.flatnonzero(self.legal_mask()[row]).tolist()
+        return IllegalActionError(
+            refusal.reason, f"table {row}: {refusal} (action id {action}; legal ids: {legal})"
+        )
 
     def _bid(self, rows: Ids, values: Ids) -> None:
         seat = self.to_act[rows]
@@ -467,9 +454,7 @@ class Tables:
         self, rows: Ids, rewards: npt.NDArray[np.int64], done: npt.NDArray[np.bool_]
     ) -> None:
         rules = self._rules
-        points, bags = rules.score_hands(
-            rules.rules, self.bids[rows], self.won[rows], self.bags[rows]
-        )
+        points, bags = rules.score_hands(self.bids[rows], self.won[rows], self.bags[rows])
         rewards[rows] = points
         if self.episode == "hand":
             done[rows] = True
@@ -477,11 +462,11 @@ class Tables:
             return
         self.scores[rows] += points
         self.bags[rows] = bags
-        outcome = rules.game_outcomes(rules.rules, self.scores[rows])  # type: ignore[misc]
-        over = rows[outcome >= 0]
-        self.winners[over] = outcome[outcome >= 0]
+        ended, winner = rules.game_ends(self.scores[rows], self.hand_number[rows] + 1)
+        over = rows[ended]
+        self.winners[over] = winner[ended]
         done[over] = True
-        going_on = rows[outcome < 0]
+        going_on = rows[~ended]
         if len(going_on):
             self.hand_number[going_on] += 1
             self.dealer[going_on] = (self.dealer[going_on] + 1) & 3
@@ -524,7 +509,7 @@ class Tables:
     def _bid_options(self, rows: Ids) -> None:
         seat = self.to_act[rows]
         hand = self.hands.reshape(-1)[rows * 4 + seat]
-        legal = self._rules.legal_bids(self._rules.rules, hand, seat, self.bids[rows])
+        legal = self._rules.legal_bids(hand, seat, self.bids[rows])
         self._legal[rows] = legal.astype(np.uint64)
 
     def _play_options(self, rows: Ids) -> None:
