@@ -36,7 +36,7 @@ from spades_core.errors import IllegalActionError, InvalidNotationError, RulesEr
 from spades_core.options import STANDARD_OPTIONS, Rules
 from spades_core.registry import load_variant
 from spades_core.results import SEATS, HandResults, Trick
-from spades_core.rng import first_dealer
+from spades_core.rng import MAX_SEED, first_dealer
 from spades_core.seats import Seat, SeatMap, Team, TeamMap
 from spades_core.variant import Variant
 
@@ -332,8 +332,6 @@ _SETTERS: Final[dict[str, Callable[[Game, object], None]]] = {
     name: vars(Game)[name].__set__ for name in _FIELDS
 }
 
-_MAX_SEED = (1 << 64) - 1
-
 
 def new_game(
     variant: str | Variant,
@@ -357,7 +355,7 @@ def new_game(
     chosen = variant if isinstance(variant, Variant) else load_variant(variant)
     if seed is None:
         seed = secrets.randbits(64)
-    elif type(seed) is not int or not 0 <= seed <= _MAX_SEED:
+    elif type(seed) is not int or not 0 <= seed <= MAX_SEED:
         raise RulesError(f"seed must be a whole number from 0 to 2**64-1; got {brief(seed)}")
     rules = chosen.rules(**options)
     if dealer is None:

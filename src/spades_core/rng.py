@@ -28,8 +28,10 @@ import struct
 from collections.abc import Iterable
 from typing import Final
 
-__all__ = ["SeedStream", "deal_masks", "first_dealer", "mix64", "shuffled_deck"]
+__all__ = ["MAX_SEED", "SeedStream", "deal_masks", "first_dealer", "mix64", "shuffled_deck"]
 
+MAX_SEED: Final = (1 << 64) - 1
+"""The largest seed: a seed is a whole number from 0 to 2**64-1 (one 64-bit word)."""
 _MASK64: Final = (1 << 64) - 1
 _GAMMA: Final = 0x9E3779B97F4A7C15
 _PURPOSE_DEALER: Final = 1

@@ -11,6 +11,7 @@ import numpy.typing as npt
 
 from spades_core.errors import ArgumentTypeError, RulesError, brief
 from spades_core.registry import load_variant
+from spades_core.rng import MAX_SEED
 from spades_core.seats import Seat
 from spades_core.variant import Variant
 
@@ -33,7 +34,6 @@ __all__ = ["DEFAULT_CHUNK", "BatchResult", "play", "play_chunks"]
 DEFAULT_CHUNK: Final = 1 << 14
 """Hands played together by default: big enough to amortise numpy's per-call
 cost, small enough to stay in the processor's caches."""
-_MAX_SEED: Final = (1 << 64) - 1
 
 
 @attrs.frozen(eq=False)
@@ -203,7 +203,7 @@ def resolve_variant(variant: object, options: dict[str, object]) -> BatchRules:
 def seed_source(seeds: object) -> tuple[int, Callable[[int, int], U64]]:
     """The number of seeds and a function giving rows ``start:stop`` as ``uint64``."""
     if isinstance(seeds, range):
-        if len(seeds) and (min(seeds[0], seeds[-1]) < 0 or max(seeds[0], seeds[-1]) > _MAX_SEED):
+        if len(seeds) and (min(seeds[0], seeds[-1]) < 0 or max(seeds[0], seeds[-1]) > MAX_SEED):
             raise RulesError(f"seeds must be whole numbers from 0 to 2**64-1; got {brief(seeds)}")
         span = seeds
 
@@ -241,7 +241,7 @@ def _seed_array(seeds: object) -> U64:
         bad = np.flatnonzero(array < 0)
     elif array.dtype.kind == "O" or len(array) == 0:
         bad = np.array(
-            [i for i, s in enumerate(array) if type(s) is not int or not 0 <= s <= _MAX_SEED],
+            [i for i, s in enumerate(array) if type(s) is not int or not 0 <= s <= MAX_SEED],
             dtype=np.intp,
         )
         if not len(bad):

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import math
 from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
 from spades_core.encoding import BID_ID_BASE, NUM_ACTIONS
+from spades_core.envs.features import (
+    BAG_CLIP,
+    NO_LIMIT_BAGS,
+    OBSERVATION_SECTIONS,
+    OBSERVATION_SIZE,
+    PHASE_SLOTS,
+    SCORE_CLIP,
+)
 from spades_core.errors import (
     ArgumentTypeError,
     IllegalActionError,
@@ -15,6 +24,8 @@ from spades_core.errors import (
     RulesError,
     brief,
 )
+from spades_core.game import Phase
+from spades_core.rng import MAX_SEED
 from spades_core.seats import Seat
 from spades_core.variant import Variant
 
@@ -49,43 +60,20 @@ PLAYING: Final = 1
 EPISODES: Final = ("hand", "game")
 """What a table plays before it restarts from the next seed."""
 
-OBSERVATION_SECTIONS: Final[tuple[tuple[str, int], ...]] = (
-    ("phase", 4),
-    ("hand", 52),
-    ("bids", 4 * 15),
-    ("trick", 4 * 52),
-    ("played", 4 * 52),
-    ("won", 4 * 14),
-    ("shown_out", 4 * 4),
-    ("spade_count", 4 * 15),
-    ("leader", 4),
-    ("to_act", 4),
-    ("dealer", 4),
-    ("spades_broken", 1),
-    ("scores", 2),
-    ("bags", 2),
-)
-"""``(name, length)`` of each section of an observation, in order (see :meth:`Tables.observe`)."""
-
 
 def _layout() -> dict[str, int]:
     starts = {}
     position = 0
-    for name, length in OBSERVATION_SECTIONS:
+    for name, shape in OBSERVATION_SECTIONS:
         starts[name] = position
-        position += length
+        position += math.prod(shape)
     return starts
 
 
+# Where each section starts: the observation layout is envs.features' own.
 _AT: Final = _layout()
-OBSERVATION_SIZE: Final = sum(length for _, length in OBSERVATION_SECTIONS)
-"""The length of one seat's observation vector (681)."""
-_PHASE_BID: Final = 1
-_PHASE_PLAY: Final = 2
-_SCORE_CLIP: Final = 2.0
-_BAG_CLIP: Final = 2.0
-_NO_LIMIT_BAGS: Final = 10
-_MAX_SEED: Final = (1 << 64) - 1
+_PHASE_BID: Final = PHASE_SLOTS[Phase.BID]
+_PHASE_PLAY: Final = PHASE_SLOTS[Phase.PLAY]
 _ONE: Final = np.uint64(1)
 
 
@@ -126,7 +114,7 @@ class Tables:
             raise (RulesError if type(n) is int else ArgumentTypeError)(
                 f"n must be a whole number of tables, at least 1; got {brief(n)}"
             )
-        if type(seed) is not int or not 0 <= seed <= _MAX_SEED:
+        if type(seed) is not int or not 0 <= seed <= MAX_SEED:
             raise (RulesError if type(seed) is int else ArgumentTypeError)(
                 f"seed must be a whole number from 0 to 2**64-1; got {brief(seed)}"
             )
@@ -216,34 +204,11 @@ class Tables:
         """Each table's observation for one seat, an ``(n, 681)`` float32 array.
 
         ``seats`` is ``None`` (the seat to act at each table), a seat number
-        for every table, or an ``(n,)`` array of seat numbers. Seats are
-        relative to the viewer: block 0 is the viewer, 1 the opponent on its
-        left (who acts after it), 2 its partner, 3 the opponent on its right.
-        Cards are indexed by id. Sections, in order
-        (:data:`OBSERVATION_SECTIONS`); all one-hot or 0/1 unless said:
-
-        * ``phase`` (4): dealing, bidding, playing, game over;
-        * ``hand`` (52): the viewer's cards now;
-        * ``bids`` (4 × 15): per seat, slot 0 = no bid yet, else 1 + bid (Nil is slot 1);
-        * ``trick`` (4 × 52): the card each seat put on the trick in progress;
-        * ``played`` (4 × 52): every card each seat played this hand, the
-          trick in progress included;
-        * ``won`` (4 × 14): tricks won this hand, 0-13;
-        * ``shown_out`` (4 × 4): suits each seat is known to be out of (it
-          failed to follow one, or led a spade before spades were broken);
-        * ``spade_count`` (4 × 15): dealt spades a bid revealed (every bid in
-          Mirror, every non-Nil bid in Whiz): slot 0 = unknown, else 1 + count;
-        * ``leader`` (4): who leads the trick in progress (all 0 while bidding);
-        * ``to_act`` (4): who is to bid or play;
-        * ``dealer`` (4);
-        * ``spades_broken`` (1);
-        * ``scores`` (2): own team, other team: running score / target score,
-          clipped to [-2, 2];
-        * ``bags`` (2): own team, other team: bags / bag limit (10 without a
-          limit), clipped to [0, 2].
-
-        The layout is the one the PettingZoo and OpenSpiel adapters give for
-        ``game.view(seat)``, and holds only what that seat may know.
+        for every table, or an ``(n,)`` array of seat numbers. Row ``i`` is
+        exactly :func:`spades_core.envs.features.observation` of table
+        ``i``'s game viewed by that seat: the layout the PettingZoo and
+        OpenSpiel adapters give, described there (:data:`OBSERVATION_SECTIONS`),
+        holding only what that seat may know.
         """
         seat = self._seats(seats)
         n = self.n
@@ -289,11 +254,11 @@ class Tables:
         own = (seat & 1).astype(np.intp)
         scores = self.scores[rows[:, None], np.stack([own, 1 - own], axis=1)]
         bags = self.bags[rows[:, None], np.stack([own, 1 - own], axis=1)]
-        limit = rules.bag_limit if rules.bag_limit is not None else _NO_LIMIT_BAGS
+        limit = rules.bag_limit if rules.bag_limit is not None else NO_LIMIT_BAGS
         obs[:, _AT["scores"] : _AT["scores"] + 2] = np.clip(
-            scores / rules.target_score, -_SCORE_CLIP, _SCORE_CLIP
+            scores / rules.target_score, -SCORE_CLIP, SCORE_CLIP
         )
-        obs[:, _AT["bags"] : _AT["bags"] + 2] = np.clip(bags / limit, 0.0, _BAG_CLIP)
+        obs[:, _AT["bags"] : _AT["bags"] + 2] = np.clip(bags / limit, 0.0, BAG_CLIP)
         return obs
 
     def _revealed_counts(self) -> I8:
@@ -477,7 +442,7 @@ class Tables:
     def _take_seeds(self, count: int) -> U64:
         first = self._next_seed
         self._next_seed += count
-        return np.array([(first + k) & _MAX_SEED for k in range(count)], dtype=np.uint64)
+        return np.array([(first + k) & MAX_SEED for k in range(count)], dtype=np.uint64)
 
     def _start_games(self, rows: Ids, seeds: U64) -> None:
         self.seeds[rows] = seeds

@@ -32,6 +32,7 @@ from spades_core.errors import RulesError
 from spades_core.game import SEATS, Game, Phase, new_game
 from spades_core.options import STANDARD_OPTIONS, OptionSpec
 from spades_core.registry import load_variant
+from spades_core.rng import MAX_SEED
 from spades_core.seats import SeatMap
 from spades_core.variant import Variant
 
@@ -50,7 +51,6 @@ __all__ = [
     "seeds",
 ]
 
-MAX_SEED: Final = (1 << 64) - 1
 
 # Values worth trying for each standard whole-number option: the edges and
 # the values people play with, then a range to explore. Options whose values
