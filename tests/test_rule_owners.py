@@ -5,7 +5,10 @@ option sets."""
 
 from __future__ import annotations
 
+import ast
 import random
+import re
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -52,7 +55,8 @@ def refused_alike(tables: batch.Tables, games: list[sc.Game], rnd: random.Random
     assert caught.value.reason is expected.reason, (str(caught.value), str(expected))
     assert str(expected) in str(caught.value)
     assert (tables.legal_mask() == before[0]).all()
-    assert (tables.scores == before[1]).all() and (tables.hands == before[2]).all()
+    assert (tables.scores == before[1]).all()
+    assert (tables.hands == before[2]).all()
 
 
 @settings(max_examples=24, deadline=None)
@@ -106,9 +110,11 @@ def test_a_hand_limit_ends_a_tables_game_as_it_ends_the_engines() -> None:
         action = int(tables.legal_mask()[0].argmax())
         game = game.apply(ACTIONS[action])
         _, done = tables.step(np.array([action]))
-    assert game.is_over and game.winner is sc.Team.EW
+    assert game.is_over
+    assert game.winner is sc.Team.EW
     assert tuple(game.scores.values()) == (-194, -193)
-    assert done[0] and tables.winners[0] == int(sc.Team.EW)
+    assert done[0]
+    assert tables.winners[0] == int(sc.Team.EW)
 
 
 def test_a_drawn_game_at_the_hand_limit_ends_with_no_winner() -> None:
@@ -126,11 +132,13 @@ def test_a_drawn_game_at_the_hand_limit_ends_with_no_winner() -> None:
             break
     else:
         pytest.fail("no drawn single hand among 100 seeds")
-    assert game.is_over and game.scores[sc.Team.NS] == game.scores[sc.Team.EW]
+    assert game.is_over
+    assert game.scores[sc.Team.NS] == game.scores[sc.Team.EW]
     tables = batch.Tables("classic", 1, seed=seed, episode="game", max_hands=1)
     for action in actions:
         _, done = tables.step(np.array([action]))
-    assert done[0] and tables.winners[0] == -1
+    assert done[0]
+    assert tables.winners[0] == -1
 
 
 def test_leading_another_club_to_a_two_of_clubs_trick_gets_the_engines_reason() -> None:
@@ -144,7 +152,8 @@ def test_leading_another_club_to_a_two_of_clubs_trick_gets_the_engines_reason() 
     assert seat is not None
     club = next(card for card in game.hand(seat) if card.suit is sc.Suit.CLUBS and card.rank)
     expected = game.why_illegal(sc.Play(club))
-    assert expected is not None and expected.reason is sc.IllegalReason.MUST_LEAD_TWO_OF_CLUBS
+    assert expected is not None
+    assert expected.reason is sc.IllegalReason.MUST_LEAD_TWO_OF_CLUBS
     with pytest.raises(sc.IllegalActionError) as caught:
         tables.step(np.array([club.id]))
     assert caught.value.reason is sc.IllegalReason.MUST_LEAD_TWO_OF_CLUBS
@@ -215,10 +224,56 @@ def test_the_hard_bot_values_the_last_hand_of_a_limited_game_as_the_match() -> N
             sim.play(card.card.id)  # type: ignore[union-attr]
         sims[limit] = sim, game
     limited, unlimited = sims[1][1], sims[None][1]
-    assert limited.is_over and not unlimited.is_over
+    assert limited.is_over
+    assert not unlimited.is_over
     assert limited.hand_results == unlimited.hand_results
     winner = limited.winner
     assert winner is not None
     for team in (0, 1):
         bonus = GAME_VALUE if team == int(winner) else -GAME_VALUE
         assert hand_value(sims[1][0], team) == hand_value(sims[None][0], team) + bonus
+
+
+# -- each rule written once ------------------------------------------------------------
+
+SOURCES = sorted(
+    path
+    for package in ("spades_core", "spades_variants")
+    for path in (Path(__file__).resolve().parents[1] / "src" / package).rglob("*.py")
+)
+
+
+def written_at(pattern: str) -> list[str]:
+    """Where an expression matching ``pattern`` is written in the sources
+    (docstrings and comments aside): ``file:function`` (``file:`` for the
+    module level)."""
+    found = set()
+    for path in SOURCES:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        scopes: list[tuple[ast.AST, str]] = [(tree, "")]
+        while scopes:
+            node, scope = scopes.pop()
+            for child in ast.iter_child_nodes(node):
+                inner = child.name if isinstance(child, ast.FunctionDef) else scope
+                if isinstance(child, ast.expr) and re.fullmatch(pattern, ast.unparse(child)):
+                    found.add(f"{path.name}:{inner}")
+                scopes.append((child, inner))
+    return sorted(found)
+
+
+def test_the_seat_left_of_the_dealer_is_written_once() -> None:
+    pattern = r"\(?[\w.\[\]]*dealer[\w.\[\]]* \+ 1\)? (%|&) [43]"
+    assert written_at(pattern) == ["tricks.py:left_of_dealer"]
+
+
+def test_the_largest_seed_is_written_once() -> None:
+    # rng.py also names the same number as the 64-bit mask of its arithmetic.
+    assert written_at(r"\(1 << 64\) - 1|2 \*\* 64 - 1") == ["rng.py:"]
+
+
+def test_the_price_of_a_bag_is_written_once() -> None:
+    assert written_at(r".*penalty / [\w.]*limit") == ["scoring.py:bag_cost"]
+
+
+def test_the_observation_layout_is_declared_once() -> None:
+    assert written_at(r"\(\('phase', .*") == ["features.py:"]

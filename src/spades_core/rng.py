@@ -28,6 +28,8 @@ import struct
 from collections.abc import Iterable
 from typing import Final
 
+from spades_core.tricks import left_of_dealer
+
 __all__ = ["MAX_SEED", "SeedStream", "deal_masks", "first_dealer", "mix64", "shuffled_deck"]
 
 MAX_SEED: Final = (1 << 64) - 1
@@ -127,8 +129,8 @@ def deal_masks(seed: int, hand_index: int, dealer: int) -> tuple[int, int, int, 
     for j in _shuffle_draws(seed, hand_index):
         deck[i], deck[j] = deck[j], deck[i]
         i -= 1
-    # Position p goes to seat (dealer + 1 + p) % 4: every fourth card to one seat.
-    first = (dealer + 1) % 4
+    # Position p goes to seat (left of dealer + p) % 4: every fourth card to one seat.
+    first = left_of_dealer(dealer)
     return (
         sum(deck[-first % 4 :: 4]),
         sum(deck[(1 - first) % 4 :: 4]),

@@ -34,10 +34,16 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Any, Final, TypeVar, overload
 
 from spades_core.cards import SUIT_MASKS
 from spades_core.options import BreakRule, FirstLead, Rules
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+_SeatArray = TypeVar("_SeatArray", bound="npt.NDArray[np.integer[Any]]")
 
 __all__ = [
     "FIRST_SPADE",
@@ -51,6 +57,7 @@ __all__ = [
     "TWO_OF_CLUBS",
     "breaks_spades",
     "first_leader",
+    "left_of_dealer",
     "legal_mask",
     "play_tricks",
     "rule_flags",
@@ -100,6 +107,25 @@ def legal_mask(held: int, led: int, broken: bool, lead_two_of_clubs: bool) -> in
     return held & NON_SPADE_MASK or held
 
 
+@overload
+def left_of_dealer(dealer: int) -> int: ...
+
+
+@overload
+def left_of_dealer(dealer: _SeatArray) -> _SeatArray: ...
+
+
+def left_of_dealer(dealer: Any) -> Any:
+    """The seat (0-3) on the left of seat ``dealer``, or of each seat of an
+    integer numpy array: it is dealt the first card, bids first, leads the
+    first trick unless ``first_lead="two_of_clubs"``, and deals the next hand.
+
+    >>> left_of_dealer(3)
+    0
+    """
+    return (dealer + 1) % 4
+
+
 def first_leader(dealer: int, held: Sequence[int], two_of_clubs: bool) -> int:
     """The seat (0-3) that leads a hand's first trick: left of ``dealer``, or
     under ``two_of_clubs`` the seat whose mask in ``held`` has the deuce of clubs."""
@@ -107,7 +133,7 @@ def first_leader(dealer: int, held: Sequence[int], two_of_clubs: bool) -> int:
         for seat in range(4):
             if held[seat] >> TWO_OF_CLUBS & 1:
                 return seat
-    return (dealer + 1) % 4
+    return left_of_dealer(dealer)
 
 
 def breaks_spades(card: int, led: int, any_spade: bool) -> bool:

@@ -13,6 +13,7 @@ from spades_core.errors import ArgumentTypeError, RulesError, brief
 from spades_core.registry import load_variant
 from spades_core.rng import MAX_SEED
 from spades_core.seats import Seat
+from spades_core.tricks import left_of_dealer
 from spades_core.variant import Variant
 
 from ._deal import CARD_BITS, deal_hands, first_dealers
@@ -348,6 +349,7 @@ def play_hands(
     """The first hand of every seed's game, all played together."""
     count = len(seeds)
     dealer = first_dealers(seeds)
+    first_bidder = left_of_dealer(dealer).astype(np.int8)
     held, hands = deal_hands(seeds, np.zeros(count, np.uint64), dealer)
     choose = Chooser(rules.variant, policies, trusted, first_row)
     rows = np.arange(count)
@@ -362,7 +364,7 @@ def play_hands(
     game_rules = rules.rules
 
     for turn in range(4):
-        seat = ((dealer + 1 + turn) % 4).astype(np.int8)
+        seat = ((first_bidder + turn) % 4).astype(np.int8)
         hand = flat_held[seat_base + seat]
         bid_legal = rules.legal_bids(hand, seat, bids)
         if given is not None:
@@ -388,7 +390,7 @@ def play_hands(
             chosen = (choose(decision) - 52).astype(np.int8)
         bids[rows, seat] = chosen
 
-    leader = ((dealer + 1) & 3).astype(np.int8)
+    leader = first_bidder
     if rules.two_of_clubs_leads:
         leader = ((held & np.uint64(1)) != 0).argmax(axis=1).astype(np.int8)
     any_spade = rules.any_spade_breaks

@@ -27,6 +27,7 @@ from spades_core.errors import (
 from spades_core.game import Phase
 from spades_core.rng import MAX_SEED
 from spades_core.seats import Seat
+from spades_core.tricks import left_of_dealer
 from spades_core.variant import Variant
 
 from ._deal import CARD_BITS, deal_hands, first_dealers
@@ -353,7 +354,7 @@ class Tables:
         self.bids.reshape(-1)[rows * 4 + seat] = values
         next_seat = ((seat + 1) & 3).astype(np.int8)
         self.to_act[rows] = next_seat
-        finished = next_seat == ((self.dealer[rows] + 1) & 3)
+        finished = next_seat == left_of_dealer(self.dealer[rows])
         still = rows[~finished]
         if len(still):
             self._bid_options(still)
@@ -434,7 +435,7 @@ class Tables:
         going_on = rows[~ended]
         if len(going_on):
             self.hand_number[going_on] += 1
-            self.dealer[going_on] = (self.dealer[going_on] + 1) & 3
+            self.dealer[going_on] = left_of_dealer(self.dealer[going_on])
             self._deal(going_on)
         if len(over):
             self._start_games(over, self._take_seeds(len(over)))
@@ -466,7 +467,7 @@ class Tables:
         self.broken[rows] = False
         self._tricks_done[rows] = 0
         self.phase[rows] = BIDDING
-        first = ((self.dealer[rows] + 1) & 3).astype(np.int8)
+        first = left_of_dealer(self.dealer[rows])
         self.to_act[rows] = first
         self.leader[rows] = first
         self._bid_options(rows)

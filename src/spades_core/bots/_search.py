@@ -41,6 +41,7 @@ from spades_core.tricks import (
     RANKS,
     breaks_spades,
     first_leader,
+    left_of_dealer,
     legal_mask,
     rule_flags,
     shown_out,
@@ -182,7 +183,7 @@ class Sim(Table):
         """Complete the bidding with the normal policy, then set up the first lead."""
         variant = self.variant
         rules = self.rules
-        first = (self.dealer + 1) % 4
+        first = left_of_dealer(self.dealer)
         for i in range(4):
             seat = (first + i) % 4
             if self.bids[seat] != NO_BID:

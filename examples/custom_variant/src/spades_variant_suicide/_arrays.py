@@ -25,7 +25,6 @@ I32: TypeAlias = npt.NDArray[np.int32]
 I8: TypeAlias = npt.NDArray[np.int8]
 
 
-
 class SuicideArrays(BaseArrayForms):
     """The array twin of :class:`~spades_variant_suicide.SuicideVariant`'s bidding."""
 
