@@ -123,11 +123,11 @@ def test_a_drawn_game_at_the_hand_limit_ends_with_no_winner() -> None:
     for seed in range(100):
         rnd = random.Random(seed)
         game = sc.new_game("classic", seed=seed, max_hands=1).deal()
-        actions = []
+        ids: list[int] = []
         while game.phase in (sc.Phase.BID, sc.Phase.PLAY):
-            action = rnd.choice(game.legal_actions())
-            actions.append(ACTIONS.index(action))
-            game = game.apply(action)
+            chosen = rnd.choice(game.legal_actions())
+            ids.append(ACTIONS.index(chosen))  # type: ignore[arg-type]
+            game = game.apply(chosen)
         if game.winner is None:
             break
     else:
@@ -135,8 +135,8 @@ def test_a_drawn_game_at_the_hand_limit_ends_with_no_winner() -> None:
     assert game.is_over
     assert game.scores[sc.Team.NS] == game.scores[sc.Team.EW]
     tables = batch.Tables("classic", 1, seed=seed, episode="game", max_hands=1)
-    for action in actions:
-        _, done = tables.step(np.array([action]))
+    for action_id in ids:
+        _, done = tables.step(np.array([action_id]))
     assert done[0]
     assert tables.winners[0] == -1
 
