@@ -126,7 +126,7 @@ def test_a_drawn_game_at_the_hand_limit_ends_with_no_winner() -> None:
         ids: list[int] = []
         while game.phase in (sc.Phase.BID, sc.Phase.PLAY):
             chosen = rnd.choice(game.legal_actions())
-            ids.append(ACTIONS.index(chosen))  # type: ignore[arg-type]
+            ids.append(ACTIONS.index(chosen))
             game = game.apply(chosen)
         if game.winner is None:
             break
