@@ -31,7 +31,7 @@ except ModuleNotFoundError as error:  # pragma: no cover - the batch extra insta
         "spades_core.batch needs numpy: pip install 'spades-core[batch]'"
     ) from error
 
-from spades_core.batch._forms import ArrayForms, BaseArrayForms, array_forms_of
+from spades_core.batch._forms import ArrayForms, BaseArrayForms, CheckedForms, array_forms_of
 from spades_core.batch._play import DEFAULT_CHUNK, BatchResult, play, play_chunks
 from spades_core.batch._policies import BUILTIN_POLICIES, Decision, Policy
 from spades_core.batch._rules import (
@@ -63,6 +63,7 @@ __all__ = [
     "ArrayForms",
     "BaseArrayForms",
     "BatchResult",
+    "CheckedForms",
     "Decision",
     "Policy",
     "Tables",

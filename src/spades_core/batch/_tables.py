@@ -335,13 +335,13 @@ class Tables:
         refusal = row_refusal(
             rules.variant,
             rules.rules,
-            bidding=self.phase[row] == BIDDING,
+            bidding=bool(self.phase[row] == BIDDING),
             seat=seat,
             hand=int(self.hands[row, seat]),
             bids=[int(bid) for bid in self.bids[row]],
             trick=[int(card) for card in self.trick[row, :size]],
             broken=bool(self.broken[row]),
-            leads_two_of_clubs=rules.two_of_clubs_leads and self._tricks_done[row] == 0,
+            leads_two_of_clubs=rules.two_of_clubs_leads and bool(self._tricks_done[row] == 0),
             action=action,
         )
         legal = np.flatnonzero(self.legal_mask()[row]).tolist()

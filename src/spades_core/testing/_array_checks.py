@@ -43,8 +43,7 @@ from spades_core.variant import (
 )
 
 if TYPE_CHECKING:
-    from spades_core.batch import Tables
-    from spades_core.batch._forms import CheckedForms
+    from spades_core.batch import CheckedForms, Tables
 
 __all__ = ["check_array_forms"]
 
@@ -140,8 +139,7 @@ def _check_scenario(
     tables: int,
     steps: int,
 ) -> None:
-    from spades_core.batch import array_forms_of
-    from spades_core.batch._forms import CheckedForms
+    from spades_core.batch import CheckedForms, array_forms_of
 
     rules = variant.rules(**options)
     forms = CheckedForms(variant, array_forms_of(variant))
