@@ -24,6 +24,7 @@ from spades_core.encoding import ACTIONS
 from spades_core.playout import playout
 from spades_core.scoring import bag_cost
 from spades_core.testing.strategies import option_sets
+from spades_core.tricks import LEFT_OF
 
 BUILT_IN = ("classic", "mirror", "whiz")
 
@@ -262,8 +263,11 @@ def written_at(pattern: str) -> list[str]:
 
 
 def test_the_seat_left_of_the_dealer_is_written_once() -> None:
-    pattern = r"\(?[\w.\[\]]*dealer[\w.\[\]]* \+ 1\)? (%|&) [43]"
-    assert written_at(pattern) == ["tricks.py:left_of_dealer"]
+    """Only ``tricks.LEFT_OF`` says which seat is left of another; nothing
+    works out ``dealer + 1`` again."""
+    assert written_at(r"\(1, 2, 3, 0\)") == ["tricks.py:"]
+    assert written_at(r"\(?[\w.\[\]]*dealer[\w.\[\]]* \+ 1\)? (%|&) [43]") == []
+    assert [LEFT_OF[(seat - 1) % 4] for seat in range(4)] == [0, 1, 2, 3]
 
 
 def test_the_largest_seed_is_written_once() -> None:

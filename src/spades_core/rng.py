@@ -28,7 +28,7 @@ import struct
 from collections.abc import Iterable
 from typing import Final
 
-from spades_core.tricks import left_of_dealer
+from spades_core.tricks import LEFT_OF
 
 __all__ = ["MAX_SEED", "SeedStream", "deal_masks", "first_dealer", "mix64", "shuffled_deck"]
 
@@ -130,7 +130,7 @@ def deal_masks(seed: int, hand_index: int, dealer: int) -> tuple[int, int, int, 
         deck[i], deck[j] = deck[j], deck[i]
         i -= 1
     # Position p goes to seat (left of dealer + p) % 4: every fourth card to one seat.
-    first = left_of_dealer(dealer)
+    first = LEFT_OF[dealer]
     return (
         sum(deck[-first % 4 :: 4]),
         sum(deck[(1 - first) % 4 :: 4]),

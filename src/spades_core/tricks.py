@@ -34,19 +34,14 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Final, TypeVar, overload
+from typing import Final
 
 from spades_core.cards import SUIT_MASKS
 from spades_core.options import BreakRule, FirstLead, Rules
 
-if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
-
-_SeatArray = TypeVar("_SeatArray", bound="npt.NDArray[np.integer[Any]]")
-
 __all__ = [
     "FIRST_SPADE",
+    "LEFT_OF",
     "NON_SPADE_MASK",
     "NON_SPADE_SUITS",
     "NO_SUIT",
@@ -57,7 +52,6 @@ __all__ = [
     "TWO_OF_CLUBS",
     "breaks_spades",
     "first_leader",
-    "left_of_dealer",
     "legal_mask",
     "play_tricks",
     "rule_flags",
@@ -107,23 +101,16 @@ def legal_mask(held: int, led: int, broken: bool, lead_two_of_clubs: bool) -> in
     return held & NON_SPADE_MASK or held
 
 
-@overload
-def left_of_dealer(dealer: int) -> int: ...
+LEFT_OF: Final = (1, 2, 3, 0)
+"""``LEFT_OF[seat]``: the seat (0-3) on the left of ``seat``. Left of the
+dealer sits the seat that is dealt the first card, bids first, leads the
+first trick (unless ``first_lead="two_of_clubs"``) and deals the next hand.
+(A lookup, not a function: the engine asks it every hand. Index a numpy
+array made of it for many dealers at once.)
 
-
-@overload
-def left_of_dealer(dealer: _SeatArray) -> _SeatArray: ...
-
-
-def left_of_dealer(dealer: Any) -> Any:
-    """The seat (0-3) on the left of seat ``dealer``, or of each seat of an
-    integer numpy array: it is dealt the first card, bids first, leads the
-    first trick unless ``first_lead="two_of_clubs"``, and deals the next hand.
-
-    >>> left_of_dealer(3)
-    0
-    """
-    return (dealer + 1) % 4
+>>> LEFT_OF[3]
+0
+"""
 
 
 def first_leader(dealer: int, held: Sequence[int], two_of_clubs: bool) -> int:
@@ -133,7 +120,7 @@ def first_leader(dealer: int, held: Sequence[int], two_of_clubs: bool) -> int:
         for seat in range(4):
             if held[seat] >> TWO_OF_CLUBS & 1:
                 return seat
-    return left_of_dealer(dealer)
+    return LEFT_OF[dealer]
 
 
 def breaks_spades(card: int, led: int, any_spade: bool) -> bool:

@@ -26,7 +26,8 @@ I32: TypeAlias = npt.NDArray[np.int32]
 I8: TypeAlias = npt.NDArray[np.int8]
 
 _ACE_OF_SPADES: Final = Card.parse("AS")
-_NIL_ONLY: Final = np.int32(1)
+_NIL: Final = np.int32(1)
+"""The bid mask of Nil alone."""
 
 
 class ClassicArrays(BaseArrayForms):
@@ -47,8 +48,7 @@ class MirrorArrays(BaseArrayForms):
 
     def legal_bids(self, rules: Rules, hands: U64, seats: I8, bids: I8) -> I32:
         """Twin of :meth:`spades_variants.mirror.MirrorVariant.legal_bids`."""
-        count = suit_counts(hands, Suit.SPADES)
-        return bid_masks(count, count)
+        return bid_masks(suit_counts(hands, Suit.SPADES))
 
     def revealed_spade_counts(self, rules: Rules, bids: I8) -> I8:
         """Every bid made is the bidder's spade count."""
@@ -62,12 +62,12 @@ class WhizArrays(BaseArrayForms):
 
     def legal_bids(self, rules: Rules, hands: U64, seats: I8, bids: I8) -> I32:
         """Twin of :meth:`spades_variants.whiz.WhizVariant.legal_bids`."""
-        count = suit_counts(hands, Suit.SPADES)
-        nil = np.full(len(hands), _NIL_ONLY, dtype=np.int32)
+        count = bid_masks(suit_counts(hands, Suit.SPADES))
+        # Nil or the count; with no spades the count is Nil itself (bit 0).
+        masks: I32 = count | _NIL
         if rules.get(WHIZ_NIL_NEEDS_NO_ACE):
-            nil = np.where(holds(hands, _ACE_OF_SPADES), 0, nil).astype(np.int32)
-        masks: I32 = np.where(count == 0, _NIL_ONLY, nil | bid_masks(count, count))
-        return masks.astype(np.int32)
+            masks = np.where(holds(hands, _ACE_OF_SPADES), count, masks)
+        return masks
 
     def revealed_spade_counts(self, rules: Rules, bids: I8) -> I8:
         """A non-Nil bid is the bidder's spade count; Nil reveals nothing."""

@@ -32,7 +32,7 @@ class WhizVariant(Variant):
         """Nil and the spade count; only the count when ``whiz_nil_needs_no_ace``
         is on and the hand holds the A♠; only Nil with no spades."""
         spades = hand.count(_SPADES)
-        if spades and rules.get(WHIZ_NIL_NEEDS_NO_ACE) and _ACE_OF_SPADES in hand:
+        if spades and _ACE_OF_SPADES in hand and rules.get(WHIZ_NIL_NEEDS_NO_ACE):
             return (spades,)
         return (0, spades) if spades else (0,)
 

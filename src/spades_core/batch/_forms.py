@@ -222,7 +222,7 @@ class CheckedForms:
             not isinstance(answer, np.ndarray)
             or answer.shape != (len(hands),)
             or answer.dtype.kind not in "iu"
-            or ((answer <= 0) | (answer > _ALL_BIDS)).any()
+            or (len(answer) and (answer.min() <= 0 or answer.max() > _ALL_BIDS))
         ):
             raise self._refuse(
                 "legal_bids",
@@ -240,7 +240,7 @@ class CheckedForms:
             not isinstance(answer, np.ndarray)
             or answer.shape != bids.shape
             or answer.dtype.kind not in "iu"
-            or ((answer < NO_BID) | (answer > 13)).any()
+            or (answer.size and (answer.min() < NO_BID or answer.max() > 13))
         ):
             raise self._refuse(
                 "revealed_spade_counts",
@@ -262,7 +262,7 @@ class CheckedForms:
                 isinstance(part, np.ndarray) and part.shape == shape and part.dtype.kind in "iu"
                 for part in answer
             )
-            or (answer[1] < 0).any()
+            or (answer[1].size and answer[1].min() < 0)
         ):
             raise self._refuse(
                 "score_hands",
@@ -280,7 +280,7 @@ class CheckedForms:
             not isinstance(answer, np.ndarray)
             or answer.shape != (len(scores),)
             or answer.dtype.kind not in "iu"
-            or ((answer < -1) | (answer > 1)).any()
+            or (len(answer) and (answer.min() < -1 or answer.max() > 1))
         ):
             raise self._refuse(
                 "game_outcomes",

@@ -13,7 +13,7 @@ from spades_core.errors import ArgumentTypeError, RulesError, brief
 from spades_core.registry import load_variant
 from spades_core.rng import MAX_SEED
 from spades_core.seats import Seat
-from spades_core.tricks import left_of_dealer
+from spades_core.tricks import LEFT_OF
 from spades_core.variant import Variant
 
 from ._deal import CARD_BITS, deal_hands, first_dealers
@@ -30,6 +30,8 @@ from ._rules import (
 from ._types import I8, U64, Ids
 
 __all__ = ["DEFAULT_CHUNK", "BatchResult", "play", "play_chunks"]
+
+_LEFT_OF: Final = np.array(LEFT_OF, dtype=np.int8)
 
 
 DEFAULT_CHUNK: Final = 1 << 14
@@ -349,7 +351,7 @@ def play_hands(
     """The first hand of every seed's game, all played together."""
     count = len(seeds)
     dealer = first_dealers(seeds)
-    first_bidder = left_of_dealer(dealer).astype(np.int8)
+    first_bidder = _LEFT_OF[dealer]
     held, hands = deal_hands(seeds, np.zeros(count, np.uint64), dealer)
     choose = Chooser(rules.variant, policies, trusted, first_row)
     rows = np.arange(count)

@@ -139,7 +139,7 @@ def shown_out(card: Ints, led: Ints, broken: Bools) -> npt.NDArray[np.uint8]:
 # -- helpers for array forms --------------------------------------------------------
 
 
-def suit_counts(hands: U64, suit: Suit | int) -> npt.NDArray[np.intp]:
+def suit_counts(hands: U64, suit: Suit | int) -> I8:
     """The number of cards of ``suit`` in each hand (a 52-bit mask).
 
     >>> from spades_core import CardSet, Suit
@@ -147,9 +147,10 @@ def suit_counts(hands: U64, suit: Suit | int) -> npt.NDArray[np.intp]:
     >>> suit_counts(hands, Suit.SPADES).tolist()
     [2, 0]
     """
-    counts: npt.NDArray[np.intp] = POPCOUNT14[
-        ((hands >> _SHIFTS[int(suit)]) & SLICE).astype(np.intp)
-    ].astype(np.intp)
+    slices = hands >> _SHIFTS[int(suit)]
+    if int(suit) != tricks.SPADES:  # spades are the top slice: nothing above to clear
+        slices &= SLICE
+    counts: I8 = POPCOUNT14[slices.astype(np.intp)]
     return counts
 
 
@@ -160,19 +161,25 @@ def holds(hands: U64, card: Card | int) -> Bools:
     return held
 
 
-def bid_masks(lowest: Ints | int, highest: Ints | int) -> I32:
+def bid_masks(lowest: Ints | int, highest: Ints | int | None = None) -> I32:
     """Bid masks with every bid from ``lowest`` to ``highest`` (both
-    included; none where ``highest < lowest``), elementwise: ``bid_masks(0,
-    13)`` is every bid, ``bid_masks(count, count)`` the one bid ``count``.
+    included; none where ``highest < lowest``), elementwise, or with
+    ``highest`` omitted the one bid ``lowest``: ``bid_masks(0, 13)`` is every
+    bid, ``bid_masks(count)`` the bid ``count`` alone.
 
     >>> bid_masks(np.array([0, 4, 3]), np.array([2, 13, 2])).tolist()
     [7, 16368, 0]
+    >>> bid_masks(np.array([0, 5])).tolist()
+    [1, 32]
     """
     low = np.asarray(lowest, dtype=np.int32)
+    if highest is None:
+        single: I32 = np.left_shift(np.int32(1), low)
+        return single
     high = np.asarray(highest, dtype=np.int32)
-    upto = (np.int32(1) << (high + 1)) - 1
-    below = (np.int32(1) << low) - 1
-    masks: I32 = np.where(high >= low, upto & ~below, 0).astype(np.int32)
+    # 2**(high+1) - 2**low has the bits low..high set, and is 0 or negative
+    # when high < low.
+    masks: I32 = np.maximum((np.int32(2) << high) - (np.int32(1) << low), 0)
     return masks
 
 

@@ -27,7 +27,7 @@ from spades_core.errors import (
 from spades_core.game import Phase
 from spades_core.rng import MAX_SEED
 from spades_core.seats import Seat
-from spades_core.tricks import left_of_dealer
+from spades_core.tricks import LEFT_OF
 from spades_core.variant import Variant
 
 from ._deal import CARD_BITS, deal_hands, first_dealers
@@ -76,6 +76,7 @@ _AT: Final = _layout()
 _PHASE_BID: Final = PHASE_SLOTS[Phase.BID]
 _PHASE_PLAY: Final = PHASE_SLOTS[Phase.PLAY]
 _ONE: Final = np.uint64(1)
+_LEFT_OF: Final = np.array(LEFT_OF, dtype=np.int8)
 
 
 class Tables:
@@ -354,7 +355,7 @@ class Tables:
         self.bids.reshape(-1)[rows * 4 + seat] = values
         next_seat = ((seat + 1) & 3).astype(np.int8)
         self.to_act[rows] = next_seat
-        finished = next_seat == left_of_dealer(self.dealer[rows])
+        finished = next_seat == _LEFT_OF[self.dealer[rows]]
         still = rows[~finished]
         if len(still):
             self._bid_options(still)
@@ -435,7 +436,7 @@ class Tables:
         going_on = rows[~ended]
         if len(going_on):
             self.hand_number[going_on] += 1
-            self.dealer[going_on] = left_of_dealer(self.dealer[going_on])
+            self.dealer[going_on] = _LEFT_OF[self.dealer[going_on]]
             self._deal(going_on)
         if len(over):
             self._start_games(over, self._take_seeds(len(over)))
@@ -467,7 +468,7 @@ class Tables:
         self.broken[rows] = False
         self._tricks_done[rows] = 0
         self.phase[rows] = BIDDING
-        first = left_of_dealer(self.dealer[rows])
+        first = _LEFT_OF[self.dealer[rows]]
         self.to_act[rows] = first
         self.leader[rows] = first
         self._bid_options(rows)

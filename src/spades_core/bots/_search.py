@@ -37,11 +37,11 @@ from spades_core.results import SEATS
 from spades_core.scoring import bag_cost
 from spades_core.tricks import (
     FIRST_SPADE,
+    LEFT_OF,
     NO_SUIT,
     RANKS,
     breaks_spades,
     first_leader,
-    left_of_dealer,
     legal_mask,
     rule_flags,
     shown_out,
@@ -183,7 +183,7 @@ class Sim(Table):
         """Complete the bidding with the normal policy, then set up the first lead."""
         variant = self.variant
         rules = self.rules
-        first = left_of_dealer(self.dealer)
+        first = LEFT_OF[self.dealer]
         for i in range(4):
             seat = (first + i) % 4
             if self.bids[seat] != NO_BID:
