@@ -32,7 +32,8 @@ class WhizVariant(Variant):
         """Nil and the spade count; only the count when ``whiz_nil_needs_no_ace``
         is on and the hand holds the A♠; only Nil with no spades."""
         spades = hand.count(_SPADES)
-        if spades and _ACE_OF_SPADES in hand and rules.get(WHIZ_NIL_NEEDS_NO_ACE):
+        # The house rule is looked up only for a hand holding the A♠.
+        if spades and hand.mask >> _ACE_OF_SPADES.id & 1 and rules.get(WHIZ_NIL_NEEDS_NO_ACE):
             return (spades,)
         return (0, spades) if spades else (0,)
 

@@ -205,19 +205,19 @@ class CheckedForms:
             f"it returned {shown}"
         )
 
-    def _call(self, form: str, *args: Any) -> Any:
-        try:
-            return getattr(self.forms, form)(*args)
-        except SpadesError:
-            raise
-        except (Exception, SystemExit) as error:
-            raise VariantLoadError(
-                f"variant {self.variant.id!r} failed in the array form {form}: {brief(error, 200)}"
-            ) from error
+    def _failed(self, form: str, error: BaseException) -> VariantLoadError:
+        return VariantLoadError(
+            f"variant {self.variant.id!r} failed in the array form {form}: {brief(error, 200)}"
+        )
 
     def legal_bids(self, rules: Rules, hands: U64, seats: I8, bids: I8) -> I32:
         """The forms' legal bid masks, checked: one per row, each of 1 to 14 bits."""
-        answer = self._call("legal_bids", rules, hands, seats, bids)
+        try:
+            answer: Any = self.forms.legal_bids(rules, hands, seats, bids)
+        except SpadesError:
+            raise
+        except (Exception, SystemExit) as error:
+            raise self._failed("legal_bids", error) from error
         if (
             not isinstance(answer, np.ndarray)
             or answer.shape != (len(hands),)
@@ -235,7 +235,12 @@ class CheckedForms:
 
     def revealed_spade_counts(self, rules: Rules, bids: I8) -> I8:
         """The forms' revealed counts, checked: ``(n, 4)``, each -1 or 0-13."""
-        answer = self._call("revealed_spade_counts", rules, bids)
+        try:
+            answer: Any = self.forms.revealed_spade_counts(rules, bids)
+        except SpadesError:
+            raise
+        except (Exception, SystemExit) as error:
+            raise self._failed("revealed_spade_counts", error) from error
         if (
             not isinstance(answer, np.ndarray)
             or answer.shape != bids.shape
@@ -253,7 +258,12 @@ class CheckedForms:
     def score_hands(self, rules: Rules, bids: I8, tricks: I8, bags_before: I64) -> tuple[I64, I64]:
         """The forms' points and bags, checked: two ``(n, 2)`` integer
         arrays, bags from 0."""
-        answer = self._call("score_hands", rules, bids, tricks, bags_before)
+        try:
+            answer: Any = self.forms.score_hands(rules, bids, tricks, bags_before)
+        except SpadesError:
+            raise
+        except (Exception, SystemExit) as error:
+            raise self._failed("score_hands", error) from error
         shape = bags_before.shape
         if (
             not isinstance(answer, tuple)
@@ -275,7 +285,12 @@ class CheckedForms:
 
     def game_outcomes(self, rules: Rules, scores: I64) -> I8:
         """The forms' winners, checked: ``(n,)``, each 0, 1 or -1."""
-        answer = self._call("game_outcomes", rules, scores)
+        try:
+            answer: Any = self.forms.game_outcomes(rules, scores)
+        except SpadesError:
+            raise
+        except (Exception, SystemExit) as error:
+            raise self._failed("game_outcomes", error) from error
         if (
             not isinstance(answer, np.ndarray)
             or answer.shape != (len(scores),)
