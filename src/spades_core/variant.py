@@ -9,7 +9,9 @@ answer. Override only what the variant changes:
   default: every variant says how it bids);
 * :meth:`Variant.score_hand` — points and bags for a finished hand;
 * :meth:`Variant.game_outcome` — whether a team has won after a hand;
-* :meth:`Variant.check_rules` — rejecting option combinations it cannot play.
+* :meth:`Variant.check_rules` — rejecting option combinations it cannot play;
+* :meth:`Variant.score_items` — a hand's score itemised for people;
+* :meth:`Variant.array_forms` — its rules on arrays, for the batch engine.
 
 Trick play (following suit, spades as trump, breaking spades, the first lead)
 is the engine's, configured by the ``break_rule`` and ``first_lead`` options.
