@@ -57,6 +57,9 @@ ACTIONS: Final[tuple[Play | Bid, ...]] = (*PLAYS, *BIDS)
 """The pre-built action of every id, indexed by id (no legality check)."""
 
 _ALL_FALSE: Final = (False,) * NUM_ACTIONS
+# Looking a member up on an enum class costs more than a global in CPython 3.11.
+_PLAY: Final = Phase.PLAY
+_BID: Final = Phase.BID
 
 
 def action_id(action: object) -> int:
@@ -79,16 +82,31 @@ def action_id(action: object) -> int:
 
 def _mask_bits(game: Game) -> int:
     _check.instance(game, Game, "encoding", "game", "a Game")
-    phase = game.phase
-    if phase is Phase.PLAY:
+    return legal_id_bits(game)
+
+
+def legal_id_bits(game: Game) -> int:
+    """The legal ids of ``game`` (a :class:`Game`, not checked) as a mask: bit
+    ``n`` is set when id ``n`` is legal."""
+    phase = game._phase
+    if phase is _PLAY:
         # Card ids are mask bits already.
         return _transitions.legal_play_mask(game)
-    if phase is Phase.BID:
+    if phase is _BID:
         bits = 0
-        for value in game.legal_bids():
-            bits |= 1 << (BID_ID_BASE + value)
+        for action in game.legal_actions():
+            bits |= 1 << (BID_ID_BASE + action.value)  # type: ignore[union-attr]
         return bits
     return 0
+
+
+def after_legal_id(game: Game, action_id: int) -> Game:
+    """The game after the seat to act takes ``action_id``, which the caller has
+    found among the legal ids (:func:`legal_id_bits`): the engine's transition
+    without checking it again."""
+    if action_id < NUM_CARD_IDS:
+        return _transitions.play_unchecked(game, action_id)
+    return _transitions.bid_unchecked(game, action_id - BID_ID_BASE)
 
 
 def legal_mask(game: Game) -> tuple[bool, ...]:
@@ -99,13 +117,46 @@ def legal_mask(game: Game) -> tuple[bool, ...]:
     bits = _mask_bits(game)
     if not bits:
         return _ALL_FALSE
-    return tuple(bits >> index & 1 == 1 for index in range(NUM_ACTIONS))
+    flags = list(_ALL_FALSE)
+    for index in ids_of_bits(bits):
+        flags[index] = True
+    return tuple(flags)
 
 
 def legal_ids(game: Game) -> tuple[int, ...]:
     """The legal ids, ascending (the ``True`` positions of :func:`legal_mask`)."""
-    bits = _mask_bits(game)
-    return tuple(index for index in range(NUM_ACTIONS) if bits >> index & 1)
+    return ids_of_bits(_mask_bits(game))
+
+
+# The ids of the set bits of each 13-bit slice of an id mask, one table per
+# slice (filled on first use): a legal mask becomes ids in a few lookups
+# instead of a test per id.
+_SLICE_BITS: Final = 13
+_SLICE: Final = (1 << _SLICE_BITS) - 1
+_SLICE_IDS: Final[tuple[dict[int, tuple[int, ...]], ...]] = tuple(
+    {} for _ in range(-(-NUM_ACTIONS // _SLICE_BITS))
+)
+
+
+def ids_of_bits(bits: int) -> tuple[int, ...]:
+    """The positions of the set bits of ``bits`` (an id mask: bit ``n`` stands
+    for id ``n``), ascending."""
+    ids: tuple[int, ...] = ()
+    offset = 0
+    for table in _SLICE_IDS:
+        if not bits:
+            break
+        chunk = bits & _SLICE
+        if chunk:
+            found = table.get(chunk)
+            if found is None:
+                found = table[chunk] = tuple(
+                    offset + index for index in range(_SLICE_BITS) if chunk >> index & 1
+                )
+            ids += found
+        bits >>= _SLICE_BITS
+        offset += _SLICE_BITS
+    return ids
 
 
 def action_from_id(game: Game, action_id: int) -> Play | Bid:
@@ -124,8 +175,10 @@ def action_from_id(game: Game, action_id: int) -> Play | Bid:
         )
     _check.instance(game, Game, "action_from_id", "game", "a Game")
     action = ACTIONS[action_id]
-    if action in game.legal_actions():
-        return action
+    # Legal actions are the pre-built ones of ACTIONS: found by identity.
+    for candidate in game.legal_actions():
+        if candidate is action:
+            return action
     error = game.why_illegal(action)
     if error is None:  # pragma: no cover - legal_actions and why_illegal agree
         raise AssertionError(f"{action!r} is legal but not among the legal actions")

@@ -2,7 +2,7 @@
 
 Each function takes a game and returns a new one; none mutates anything.
 :func:`apply` checks legality and is what :meth:`Game.apply` calls.
-:func:`play_unchecked` and :func:`bid_unchecked` skip the checks, for
+:func:`play_unchecked`, :func:`bid_unchecked` and :func:`deal_unchecked` skip the checks, for
 simulation code that already chose a legal action from :func:`legal_actions`
 or :func:`legal_play_mask`; given an illegal action they produce a corrupt
 game, so use them only there.
@@ -59,6 +59,7 @@ __all__ = [
     "bid_values",
     "check",
     "deal",
+    "deal_unchecked",
     "legal_actions",
     "legal_bid_values",
     "legal_play_mask",
@@ -127,6 +128,12 @@ def deal(game: Game, hands: object = None) -> Game:
         masks = rng.deal_masks(game._setup.seed, len(game._results), game._dealer)
     else:
         masks = tuple(cardset.mask for cardset in deal_of(hands).hands or ())  # type: ignore[assignment]
+    return deal_unchecked(game, masks)
+
+
+def deal_unchecked(game: Game, masks: tuple[int, ...]) -> Game:
+    """The game (in ``DEAL``) with the hands ``masks`` dealt (by seat number:
+    four disjoint 13-card masks), without checking them."""
     return game_bidding(game, _BID, masks, _NO_BIDS, LEFT_OF[game._dealer])
 
 

@@ -58,10 +58,17 @@ import attrs
 import numpy as np
 import pyspiel
 
-from spades_core.actions import Action, Deal
-from spades_core.cards import ALL_CARDS, CardSet
+from spades_core.actions import Action
+from spades_core.cards import ALL_CARDS
 from spades_core.determinize import determinize
-from spades_core.encoding import BID_ID_BASE, NUM_ACTIONS, action_from_id, legal_ids
+from spades_core.encoding import (
+    BID_ID_BASE,
+    NUM_ACTIONS,
+    action_from_id,
+    after_legal_id,
+    ids_of_bits,
+    legal_id_bits,
+)
 from spades_core.envs import _episode, features
 from spades_core.errors import IllegalActionError, IllegalReason, RulesError, SpadesError, brief
 from spades_core.game import SEATS, Game, Phase, new_game
@@ -69,6 +76,7 @@ from spades_core.options import OptionSpec, Rules
 from spades_core.records import dumps, loads
 from spades_core.registry import available_variants, load_variant
 from spades_core.seats import Seat
+from spades_core.transitions import deal_unchecked
 from spades_core.variant import Variant
 from spades_core.views import View
 
@@ -94,6 +102,13 @@ _RETURNS: Final = ("points", "win")
 _CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
 _OWN_PARAMETERS: Final[dict[str, object]] = {"variant": "classic", "hands": 1, "returns": "points"}
+_DECK: Final = tuple(range(_episode.CARDS))
+# The chance outcome of each card when ``n`` cards are left to deal:
+# ``_OUTCOMES[n][card]``, built once rather than at every chance node.
+_OUTCOMES: Final = tuple(
+    tuple((card, 1.0 / left) if left else (card, 0.0) for card in _DECK)
+    for left in range(_episode.CARDS + 1)
+)
 
 
 # -- parameters ----------------------------------------------------------------------
@@ -357,10 +372,18 @@ class _Position:
     """Card ids dealt so far to the hand being dealt."""
     start_hand: int
     start_scores: tuple[int, int]
+    left: tuple[int, ...] = attrs.field(default=_DECK, eq=False, repr=False)
+    """The card ids not in ``dealing``, ascending (kept so that a chance node
+    does not work them out again)."""
 
-    def moved(self, game: Game, dealing: tuple[int, ...]) -> _Position:
-        """The same episode at another game and deal (the constructor: faster than evolve)."""
-        return _Position(game, dealing, self.start_hand, self.start_scores)
+    def moved(
+        self, game: Game, dealing: tuple[int, ...], left: tuple[int, ...] | None = None
+    ) -> _Position:
+        """The same episode at another game and deal (the constructor: faster than
+        evolve); ``left`` is the cards not in ``dealing`` when the caller knows them."""
+        if left is None:
+            left = _undealt(dealing)
+        return _Position(game, dealing, self.start_hand, self.start_scores, left)
 
     def __deepcopy__(self, memo: object) -> _Position:
         return self
@@ -373,10 +396,18 @@ class _Position:
         )
 
 
+def _undealt(dealing: tuple[int, ...]) -> tuple[int, ...]:
+    if not dealing:
+        return _DECK
+    dealt = set(dealing)
+    return tuple(card for card in _DECK if card not in dealt)
+
+
 def _position_from_record(
     record: str, dealing: tuple[int, ...], start_hand: int, start_scores: tuple[int, int]
 ) -> _Position:
-    return _Position(loads(record), tuple(dealing), start_hand, tuple(start_scores))  # type: ignore[arg-type]
+    dealt = tuple(dealing)
+    return _Position(loads(record), dealt, start_hand, tuple(start_scores), _undealt(dealt))  # type: ignore[arg-type]
 
 
 class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
@@ -392,6 +423,7 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
 
     def _move_to(self, position: _Position) -> None:
         self._position = position
+        self._legal_bits = -1  # not worked out yet
         game = position.game
         # Asked for at every node of a search: worked out once per position.
         if _episode.episode_over(game, position.start_hand, self._hands):
@@ -416,41 +448,81 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
         """The seat number to act, or OpenSpiel's chance / terminal id."""
         return self._player
 
+    def _legal_id_bits(self) -> int:
+        # Asked by legal_actions and again by apply_action: worked out once per position.
+        bits = self._legal_bits
+        if bits < 0:
+            bits = self._legal_bits = legal_id_bits(self._position.game)
+        return bits
+
     def _legal_actions(self, player: int) -> list[int]:
         if player != self._player or player < 0:
             return []
-        return list(legal_ids(self._position.game))
+        return list(ids_of_bits(self._legal_id_bits()))
+
+    # Called from Python, the two queries below answer as OpenSpiel's C++ State
+    # does (for any other player, they ask it), without the round trip through
+    # C++ and back into this class for every step of a Python loop.
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal action ids of ``player`` (by default the player to move):
+        at a chance node, the cards left to deal."""
+        current = self._player
+        if player is None or player == current:
+            if current >= 0:
+                return list(ids_of_bits(self._legal_id_bits()))
+            return list(self._position.left) if current == _CHANCE else []
+        return cast(list[int], pyspiel.State.legal_actions(self, player))
+
+    def is_chance_node(self) -> bool:
+        """Whether chance is to move (a card is being dealt)."""
+        return self._player == _CHANCE
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The cards not dealt yet, each with equal probability."""
         if self._player != _CHANCE:
             return []
-        dealt = set(self._position.dealing)
-        left = [card for card in range(_episode.CARDS) if card not in dealt]
-        return [(card, 1.0 / len(left)) for card in left]
+        left = self._position.left
+        return list(map(_OUTCOMES[len(left)].__getitem__, left))
 
     def _apply_action(self, action: int) -> None:
         position = self._position
         game = position.game
         if self._player == _CHANCE:
-            if (
-                type(action) is not int
-                or not 0 <= action < _episode.CARDS
-                or action in position.dealing
-            ):
+            left = position.left
+            if type(action) is not int or action not in left:
                 raise RulesError(f"not a card left to deal: {brief(action)}")
             dealing = (*position.dealing, action)
             if len(dealing) < _episode.CARDS:
-                self._move_to(position.moved(game, dealing))
+                # Still dealing: the game and the player to move stay as they are.
+                index = left.index(action)
+                self._position = position.moved(game, dealing, left[:index] + left[index + 1 :])
                 return
             masks = [0, 0, 0, 0]
             first = int(game.dealer) + 1
             for index, card in enumerate(dealing):
                 masks[(first + index) % 4] |= 1 << card
-            hands = (CardSet(masks[0]), CardSet(masks[1]), CardSet(masks[2]), CardSet(masks[3]))
-            self._move_to(position.moved(game.apply(Deal(hands)), ()))
+            # Fifty-two distinct cards, thirteen a seat: a deal the engine need not check.
+            self._move_to(position.moved(deal_unchecked(game, tuple(masks)), ()))
             return
-        self._move_to(position.moved(game.apply(action_from_id(game, action)), ()))
+        if (
+            type(action) is int
+            and 0 <= action < NUM_ACTIONS
+            and (self._legal_id_bits() >> action) & 1
+        ):
+            after = after_legal_id(game, action)
+            if len(after._results) > len(game._results):
+                # A hand was scored: the episode may be over, or chance deals next.
+                self._move_to(position.moved(after, ()))
+                return
+            # Within a hand, the seat to act moves next.
+            self._position = position.moved(after, (), _DECK)
+            self._legal_bits = -1
+            self._player = after._to_act
+            return
+        # Not legal here: the engine's error, with its reason.
+        action_from_id(game, action)
+        raise AssertionError(f"action {action!r} is legal but was not found")  # pragma: no cover
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
