@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 from typing import Final
 
 from spades_core import CardSet, Rules, Seat, Variant
+from spades_core.variant import describe_bids
 
 __all__ = ["CLASSIC", "ClassicVariant"]
 
@@ -21,6 +22,22 @@ class ClassicVariant(Variant):
         cap = rules.max_team_bid
         highest = 13 if cap is None else min(13, cap - bids.get(seat.partner, 0))
         return range(highest + 1)
+
+    def explain_bids(
+        self, rules: Rules, seat: Seat, hand: CardSet, bids: Mapping[Seat, int]
+    ) -> str | None:
+        """The team cap, when it holds the seat below 13: the cap, the
+        partner's bid (or that the partner has not bid), and the bids left."""
+        legal = tuple(self.legal_bids(rules, seat, hand, bids))
+        if max(legal) >= 13:
+            return None
+        partner = bids.get(seat.partner)
+        said = "has not bid yet" if partner is None else f"bid {'Nil' if partner == 0 else partner}"
+        left = "Nil is your only bid" if legal == (0,) else f"you may bid {describe_bids(legal)}"
+        return (
+            f"In {self.title} a partnership's bids may total at most {rules.max_team_bid}, "
+            f"and your partner {said}, so {left}."
+        )
 
 
 CLASSIC: Final = ClassicVariant(
