@@ -28,14 +28,18 @@ class ClassicVariant(Variant):
     ) -> str | None:
         """The team cap, when it holds the seat below 13: the cap, the
         partner's bid (or that the partner has not bid), and the bids left."""
-        legal = tuple(self.legal_bids(rules, seat, hand, bids))
+        legal = tuple(sorted(self.legal_bids(rules, seat, hand, bids)))
+        cap = rules.max_team_bid
+        partner = bids.get(seat.partner)
+        if cap is None or legal != tuple(range(min(13, cap - (partner or 0)) + 1)):
+            # Bids limited otherwise (a subclass's own rule): say what they are.
+            return super().explain_bids(rules, seat, hand, bids)
         if max(legal) >= 13:
             return None
-        partner = bids.get(seat.partner)
         said = "has not bid yet" if partner is None else f"bid {'Nil' if partner == 0 else partner}"
         left = "Nil is your only bid" if legal == (0,) else f"you may bid {describe_bids(legal)}"
         return (
-            f"In {self.title} a partnership's bids may total at most {rules.max_team_bid}, "
+            f"In {self.title} a partnership's bids may total at most {cap}, "
             f"and your partner {said}, so {left}."
         )
 

@@ -25,10 +25,13 @@ class MirrorVariant(Variant):
 
     def explain_bids(
         self, rules: Rules, seat: Seat, hand: CardSet, bids: Mapping[Seat, int]
-    ) -> str:
+    ) -> str | None:
         """The one bid there is, and the spade count it comes from."""
         legal = tuple(self.legal_bids(rules, seat, hand, bids))
         count = hand.count(_SPADES)
+        if legal != (count,):
+            # Bids limited otherwise (a subclass's own rule): say what they are.
+            return super().explain_bids(rules, seat, hand, bids)
         held = "no spades" if count == 0 else f"{count} spade{'s' if count != 1 else ''}"
         return (
             f"In {self.title} your bid is your spade count, and you hold {held}, "

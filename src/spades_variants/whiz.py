@@ -37,15 +37,20 @@ class WhizVariant(Variant):
         count = hand.count(_SPADES)
         spades = f"{count} spade{'s' if count != 1 else ''}"
         rule = f"In {self.title} you bid Nil or your spade count"
-        if legal == (0,):
+        if legal == (0,) and not count:
             return f"{rule}, and you hold no spades, so Nil is your only bid."
-        if 0 in legal:
+        if legal == (0, count):
             return f"{rule}, and you hold {spades}, so you may bid {describe_bids(legal)}."
-        if _ACE_OF_SPADES in hand and rules.get("whiz_nil_needs_no_ace") is True:
+        if (
+            legal == (count,)
+            and _ACE_OF_SPADES in hand
+            and rules.get("whiz_nil_needs_no_ace") is True
+        ):
             return (
                 f"{rule}, but you hold the A♠ and the house rule whiz_nil_needs_no_ace "
                 f"rules out Nil for its holder, so you must bid your {spades}."
             )
+        # Bids limited otherwise (a subclass's own rule): say what they are.
         return super().explain_bids(rules, seat, hand, bids)
 
     def revealed_spade_counts(self, rules: Rules, bids: Mapping[Seat, int]) -> dict[Seat, int]:
