@@ -61,7 +61,7 @@ ADVICE = frozenset(
         "to make it hard for them to stay under",
         "to make it hard for them both to stay under",
         "and make them use their best card",
-        "and let your partner, who plays last, try to win",
+        "try to win",
         "and leave them room to be forced to win the trick",
         "to avoid another bag",
         "to avoid taking more bags",
@@ -704,7 +704,8 @@ def _highest_outside(p: Position, m: re.Match[str]) -> None:
 
 
 @clause(
-    "the cheapest winner", rf"the ({CARD}) is (the cheapest card|a card) that beats the ({CARD})"
+    "the cheapest winner",
+    rf"(?i:the) ({CARD}) is (the cheapest card|a card) that beats the ({CARD})",
 )
 def _cheapest(p: Position, m: re.Match[str]) -> None:
     best = _current(p, m[3])
@@ -889,6 +890,11 @@ def _trick_is_yours(p: Position, m: re.Match[str]) -> None:
 @clause("second to play", r"^Second to play")
 def _second(p: Position, m: re.Match[str]) -> None:
     _is(len(p.trick), 1, "the cards before yours")
+
+
+@clause("the partner plays last", r"and let your partner, who plays last,")
+def _partner_last(p: Position, m: re.Match[str]) -> None:
+    _is(p.after[-1:], [p.partner], "the seat playing last")
 
 
 @clause("third to play", r"^Only an opponent plays after you")
