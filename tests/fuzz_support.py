@@ -43,7 +43,14 @@ ENGINE_BUILT: Final = frozenset({sc.Game, sc.HandResult})
 the constructor"): their constructors are not entry points, their methods are."""
 
 HOOKS: Final = frozenset(
-    {"legal_bids", "score_hand", "game_outcome", "revealed_spade_counts", "check_rules"}
+    {
+        "legal_bids",
+        "score_hand",
+        "game_outcome",
+        "revealed_spade_counts",
+        "check_rules",
+        "explain_bids",
+    }
 )
 """Variant hook methods: the engine calls them with checked values and checks
 their answers, so they are not fuzzed as entry points."""
@@ -87,7 +94,8 @@ def _methods(cls: type) -> Iterator[tuple[str, object]]:
         if not _ours(klass):
             continue
         for name, member in vars(klass).items():
-            if name.startswith("_") or name in seen or name in HOOKS:
+            hook = name in HOOKS and issubclass(cls, sc.Variant)
+            if name.startswith("_") or name in seen or hook:
                 continue
             seen.add(name)
             if isinstance(member, staticmethod | classmethod) or inspect.isfunction(member):
