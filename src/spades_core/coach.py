@@ -325,9 +325,10 @@ class _Seen:
             place = trick_winner(padded)
             self.winner, self.best = plays[place]
         out = []
+        counts = view.spade_counts.values_
         for seat in Seat:
             suits = sum(1 << suit for suit in view.shown_out[seat])
-            if view.spades_left(seat) == 0:
+            if counts[seat] is not None and view.spades_left(seat) == 0:
                 suits |= 1 << SPADES
             out.append(suits)
         self.lacks = out
@@ -349,7 +350,9 @@ class _Seen:
         """Whether ``seat``, still to play, could beat ``card`` winning the trick:
         (with a higher card of the suit led, by trumping)."""
         led = self.led if self.led != NO_SUIT else card // RANKS
-        higher = [other for other in ids_of_mask(self.unseen) if self.beats(other, card)]
+        # Only a card of the suit led or a spade can beat anything.
+        candidates = ids_of_mask(self.unseen & (SUIT_MASKS[led] | SPADE_MASK))
+        higher = [other for other in candidates if self.beats(other, card)]
         by_rank = any(other // RANKS == led for other in higher) and self.may_hold(seat, led)
         by_trump = (
             led != SPADES
