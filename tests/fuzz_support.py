@@ -46,9 +46,11 @@ HOOKS: Final = frozenset(
     {
         "legal_bids",
         "score_hand",
+        "score_items",
         "game_outcome",
         "revealed_spade_counts",
         "check_rules",
+        "array_forms",
         "explain_bids",
     }
 )

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from spades_core import CardSet, Rules, Seat, Variant
 from spades_core.variant import describe_bids
+
+if TYPE_CHECKING:
+    from spades_core.batch import ArrayForms
 
 __all__ = ["CLASSIC", "ClassicVariant"]
 
@@ -42,6 +45,13 @@ class ClassicVariant(Variant):
             f"In {self.title} a partnership's bids may total at most {cap}, "
             f"and your partner {said}, so {left}."
         )
+
+    def array_forms(self) -> ArrayForms:
+        """This variant's rules on arrays (:class:`spades_variants._arrays.ClassicArrays`),
+        imported only when the batch engine asks: it needs numpy."""
+        from spades_variants._arrays import ClassicArrays
+
+        return ClassicArrays(self)
 
 
 CLASSIC: Final = ClassicVariant(

@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from spades_core import Card, CardSet, Rules, Seat, Suit, Variant
+from spades_core.options import bool_option
 from spades_core.variant import describe_bids
 from spades_variants import MIRROR_FAMILY_OPTIONS
 
-__all__ = ["WHIZ", "WhizVariant"]
+if TYPE_CHECKING:
+    from spades_core.batch import ArrayForms
+
+__all__ = ["WHIZ", "WHIZ_NIL_NEEDS_NO_ACE", "WhizVariant"]
+
+WHIZ_NIL_NEEDS_NO_ACE: Final = bool_option(
+    "whiz_nil_needs_no_ace", "a player holding the A♠ may not bid Nil"
+)
+"""Whiz's own house rule (off by default): a player holding the A♠ may not bid Nil."""
 
 _ACE_OF_SPADES: Final = Card.parse("AS")
 _SPADES: Final = Suit.SPADES
@@ -24,7 +33,8 @@ class WhizVariant(Variant):
         """Nil and the spade count; only the count when ``whiz_nil_needs_no_ace``
         is on and the hand holds the A♠; only Nil with no spades."""
         spades = hand.count(_SPADES)
-        if spades and rules.whiz_nil_needs_no_ace and _ACE_OF_SPADES in hand:
+        # The house rule is looked up only for a hand holding the A♠.
+        if spades and hand.mask >> _ACE_OF_SPADES.id & 1 and rules.get(WHIZ_NIL_NEEDS_NO_ACE):
             return (spades,)
         return (0, spades) if spades else (0,)
 
@@ -41,11 +51,7 @@ class WhizVariant(Variant):
             return f"{rule}, and you hold no spades, so Nil is your only bid."
         if legal == (0, count):
             return f"{rule}, and you hold {spades}, so you may bid {describe_bids(legal)}."
-        if (
-            legal == (count,)
-            and _ACE_OF_SPADES in hand
-            and rules.get("whiz_nil_needs_no_ace") is True
-        ):
+        if legal == (count,) and _ACE_OF_SPADES in hand and rules.get(WHIZ_NIL_NEEDS_NO_ACE):
             return (
                 f"{rule}, but you hold the A♠ and the house rule whiz_nil_needs_no_ace "
                 f"rules out Nil for its holder, so you must bid your {spades}."
@@ -56,6 +62,13 @@ class WhizVariant(Variant):
     def revealed_spade_counts(self, rules: Rules, bids: Mapping[Seat, int]) -> dict[Seat, int]:
         """A non-Nil bid is the bidder's spade count; Nil reveals nothing."""
         return {seat: bid for seat, bid in bids.items() if bid != 0}
+
+    def array_forms(self) -> ArrayForms:
+        """This variant's rules on arrays (:class:`spades_variants._arrays.WhizArrays`),
+        imported only when the batch engine asks: it needs numpy."""
+        from spades_variants._arrays import WhizArrays
+
+        return WhizArrays(self)
 
 
 WHIZ: Final = WhizVariant(
@@ -70,6 +83,6 @@ WHIZ: Final = WhizVariant(
         "another hand. Optional house rule, off by default (whiz_nil_needs_no_ace=true): "
         "a player holding the ace of spades may not bid Nil."
     ),
-    options={**MIRROR_FAMILY_OPTIONS, "whiz_nil_needs_no_ace": False},
+    options={**MIRROR_FAMILY_OPTIONS, WHIZ_NIL_NEEDS_NO_ACE: False},
 )
 """The Whiz Spades variant."""
