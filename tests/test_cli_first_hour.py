@@ -317,11 +317,16 @@ def test_output_into_a_closed_pipe_ends_quietly(tmp_path: Path, pipeline: str) -
 
 def test_a_typed_number_is_shown_bare_in_every_refusal_and_other_text_quoted() -> None:
     view = classic_bidding(4).view(sc.Seat.SOUTH)
-    # 13 breaks the partnership cap, 99 the range of bids: both as typed, unquoted.
-    for typed, reason in (("13", "your partnership's"), ("99", "bids are Nil"), ("-1", "bids")):
+    # 13 breaks the partnership cap (explained by the variant), 99 and -1 the range of bids:
+    # each as typed, unquoted.
+    for typed, reason in (
+        ("13", ". In Classic Spades a partnership's bids may total at most 13"),
+        ("99", ": bids are Nil"),
+        ("-1", ": bids"),
+    ):
         answer = read_bid(typed, view)
         assert isinstance(answer, str)
-        assert answer.startswith(f"You cannot bid {typed}: {reason}"), answer
+        assert answer.startswith(f"You cannot bid {typed}{reason}"), answer
     assert read_bid("bid 99", view) == read_bid("99", view)
     assert str(read_bid("banana", view)).startswith("You cannot bid 'banana': bids are Nil")
 
