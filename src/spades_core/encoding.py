@@ -31,6 +31,7 @@ from __future__ import annotations
 from typing import Final
 
 from spades_core import _check
+from spades_core._slices import SliceTable
 from spades_core.actions import BIDS, PLAYS, Bid, Deal, Play
 from spades_core.errors import IllegalActionError, IllegalReason, brief
 from spades_core.game import Game, Phase
@@ -128,34 +129,28 @@ def legal_ids(game: Game) -> tuple[int, ...]:
     return ids_of_bits(_mask_bits(game))
 
 
-# The ids of the set bits of each 13-bit slice of an id mask, one table per
-# slice (filled on first use): a legal mask becomes ids in a few lookups
-# instead of a test per id.
-_SLICE_BITS: Final = 13
-_SLICE: Final = (1 << _SLICE_BITS) - 1
-_SLICE_IDS: Final[tuple[dict[int, tuple[int, ...]], ...]] = tuple(
-    {} for _ in range(-(-NUM_ACTIONS // _SLICE_BITS))
-)
+# Card ids of a legal mask by the tables that turn it into plays (a lookup per
+# suit); bid ids by one lookup of the bid bits (filled on first use).
+_CARD_IDS: Final = SliceTable(int)
+_card_ids_of_one_suit: Final = _CARD_IDS.one_suit.get
+_card_ids_of_slices: Final = _CARD_IDS.of_mask
+_CARD_BITS: Final = (1 << NUM_CARD_IDS) - 1
+_BID_IDS: Final[dict[int, tuple[int, ...]]] = {}
 
 
 def ids_of_bits(bits: int) -> tuple[int, ...]:
     """The positions of the set bits of ``bits`` (an id mask: bit ``n`` stands
     for id ``n``), ascending."""
-    ids: tuple[int, ...] = ()
-    offset = 0
-    for table in _SLICE_IDS:
-        if not bits:
-            break
-        chunk = bits & _SLICE
-        if chunk:
-            found = table.get(chunk)
-            if found is None:
-                found = table[chunk] = tuple(
-                    offset + index for index in range(_SLICE_BITS) if chunk >> index & 1
-                )
-            ids += found
-        bits >>= _SLICE_BITS
-        offset += _SLICE_BITS
+    cards = bits & _CARD_BITS
+    ids = _card_ids_of_one_suit(cards) or _card_ids_of_slices(cards) if cards else ()
+    bids = bits >> NUM_CARD_IDS
+    if bids:
+        found = _BID_IDS.get(bids)
+        if found is None:
+            found = _BID_IDS[bids] = tuple(
+                BID_ID_BASE + value for value in range(bids.bit_length()) if bids >> value & 1
+            )
+        ids += found
     return ids
 
 
