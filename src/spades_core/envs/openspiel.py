@@ -490,12 +490,15 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
         game = position.game
         if self._player == _CHANCE:
             left = position.left
-            if type(action) is not int or action not in left:
+            try:
+                index = left.index(action) if type(action) is int else -1
+            except ValueError:  # dealt already, or not a card
+                index = -1
+            if index < 0:
                 raise RulesError(f"not a card left to deal: {brief(action)}")
             dealing = (*position.dealing, action)
             if len(dealing) < _episode.CARDS:
                 # Still dealing: the game and the player to move stay as they are.
-                index = left.index(action)
                 self._position = position.moved(game, dealing, left[:index] + left[index + 1 :])
                 return
             masks = [0, 0, 0, 0]
