@@ -10,7 +10,7 @@ import pyspiel
 import pytest
 from pettingzoo.utils import wrappers
 
-from spades_core.encoding import ACTIONS, ids_of_bits
+from spades_core.encoding import ACTIONS, ids_of_bits, legal_ids
 from spades_core.envs import openspiel
 from spades_core.envs import pettingzoo as pz
 from spades_core.errors import IllegalActionError, IllegalReason, RulesError
@@ -91,3 +91,21 @@ def test_openspiel_refuses_a_card_not_left_to_deal_and_changes_nothing(card: obj
     assert (state.dealing, state.chance_outcomes(), state.legal_actions()) == before
     assert 7 not in state.legal_actions()
     assert len(state.chance_outcomes()) == 51
+
+
+def test_pettingzoo_masks_are_new_arrays_marking_the_legal_ids() -> None:
+    table = pz.raw_env("whiz", hands=1)
+    table.reset(seed=4)
+    rng = random.Random(4)
+    for agent in table.agent_iter():
+        observation, _, termination, truncation, _ = table.last()
+        mask = observation["action_mask"]
+        if termination or truncation:
+            table.step(None)
+            continue
+        game = table.game
+        assert mask.nonzero()[0].tolist() == list(legal_ids(game))
+        mask[:] = 1  # the caller's to change: the next observation is unaffected
+        again = table.observe(agent)["action_mask"]
+        assert again.nonzero()[0].tolist() == list(legal_ids(game))
+        table.step(rng.choice(list(legal_ids(game))))

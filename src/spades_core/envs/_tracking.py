@@ -232,8 +232,8 @@ def _one_card_later(last: Game, game: Game) -> bool:
     card = before[seat] ^ after[seat]
     if card & (card - 1) or not card & before[seat]:
         return False  # not one card of the seat's hand
-    if any(before[other] != after[other] for other in range(_SEATS) if other != seat):
-        return False
+    if before[:seat] != after[:seat] or before[seat + 1 :] != after[seat + 1 :]:
+        return False  # another seat's hand changed
     played = card.bit_length() - 1
     if game._trick:
         return game._tricks is last._tricks and game._trick == (*last._trick, played)

@@ -128,6 +128,22 @@ _AssertOutOfBounds: Final = _forwarding(wrappers.AssertOutOfBoundsWrapper, after
 _OrderEnforcing: Final = _forwarding(wrappers.OrderEnforcingWrapper, after_reset=True)
 
 
+# The int8 mask of each set of legal ids met lately (copied for each caller):
+# a copy costs less than building the mask again.
+_MASKS: Final[dict[int, npt.NDArray[np.int8]]] = {}
+_MASKS_KEPT: Final = 4096
+
+
+def _mask_of(bits: int) -> npt.NDArray[np.int8]:
+    mask = _MASKS.get(bits)
+    if mask is None:
+        if len(_MASKS) >= _MASKS_KEPT:
+            _MASKS.clear()
+        mask = _MASKS[bits] = np.zeros(NUM_ACTIONS, np.int8)
+        mask[list(ids_of_bits(bits))] = 1
+    return mask.copy()
+
+
 class raw_env(AECEnv):  # type: ignore[misc]
     """A table of four agents playing one variant (see the module docs)."""
 
@@ -207,8 +223,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._select()
 
     def _select(self) -> None:
-        seat = self.game.to_act
-        if seat is not None:
+        seat = self.game._to_act
+        if seat >= 0:
             self.agent_selection = AGENTS[seat]
 
     def _legal_id_bits(self) -> int:
@@ -225,9 +241,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if seat is None:
             seat = int(self.seat_of(agent))  # raises the error naming the agents
         game = self.game
-        mask = np.zeros(NUM_ACTIONS, np.int8)
         if game._to_act == seat and not self.terminations[agent] and not self.truncations[agent]:
-            mask[list(ids_of_bits(self._legal_id_bits()))] = 1
+            mask = _mask_of(self._legal_id_bits())
+        else:
+            mask = np.zeros(NUM_ACTIONS, np.int8)
         # Kept up to date from the last action (equal to features.observation(game.view(seat))).
         observation = self._observations.observation(game, seat)
         return {"observation": observation, "action_mask": mask}
