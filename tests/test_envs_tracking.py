@@ -6,6 +6,7 @@ spectator, over random games, variants and option sets."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 from hypothesis import given, settings
@@ -43,7 +44,7 @@ def assert_same(tracker: ObservationTracker, game: sc.Game, seats: tuple[int | N
 def test_every_step_of_random_games_matches_the_views(
     data: st.DataObject, variant: str, seed: int
 ) -> None:
-    options = data.draw(option_sets(variant), label="options")
+    options: dict[str, Any] = data.draw(option_sets(variant), label="options")
     rng = random.Random(seed)
     game = sc.new_game(variant, seed=seed, **options)
     tracker = ObservationTracker()
@@ -65,14 +66,14 @@ def test_games_that_do_not_follow_the_last_one_are_built_afresh() -> None:
     # and forth, and a game of another hand: each still matches its views.
     rng = random.Random(5)
     start = sc.new_game("whiz", seed=9).deal()
-    lines = []
+    lines: list[list[sc.Game]] = []
     for _ in range(2):
-        line = [start]
+        played = [start]
         game = start
         while game.phase in (sc.Phase.BID, sc.Phase.PLAY):
             game = game.apply(ACTIONS[rng.choice(legal_ids(game))])
-            line.append(game)
-        lines.append(line)
+            played.append(game)
+        lines.append(played)
     tracker = ObservationTracker()
     order = [(line, step) for step in range(len(lines[0])) for line in (0, 1)]
     order += [(rng.randrange(2), rng.randrange(len(lines[0]))) for _ in range(200)]
