@@ -4,6 +4,7 @@ step by action id, PettingZoo's standard wrappers for the table's bookkeeping.""
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import pyspiel
@@ -109,3 +110,25 @@ def test_pettingzoo_masks_are_new_arrays_marking_the_legal_ids() -> None:
         again = table.observe(agent)["action_mask"]
         assert again.nonzero()[0].tolist() == list(legal_ids(game))
         table.step(rng.choice(list(legal_ids(game))))
+
+
+def test_a_wrapped_table_pickles_and_plays_on_alike() -> None:
+    table = pz.env("mirror", hands=1)
+    table.reset(seed=3)
+    for _ in range(9):
+        observation = table.last()[0]
+        table.step(int(observation["action_mask"].nonzero()[0][0]))
+    copy = pickle.loads(pickle.dumps(table))
+    assert type(copy) is type(table)
+    for one in (table, copy):
+        assert one.agent_selection == table.agent_selection
+    while table.agents:
+        mine, theirs = table.last(), copy.last()
+        assert mine[0]["observation"].tobytes() == theirs[0]["observation"].tobytes()
+        assert mine[0]["action_mask"].tobytes() == theirs[0]["action_mask"].tobytes()
+        assert mine[1:] == theirs[1:]
+        legal = mine[0]["action_mask"].nonzero()[0]
+        action = None if mine[2] or mine[3] else int(legal[-1])
+        table.step(action)
+        copy.step(action)
+    assert not copy.agents

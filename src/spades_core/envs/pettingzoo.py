@@ -108,8 +108,9 @@ def _forwarded(name: str, *, after_reset: bool) -> property:
     return property(read, doc=f"The table's ``{name}``.")
 
 
-def _forwarding(cls: type, *, after_reset: bool) -> type:
-    """``cls``, a standard wrapper, reading :data:`_FORWARDED` from the table directly."""
+def _forwarding(name: str, cls: type, *, after_reset: bool) -> type:
+    """``cls``, a standard wrapper, reading :data:`_FORWARDED` from the table
+    directly; ``name`` is the module's name for it (so that pickle finds it)."""
     attributes: dict[str, Any] = {
         name: _forwarded(name, after_reset=after_reset) for name in _FORWARDED
     }
@@ -120,12 +121,20 @@ def _forwarding(cls: type, *, after_reset: bool) -> type:
 
     attributes["__init__"] = __init__
     attributes["__doc__"] = cls.__doc__
-    return type(cls.__name__, (cls,), attributes)
+    attributes["__module__"] = __name__
+    attributes["__qualname__"] = name
+    return type(name, (cls,), attributes)
 
 
-_TerminateIllegal: Final = _forwarding(wrappers.TerminateIllegalWrapper, after_reset=False)
-_AssertOutOfBounds: Final = _forwarding(wrappers.AssertOutOfBoundsWrapper, after_reset=False)
-_OrderEnforcing: Final = _forwarding(wrappers.OrderEnforcingWrapper, after_reset=True)
+_TerminateIllegal: Final = _forwarding(
+    "_TerminateIllegal", wrappers.TerminateIllegalWrapper, after_reset=False
+)
+_AssertOutOfBounds: Final = _forwarding(
+    "_AssertOutOfBounds", wrappers.AssertOutOfBoundsWrapper, after_reset=False
+)
+_OrderEnforcing: Final = _forwarding(
+    "_OrderEnforcing", wrappers.OrderEnforcingWrapper, after_reset=True
+)
 
 
 # The int8 mask of each set of legal ids met lately (copied for each caller):
