@@ -186,7 +186,7 @@ def test_the_start_page_shows_the_engines_reason_for_a_bad_house_rule(
     target.fill("300")
     page.click("[data-testid=start]")
     page.wait_for_url("**/t/*", timeout=WAIT_MS)
-    page.wait_for_selector("[data-testid=rules]:has-text('target_score 300')", timeout=WAIT_MS)
+    page.wait_for_selector("[data-testid=rules]:has-text('Points to win: 300')", timeout=WAIT_MS)
     (table,) = app.state.tables.by_id.values()
     assert table.game.rules.target_score == 300
 

@@ -55,12 +55,15 @@ def table_of(client: TestClient, url: str) -> Any:
 
 
 def settled(table: Any) -> sc.Game:
-    """The table's game once the bots and the dealer have nothing left to do."""
+    """The table's game once the bots and the dealer have nothing left to do:
+    a person is to act, or to ask for the next hand."""
     deadline = time.monotonic() + 30
     while True:
         game: sc.Game = table.game
         waiting_for_person = game.to_act is not None and table.bot_for(game.to_act) is None
-        if game.is_over or (game.phase is not sc.Phase.DEAL and waiting_for_person):
+        if game.phase is sc.Phase.DEAL:
+            waiting_for_person = bool(table.waiting_for_next())
+        if game.is_over or waiting_for_person:
             return game
         assert time.monotonic() < deadline, f"the table never settled: {game!r}"
         time.sleep(0.005)
@@ -344,6 +347,9 @@ def test_a_game_against_bots_runs_to_its_end_with_a_coach_tip_at_every_turn(
             assert message["type"] == "state", message
             if message["phase"] == "GAME_OVER":
                 break
+            if message["phase"] == "DEAL" and message["waiting_for_next"] == ["S"]:
+                ws.send_json({"type": "next"})  # South has seen the hand's end
+                continue
             if message["to_act"] == "S" and progress(message) not in answered:
                 tip = message["coach"]
                 assert tip["action"] in message["legal_actions"]
