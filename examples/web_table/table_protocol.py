@@ -147,23 +147,45 @@ def _first_line(text: str | None) -> str:
     return (text or "").strip().splitlines()[0] if (text or "").strip() else ""
 
 
+def _sentences(text: str) -> list[str]:
+    return [part if part.endswith(".") else part + "." for part in text.strip().split(". ") if part]
+
+
+def _briefs(summaries: Mapping[str, str]) -> dict[str, str]:
+    """Each variant's first sentence that no other variant's summary shares
+    (a rule that sets it apart), or its first sentence."""
+    seen: dict[str, int] = {}
+    for summary in summaries.values():
+        for sentence in set(_sentences(summary)):
+            seen[sentence] = seen.get(sentence, 0) + 1
+    briefs = {}
+    for variant_id, summary in summaries.items():
+        sentences = _sentences(summary)
+        own = [sentence for sentence in sentences if seen[sentence] == 1]
+        briefs[variant_id] = (own or sentences or [""])[0]
+    return briefs
+
+
 def catalogue(*, friends: bool) -> dict[str, Any]:
     """Every installed variant (plugins too) with its options, and who may
     take a seat: the bot levels, and a friend by link when ``friends``."""
-    variants = []
+    installed = []
     for variant_id in sc.available_variants():
         try:
-            variant = sc.load_variant(variant_id)
+            installed.append(sc.load_variant(variant_id))
         except sc.SpadesError:
             continue  # a broken plugin is not offered; the others still are
-        variants.append(
-            {
-                "id": variant.id,
-                "title": variant.title,
-                "summary": variant.summary,
-                "options": [_option_json(*row) for row in variant.option_table()],
-            }
-        )
+    briefs = _briefs({variant.id: variant.summary for variant in installed})
+    variants = [
+        {
+            "id": variant.id,
+            "title": variant.title,
+            "brief": briefs[variant.id],
+            "summary": variant.summary,
+            "options": [_option_json(*row) for row in variant.option_table()],
+        }
+        for variant in installed
+    ]
     players = [
         {
             "kind": level,

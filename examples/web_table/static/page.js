@@ -118,9 +118,12 @@ function optionInput(option) {
 }
 
 function showOptions() {
+  const variant = chosenVariant();
+  $("variant-rules-title").textContent = `The rules of ${variant.title} in full`;
+  $("variant-rules").textContent = variant.summary;
   const box = $("options");
   box.replaceChildren();
-  for (const option of chosenVariant().options) {
+  for (const option of variant.options) {
     const row = element("div", { class: `option kind-${option.kind}` });
     row.append(
       element("label", { class: "name", for: `option-${option.name}` }, option.label),
@@ -167,7 +170,7 @@ function buildStartPage() {
     radio.checked = index === 0;
     radio.addEventListener("change", showOptions);
     const words = element("span", { class: "words" });
-    words.append(element("strong", {}, variant.title), element("span", { class: "summary" }, variant.summary));
+    words.append(element("strong", {}, variant.title), element("span", { class: "summary" }, variant.brief));
     label.append(radio, words);
     variants.append(label);
   });
@@ -435,8 +438,9 @@ function render(state) {
   latest = state;
   const where = positions(state.seat || "S"); // a spectator looks from South's chair
   $("title").textContent = state.title;
-  // When the game is over, hand_number counts a hand that will never be dealt.
-  const hand = state.phase === "GAME_OVER" ? state.hand_results.length : state.hand_number + 1;
+  // Between hands, and when the game is over, the hand to name is the one just scored.
+  const scored = state.phase === "GAME_OVER" || (state.phase === "DEAL" && state.hand_results.length);
+  const hand = scored ? state.hand_results.length : state.hand_number + 1;
   $("hand-number").textContent = String(hand);
   $("phase").textContent = state.phase;
   const [turn, mine] = turnText(state);
