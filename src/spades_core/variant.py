@@ -40,7 +40,14 @@ from typing import Any, Final, TypeAlias
 from spades_core.cards import CardSet
 from spades_core.errors import RulesError, SpadesError, VariantLoadError, brief
 from spades_core.options import STANDARD_OPTIONS, UNIVERSAL_OPTIONS, OptionSpec, Rules
-from spades_core.scoring import game_outcome, score_hand
+from spades_core.scoring import (
+    ScoreBreakdown,
+    ScoreItem,
+    ScoreKind,
+    game_outcome,
+    itemised_score,
+    score_hand,
+)
 from spades_core.seats import Seat, SeatMap, Team, TeamMap
 
 __all__ = [
@@ -51,6 +58,7 @@ __all__ = [
     "checked_game_outcome",
     "checked_legal_bids",
     "checked_score_hand",
+    "checked_score_items",
 ]
 
 _ID_PATTERN = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
@@ -340,6 +348,26 @@ class Variant:
         points, bags = score_hand(rules, bids.values_, tricks.values_, bags_before.values_)  # type: ignore[arg-type]
         return TeamMap(points), TeamMap(bags)
 
+    def score_items(
+        self,
+        rules: Rules,
+        bids: SeatMap[int],
+        tricks: SeatMap[int],
+        bags_before: TeamMap[int],
+    ) -> Iterable[ScoreItem]:
+        """The items a finished hand's score is made of, for people: what
+        :func:`spades_core.scoring.score_breakdown` shows. Each team's items
+        must add up to the points :meth:`score_hand` gives it, and their bags
+        to its bags after the hand minus ``bags_before``.
+
+        The default itemises the standard scoring. A variant that overrides
+        :meth:`score_hand` but not this hook gets one
+        :attr:`~spades_core.scoring.ScoreKind.VARIANT` item per team carrying
+        its points; override this to itemise your own scoring (for instance
+        the standard items plus one of your own).
+        """
+        return itemised_score(rules, bids.values_, tricks.values_, bags_before.values_)  # type: ignore[arg-type]
+
     def game_outcome(self, rules: Rules, scores: TeamMap[int]) -> Team | None:
         """The team that has won with these running ``scores`` after a hand, or
         ``None`` to play on. The default applies the target score and the loss
@@ -566,3 +594,101 @@ def checked_game_end(
         return False, None
     ns, ew = scores
     return True, None if ns == ew else (Team.NS if ns > ew else Team.EW)
+
+
+# -- itemising a hand's score, checked ------------------------------------------
+
+_MOST_SCORE_ITEMS: Final = 100
+
+
+def checked_score_items(
+    variant: Variant,
+    rules: Rules,
+    bids: tuple[int, ...],
+    tricks: tuple[int, ...],
+    bags_before: tuple[int, int],
+) -> ScoreBreakdown:
+    """The :class:`~spades_core.scoring.ScoreBreakdown` of a hand by the
+    variant's :meth:`~Variant.score_items`, for bids and tricks by seat number.
+
+    A variant that overrides :meth:`~Variant.score_hand` but not
+    :meth:`~Variant.score_items` gets one ``VARIANT`` item per team carrying
+    the points and bags its ``score_hand`` gave. Raises
+    :class:`~spades_core.VariantLoadError` naming the variant when the hook
+    fails, answers anything but :class:`~spades_core.scoring.ScoreItem`
+    objects, or items that do not add up to the points and bags of
+    :meth:`~Variant.score_hand`.
+    """
+    points, bags = checked_score_hand(variant, rules, bids, tricks, bags_before)
+    kind = type(variant)
+    if kind.score_items is Variant.score_items and kind.score_hand is not Variant.score_hand:
+        items: tuple[ScoreItem, ...] = tuple(
+            ScoreItem(
+                ScoreKind.VARIANT,
+                team,
+                points[team],
+                bags[team] - bags_before[team],
+                f"scored by the {variant.title} rules",
+            )
+            for team in Team
+        )
+    else:
+        items = _asked_score_items(variant, rules, bids, tricks, bags_before)
+    for team in Team:
+        mine = [item for item in items if item.team is team]
+        if (
+            sum(item.points for item in mine) != points[team]
+            or bags_before[team] + sum(item.bags for item in mine) != bags[team]
+        ):
+            raise VariantLoadError(
+                f"variant {variant.id!r}: score_items must add up to what score_hand gives "
+                f"each team; {team.name}'s items give {sum(item.points for item in mine)} "
+                f"points and {sum(item.bags for item in mine):+} bags, score_hand "
+                f"{points[team]} points and {bags[team] - bags_before[team]:+} bags"
+            )
+    ordered = tuple(item for team in Team for item in items if item.team is team)
+    return ScoreBreakdown(ordered, TeamMap(points), TeamMap(bags_before), TeamMap(bags))
+
+
+def _asked_score_items(
+    variant: Variant,
+    rules: Rules,
+    bids: tuple[int, ...],
+    tricks: tuple[int, ...],
+    bags_before: tuple[int, int],
+) -> tuple[ScoreItem, ...]:
+    try:
+        answer: object = variant.score_items(
+            rules, SeatMap(bids), SeatMap(tricks), TeamMap(bags_before)
+        )
+        items = (
+            tuple(islice(answer, _MOST_SCORE_ITEMS + 1))
+            if isinstance(answer, Iterable) and not isinstance(answer, str | bytes | Mapping)
+            else None
+        )
+    except SpadesError:
+        raise
+    except (Exception, SystemExit) as error:
+        raise _failed(variant, "score_items", error) from error
+    if (
+        items is None
+        or len(items) > _MOST_SCORE_ITEMS
+        or not all(
+            type(item) is ScoreItem
+            and type(item.kind) is ScoreKind
+            and type(item.team) is Team
+            and (item.seat is None or type(item.seat) is Seat)
+            and type(item.label) is str
+            and type(item.points) is int
+            and type(item.bags) is int
+            and abs(item.points) <= HAND_SCORE_LIMIT
+            and abs(item.bags) <= HAND_SCORE_LIMIT
+            for item in items
+        )
+    ):
+        raise VariantLoadError(
+            f"variant {variant.id!r}: score_items must return at most {_MOST_SCORE_ITEMS} "
+            "ScoreItem objects, each with a ScoreKind, a Team, whole numbers of points and "
+            f"bags and a str label; it returned {brief(answer, 120)}"
+        )
+    return items

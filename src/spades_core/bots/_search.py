@@ -8,9 +8,10 @@ cards). The hand is then scored with the variant's own scoring and game-end
 hooks, and the candidate with the best average value is chosen.
 
 The value of a finished hand, for the deciding team, is its points minus the
-opponents' points, with bags priced at ``bag_penalty / bag_limit`` each, and
-a large bonus (or malus) when the hand ends the game: so a team near the
-target or the loss floor plays for the match, not the hand.
+opponents' points, with bags priced at what each costs at the margin
+(:func:`~spades_core.scoring.bag_cost`), and a large bonus (or malus) when
+the hand ends the game: so a team near the target or the loss floor plays
+for the match, not the hand.
 
 Play-outs run on a mutable :class:`Sim` of ints, never on views (which are
 far too slow to build at every step).
@@ -32,6 +33,7 @@ from spades_core.bots.why import Why
 from spades_core.cards import CardSet
 from spades_core.determinize import HiddenCards
 from spades_core.results import SEATS
+from spades_core.scoring import bag_cost
 from spades_core.tricks import (
     FIRST_SPADE,
     NO_SUIT,
@@ -249,11 +251,9 @@ def hand_value(sim: Sim, team: int) -> float:
     variant = sim.variant
     points, bags = checked_score_hand(variant, rules, tuple(sim.bids), tuple(sim.won), sim.bags)
     value = float(points[team] - points[1 - team])
-    limit = rules.bag_limit
-    if limit:
-        price = rules.bag_penalty / limit
+    if rules.bag_limit is not None:
         gained = (bags[team] - sim.bags[team]) - (bags[1 - team] - sim.bags[1 - team])
-        value -= price * gained
+        value -= bag_cost(rules.bag_limit, rules.bag_penalty) * gained
     scores = (sim.scores[0] + points[0], sim.scores[1] + points[1])
     outcome = checked_game_outcome(variant, rules, scores)
     if outcome is not None:
