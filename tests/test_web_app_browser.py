@@ -25,6 +25,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 import spades_core as sc
+from spades_core.scoring import score_breakdown
 from web_app_support import (
     ARTEFACTS,
     CHROMIUM,
@@ -205,16 +206,30 @@ def take_my_turn(page: Page, turn: str) -> None:
         page.wait_for_selector(f"#hand [data-card='{card}']", state="detached", timeout=WAIT_MS)
 
 
+def signed(points: int) -> str:
+    return f"{'+' if points >= 0 else '−'}{abs(points)}"
+
+
 def check_summary(page: Page, game: sc.Game) -> None:
-    """The end-of-hand summary shows the hand the saved game just scored."""
+    """The end-of-hand summary shows the hand the saved game just scored,
+    item by item as the library itemises it."""
     result = game.hand_results[-1]
     summary = page.locator("[data-testid=hand-summary]")
     text = summary.inner_text()
     assert f"Hand {result.number + 1} scored" in text
     for seat in sc.Seat:
         bid = "Nil" if result.bids[seat] == 0 else str(result.bids[seat])
-        assert f"{seat.letter} {bid}" in text
-        assert f"{seat.letter} {result.tricks[seat]}" in text
+        assert f"{seat.letter} bid {bid}, won {result.tricks[seat]}" in text
+    breakdown = score_breakdown(game)
+    for team in sc.Team:
+        box = summary.locator(f".team-score[data-team={team.name}]")
+        assert box.locator("h4").inner_text().endswith(signed(result.points[team]))
+        shown = [
+            (line.locator(".label").inner_text(), line.locator("b").inner_text())
+            for line in box.locator("li").all()
+        ]
+        assert shown == [(item.label, signed(item.points)) for item in breakdown.team_items(team)]
+        assert f"bags {breakdown.bags_before[team]} → {result.bags[team]}" in box.inner_text()
     # The last trick stays on the felt, and in the summary in the order it was played.
     last = result.played[-1]
     on_felt = {

@@ -32,6 +32,7 @@ from typing import Any, Final
 import spades_core as sc
 from spades_core.coach import bid_rule
 from spades_core.errors import brief
+from spades_core.scoring import score_breakdown
 
 __all__ = [
     "HOST_SEAT",
@@ -422,13 +423,17 @@ def _house_rules(view: sc.views.View) -> list[str]:
 
 
 def _hand_summary(view: sc.views.View) -> dict[str, Any] | None:
-    """The hand just scored, between hands and at the end of the game."""
+    """The hand just scored, between hands and at the end of the game: its
+    bids, tricks and totals, each team's score itemised by the library (the
+    variant's own items: contract made or set, overtricks, Nil results, bag
+    penalty...), and its last trick."""
     if view.phase not in (sc.Phase.DEAL, sc.Phase.GAME_OVER) or not view.hand_results:
         return None
     result = view.hand_results[-1]
     return {
         "number": result.number,
         **result.summary(),
+        "teams": score_breakdown(view).summary(),
         "last_trick": _trick_json(result.played[-1]),
     }
 

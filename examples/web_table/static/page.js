@@ -238,10 +238,12 @@ function renderSeat(box, seat, state) {
   const name = element("div", { class: "name" }, SEAT_NAMES[seat]);
   if (state.dealer === seat) name.append(element("span", { class: "dealer", title: "dealer" }, " · D"));
   box.append(name, element("div", { class: "who" }, who));
+  // Between hands a seat shows its bid and tricks in the hand just scored.
+  const hand = state.hand_summary || { bids: state.bids, tricks: state.tricks_won };
   const stats = element("div", { class: "stats", "data-testid": `seat-${seat}` });
   stats.append(
-    element("span", {}, `bid ${bidText(state.bids[seat])}`),
-    element("span", {}, `won ${state.tricks_won[seat]}`),
+    element("span", {}, `bid ${bidText(hand.bids[seat])}`),
+    element("span", {}, `won ${hand.tricks[seat]}`),
   );
   box.append(stats);
 }
@@ -382,6 +384,32 @@ function renderSide(state) {
   $("game-menu").hidden = transport.kind !== "worker";
 }
 
+const GOOD = new Set(["contract_made", "nil_made", "double_nil_made"]);
+const BAD = new Set(["contract_set", "nil_failed", "double_nil_failed", "bag_penalty"]);
+
+// One team's score for the hand, item by item, as the library itemised it.
+function teamScore(state, summary, team) {
+  const scored = summary.teams[team];
+  const mine = state.seat && teamOf(state.seat) === team;
+  const box = element("div", { class: `team-score${mine ? " mine" : ""}`, "data-team": team });
+  const seats = team === "NS" ? ["N", "S"] : ["E", "W"];
+  box.append(element("h4", {}, `${team}${mine ? " (you)" : ""}: ${signed(scored.points)}`));
+  box.append(
+    element("p", { class: "hint" }, seats.map((s) => `${s} bid ${bidText(summary.bids[s])}, won ${summary.tricks[s]}`).join("; ")),
+  );
+  const items = element("ul", { class: "items" });
+  for (const item of scored.items) {
+    const kind = GOOD.has(item.kind) ? "made" : BAD.has(item.kind) ? "set" : "";
+    const line = element("li", { class: kind, "data-kind": item.kind });
+    line.append(element("span", { class: "label" }, item.label), element("b", {}, signed(item.points)));
+    if (item.bags) line.append(element("small", {}, ` ${signed(item.bags)} bag${Math.abs(item.bags) === 1 ? "" : "s"}`));
+    items.append(line);
+  }
+  box.append(items);
+  box.append(element("p", { class: "hint" }, `bags ${scored.bags_before} → ${scored.bags}; score ${summary.scores[team]}`));
+  return box;
+}
+
 function renderSummary(state) {
   const box = $("hand-summary");
   const summary = state.hand_summary;
@@ -389,25 +417,11 @@ function renderSummary(state) {
   box.replaceChildren();
   if (!summary) return;
   box.append(element("h3", {}, `Hand ${summary.number + 1} scored`));
-  const table = element("table", { class: "breakdown" });
-  const head = element("tr");
-  head.append(element("th"), element("th", {}, "NS"), element("th", {}, "EW"));
-  table.append(head);
-  const line = (label, cells) => {
-    const row = element("tr");
-    row.append(element("th", {}, label), ...cells.map((text) => element("td", {}, text)));
-    table.append(row);
-  };
-  const teamBids = (team) => (team === "NS" ? ["N", "S"] : ["E", "W"]).map((s) => `${s} ${bidText(summary.bids[s])}`).join(", ");
-  const teamTricks = (team) => (team === "NS" ? ["N", "S"] : ["E", "W"]).map((s) => `${s} ${summary.tricks[s]}`).join(", ");
-  line("Bids", ["NS", "EW"].map(teamBids));
-  line("Tricks", ["NS", "EW"].map(teamTricks));
-  line("Points", ["NS", "EW"].map((team) => signed(summary.points[team])));
-  line("Bags now", ["NS", "EW"].map((team) => String(summary.bags[team])));
-  line("Score", ["NS", "EW"].map((team) => String(summary.scores[team])));
-  box.append(table);
+  const teams = element("div", { class: "teams" });
+  teams.append(teamScore(state, summary, "NS"), teamScore(state, summary, "EW"));
+  box.append(teams);
   const last = element("div", { class: "summary-trick" });
-  last.append(element("span", { class: "hint" }, "Last trick: "), miniTrick(summary.last_trick));
+  last.append(element("span", { class: "hint" }, "Last trick:"), miniTrick(summary.last_trick));
   box.append(last);
   if (state.phase === "DEAL") {
     const mine = state.seat && state.waiting_for_next.includes(state.seat);
