@@ -16,6 +16,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 import spades_core as sc
+from spades_core.scoring import score_breakdown
 from web_table_support import assert_nothing_hidden, server
 
 Socket = Any  # starlette.testclient.WebSocketTestSession
@@ -515,3 +516,49 @@ def test_the_bid_note_explains_mirrors_forced_bid_and_classics_team_cap(tmp_path
     )
     opening = _table(tmp_path, sc.new_game("classic", seed=3).deal()).state_for(first)
     assert opening["bid_note"] is None
+
+
+def test_after_a_hand_the_next_is_dealt_once_every_person_at_the_table_asks(
+    client: TestClient,
+) -> None:
+    url = open_table(client, "mirror", {"N": "person", "E": "easy", "W": "easy"})
+    table = table_of(client, url)
+    with client.websocket_connect(socket_path(url)) as host:
+        token = read_until_current(host, table, sc.Seat.SOUTH)["invites"]["N"]
+        with client.websocket_connect(socket_path(url, token)) as partner:
+            sockets = {sc.Seat.SOUTH: host, sc.Seat.NORTH: partner}
+            while not (game := settled(table)).hand_results:
+                states = {seat: read_until_current(ws, table, seat) for seat, ws in sockets.items()}
+                seat = game.to_act
+                assert seat in sockets
+                sockets[seat].send_json(action_message(states[seat]["legal_actions"][0]))
+                moved_on(table, game)
+            # Both people see the hand's end and who is still to ask for the next.
+            scored = settled(table)
+            for seat, ws in sockets.items():
+                state = read_until_current(ws, table, seat)
+                assert state["phase"] == "DEAL"
+                assert state["waiting_for_next"] == ["N", "S"]
+                assert state["hand_summary"]["teams"] == score_breakdown(scored).summary()
+            host.send_json({"type": "next"})
+            while (state := read_until_current(partner, table, sc.Seat.NORTH))[
+                "waiting_for_next"
+            ] != ["N"]:
+                pass
+            assert table.game is scored  # North has not asked yet
+            host.send_json({"type": "next"})
+            assert read_error(host, table, sc.Seat.SOUTH) == (
+                "you have asked for the next hand already"
+            )
+            partner.send_json({"type": "next"})
+            moved_on(table, scored)
+            dealt = settled(table)
+            assert dealt.hand_number == 1
+            assert dealt.phase is sc.Phase.BID
+            mid_hand = read_until_current(host, table, sc.Seat.SOUTH)
+            assert mid_hand["hand_summary"] is None
+            assert mid_hand["waiting_for_next"] == []
+            if dealt.to_act in sockets:
+                ws = sockets[dealt.to_act]
+                ws.send_json({"type": "next"})
+                assert "still being played" in read_error(ws, table, dealt.to_act)
