@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import enum
 import json
+import logging
 import secrets
 from collections.abc import Collection, Mapping
 from typing import Any, Final
@@ -96,6 +97,7 @@ CHOICE_LABELS: Final = {
 """Words for people for the standard options' choices."""
 
 SEAT_NAMES: Final = {sc.Seat.NORTH: "North", sc.Seat.EAST: "East", sc.Seat.WEST: "West"}
+_log = logging.getLogger("web_table")
 
 
 class SettingsError(ValueError):
@@ -174,8 +176,9 @@ def catalogue(*, friends: bool) -> dict[str, Any]:
     for variant_id in sc.available_variants():
         try:
             installed.append(sc.load_variant(variant_id))
-        except sc.SpadesError:
-            continue  # a broken plugin is not offered; the others still are
+        except sc.SpadesError as error:  # a broken plugin is not offered; the others are
+            _log.warning("variant %s not offered: %s", variant_id, error)
+            continue
     briefs = _briefs({variant.id: variant.summary for variant in installed})
     variants = [
         {

@@ -562,7 +562,10 @@ async function startApp() {
   transport.connect({ onMessage, onSaved: save });
   $("export").addEventListener("click", exportRecord);
   $("import").addEventListener("change", importRecord);
-  $("new-game").addEventListener("click", () => show("start"));
+  $("new-game").addEventListener("click", () => {
+    $("resume-box").hidden = !latest;
+    show("start");
+  });
   $("resume").addEventListener("click", () => latest && show("table"));
   $("play-again").addEventListener("click", (event) => {
     event.preventDefault();
