@@ -64,8 +64,11 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture(scope="module")
 def app_url() -> Iterator[str]:
-    with static_server(built_app()) as server:
-        yield server.url
+    """The app served from a folder of a site, not its root: it finds all its
+    files by relative addresses."""
+    app = built_app()
+    with static_server(app.parent) as server:
+        yield f"{server.url}{app.name}/"
 
 
 class Session:
