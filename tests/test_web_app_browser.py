@@ -378,3 +378,33 @@ def test_after_the_first_visit_the_app_loads_and_plays_a_hand_with_no_network(
     page.click("[data-testid=next-hand]")
     page.wait_for_selector("[data-bid]:not([disabled])", timeout=WAIT_MS)
     assert saved_game(page).hand_number == 1
+
+
+def test_a_game_ends_with_its_winner_and_a_new_game_starts_afresh(
+    browser: Browser, sessions: list[Session], app_url: str
+) -> None:
+    page = session(browser, sessions, PHONE)
+    open_app(page, app_url)
+    page.check("[data-variant=whiz]")
+    assert page.locator("label[for=option-max_hands]").inner_text() == "Most hands in a game"
+    page.fill("[data-option=max_hands]", "1")
+    start_game(page, "whiz")
+    while my_turn(page) != "scored":
+        take_my_turn(page, my_turn(page))
+    game = saved_game(page)
+    assert game.is_over
+    assert game.rules.max_hands == 1
+    check_summary(page, game)
+    page.wait_for_selector("[data-testid=game-over]:visible", timeout=WAIT_MS)
+    winner = page.locator("#winner").inner_text()
+    expected = "A draw" if game.winner is None else f"{game.winner.name} wins"
+    assert winner.startswith(expected), (winner, expected)
+    assert page.locator("[data-testid=phase]").inner_text() == "GAME_OVER"
+    assert_fits_sideways(page, "end of the game")
+    shoot(page, "game-over")
+    page.click("#play-again")
+    page.wait_for_selector("[data-testid=start]:visible", timeout=WAIT_MS)
+    assert page.evaluate("localStorage.getItem('spades-app.record')") is None
+    page.reload()
+    page.wait_for_selector("[data-testid=start]:visible", timeout=WAIT_MS)
+    assert page.locator("[data-testid=resume]").is_hidden()

@@ -433,7 +433,7 @@ function renderSummary(state) {
 }
 
 function turnText(state) {
-  if (state.phase === "GAME_OVER") return [`Game over: ${state.winner} wins.`, false];
+  if (state.phase === "GAME_OVER") return [state.winner ? `Game over: ${state.winner} wins.` : "Game over: a draw.", false];
   if (state.phase === "DEAL") {
     if (!state.hand_results.length) return ["Dealing…", false];
     if (state.seat && state.waiting_for_next.includes(state.seat)) return ["Hand over: see the summary, then Next hand.", true];
@@ -474,7 +474,8 @@ function render(state) {
   if (state.phase === "GAME_OVER") {
     const won = state.winner && state.seat && teamOf(state.seat) === state.winner;
     const remark = !state.seat ? "" : won ? " — well played!" : " — better luck next time.";
-    $("winner").textContent = `${state.winner} wins${remark}`;
+    // A hand limit can end a game level: a draw, with no winner.
+    $("winner").textContent = state.winner ? `${state.winner} wins${remark}` : "A draw";
     const hands = state.hand_results.length;
     $("final-scores").textContent = `Final score: NS ${state.scores.NS}, EW ${state.scores.EW} after ${plural(hands, "hand")}.`;
   }
