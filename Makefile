@@ -115,4 +115,4 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	@touch $@ $(VENV)/.installed $(VENV)/.installed-web
 
 clean:
-	rm -rf $(VENV) build dist site .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) build dist site .mypy_cache .ruff_cache .pytest_cache .hypothesis examples/web_app/node_modules
