@@ -203,7 +203,8 @@ def take_my_turn(page: Page, turn: str) -> None:
         page.wait_for_selector("[data-bid]:not([disabled])", state="detached", timeout=WAIT_MS)
     else:
         legal = set(enabled(page, "#hand [data-card]", "data-card"))
-        assert legal == {str(card) for card in game.legal_plays()}
+        plays = [action for action in game.legal_actions() if isinstance(action, sc.Play)]
+        assert legal == {str(play.card) for play in plays}
         card = action_text(tip.action)
         page.click(f"#hand [data-card='{card}']")
         page.wait_for_selector(f"#hand [data-card='{card}']", state="detached", timeout=WAIT_MS)

@@ -395,11 +395,12 @@ def _bids_text(bids: set[int]) -> str:
     return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
 
 
-def _bid_note(view: sc.views.View) -> str | None:
-    """Why the seat to bid may make only some bids, when it may not make all."""
+def _bid_note(view: sc.views.View, legal_actions: list[int | str]) -> str | None:
+    """Why the seat to bid may make only some bids (its ``legal_actions``, as
+    the view's dictionary lists them), when it may not make all."""
     if not view.is_my_turn or view.phase is not sc.Phase.BID:
         return None
-    legal = {action.value for action in view.legal_actions if isinstance(action, sc.Bid)}
+    legal = {action for action in legal_actions if isinstance(action, int)}
     if legal == ALL_BIDS:
         return None
     return "You may bid only " + _bids_text(legal) + ": " + bid_rule(view) + "."
@@ -470,7 +471,7 @@ def state_message(
         }
         for other in sc.Seat
     }
-    state["bid_note"] = _bid_note(view)
+    state["bid_note"] = _bid_note(view, state["legal_actions"])
     state["coach"] = None
     if coach_on and view.is_my_turn:
         tip = sc.coach(view)
