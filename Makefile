@@ -7,7 +7,7 @@ export HYPOTHESIS_PROFILE ?= ci
 # Keeps MkDocs from printing a notice about its successor on every build.
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: run play web app app-serve test lint typecheck unit properties-random docs bench install dev clean browser
+.PHONY: run play web app app-serve test test-intro lint typecheck unit properties-random docs bench install dev clean browser
 
 # `make run`: set up, then one hand of Classic between four bots (a short, readable demo).
 run: $(VENV)/.installed
@@ -35,10 +35,12 @@ APP_NPM := examples/web_app/node_modules/.package-lock.json
 app: $(VENV)/.installed $(APP_NPM)
 	@$(BIN)/python examples/web_app/build.py --out $(APP) $(foreach plugin,$(PLUGINS),--plugin $(plugin))
 
-# `make app-serve`: serve build/app at http://127.0.0.1:8001 (any static file server would do).
+# `make app-serve`: serve build/app at http://127.0.0.1:8001 (APP_PORT=8002 for another
+# port; any static file server would do).
+APP_PORT ?= 8001
 app-serve: app
-	@echo "The web app: open http://127.0.0.1:8001/  (Ctrl-C stops the server)"
-	@$(BIN)/python -m http.server 8001 --bind 127.0.0.1 --directory $(APP)
+	@echo "The web app: open http://127.0.0.1:$(APP_PORT)/  (Ctrl-C stops the server)"
+	@$(BIN)/python -m http.server $(APP_PORT) --bind 127.0.0.1 --directory $(APP)
 
 # Pyodide from the npm registry, at the version package-lock.json pins.
 $(APP_NPM): examples/web_app/package.json examples/web_app/package-lock.json | $(NPM)
@@ -52,7 +54,7 @@ $(NPM):
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
 
-test: $(VENV)/.installed-dev browser app lint typecheck unit docs
+test: test-intro $(VENV)/.installed-dev browser app lint typecheck unit docs
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
@@ -86,9 +88,21 @@ bench: $(VENV)/.installed-dev
 CHROMIUM ?= /usr/bin/chromium
 browser: $(CHROMIUM)
 $(CHROMIUM):
-	@echo "Installing Chromium from Debian's packages (needs root)..."
+	@if [ "$$(id -u)" != 0 ]; then \
+		echo "The browser tests need Chromium ($(CHROMIUM)), which is installed with"; \
+		echo "apt-get and so needs root. Install it with:  sudo make browser"; \
+		echo "then run make test again."; \
+		exit 1; \
+	fi
+	@echo "Installing Chromium from Debian's packages with apt-get (a minute or two)..."
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+
+# What `make test` does and costs, said before it starts.
+test-intro:
+	@echo "make test: lint, type checks, the whole test suite (browser tests and a fresh"
+	@echo "  checkout's README commands included) and the docs: about 10 minutes on two cores."
+	@test -x $(CHROMIUM) || echo "  First, Chromium for the browser tests is installed with apt-get (needs root; a minute or two)."
 
 install: $(VENV)/.installed
 dev: $(VENV)/.installed-dev

@@ -9,7 +9,9 @@ answer. Override only what the variant changes:
   default: every variant says how it bids);
 * :meth:`Variant.score_hand` — points and bags for a finished hand;
 * :meth:`Variant.game_outcome` — whether a team has won after a hand;
-* :meth:`Variant.check_rules` — rejecting option combinations it cannot play.
+* :meth:`Variant.check_rules` — rejecting option combinations it cannot play;
+* :meth:`Variant.score_items` — a hand's score itemised for people;
+* :meth:`Variant.array_forms` — its rules on arrays, for the batch engine.
 
 Trick play (following suit, spades as trump, breaking spades, the first lead)
 is the engine's, configured by the ``break_rule`` and ``first_lead`` options.
@@ -35,7 +37,7 @@ import re
 from collections.abc import Iterable, Mapping
 from itertools import islice
 from types import MappingProxyType
-from typing import Any, Final, TypeAlias
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from spades_core.cards import CardSet
 from spades_core.errors import RulesError, SpadesError, VariantLoadError, brief
@@ -50,6 +52,9 @@ from spades_core.scoring import (
 )
 from spades_core.seats import Seat, SeatMap, Team, TeamMap
 
+if TYPE_CHECKING:
+    from spades_core.batch import ArrayForms
+
 __all__ = [
     "HAND_SCORE_LIMIT",
     "OptionDefaults",
@@ -57,6 +62,7 @@ __all__ = [
     "checked_game_end",
     "checked_game_outcome",
     "checked_legal_bids",
+    "checked_revealed_spade_counts",
     "checked_score_hand",
     "checked_score_items",
 ]
@@ -375,6 +381,24 @@ class Variant:
         the game at ``max_hands`` itself."""
         return game_outcome(rules, scores.values_)  # type: ignore[arg-type]
 
+    # -- array forms ----------------------------------------------------------
+
+    def array_forms(self) -> ArrayForms | None:
+        """This variant's rules on arrays, for the batch engine
+        (:mod:`spades_core.batch`), or ``None`` (the default).
+
+        Return an :class:`~spades_core.batch.ArrayForms` object (most simply
+        a subclass of :class:`~spades_core.batch.BaseArrayForms`, built with
+        ``self``) whose methods are the declared array twins of this
+        variant's hooks. numpy is an optional extra, so import the module
+        that defines them inside this method, not at the top of the
+        variant's module. Without array forms the batch engine calls the
+        hooks themselves row by row: slower, never refused.
+        :func:`spades_core.testing.check_array_forms` checks that the twins
+        agree with the hooks.
+        """
+        return None
+
 
 def _option_spec(variant_id: str, option: object) -> OptionSpec[Any]:
     """The spec of an option a variant lists: a standard option by name, or its own spec."""
@@ -427,6 +451,7 @@ HAND_SCORE_LIMIT: Final = 10**9
 """The largest number of points (either sign) or bags a team may get from
 one hand's score; a hook answering more is refused."""
 
+_SEATS: Final = tuple(Seat)
 _MOST_BID_LISTS: Final = 4096
 _ONLY_INT: Final = frozenset({int})
 # Answers of legal_bids already checked, by value: the given tuple or range (a
@@ -499,6 +524,35 @@ def _check_bid_list(variant: Variant, values: object, key: object) -> tuple[int,
             _BID_LISTS.clear()
         _BID_LISTS[key] = checked
     return checked
+
+
+def checked_revealed_spade_counts(
+    variant: Variant, rules: Rules, bids: tuple[int | None, ...]
+) -> tuple[int | None, ...]:
+    """The dealt spade counts the bids made so far reveal, by seat number
+    (``None``: not revealed), by the variant's
+    :meth:`~Variant.revealed_spade_counts` for ``bids`` by seat number
+    (``None`` for a seat that has not bid).
+
+    Raises :class:`~spades_core.VariantLoadError` naming the variant when the
+    hook fails or answers anything but a mapping of seats to counts 0-13.
+    """
+    if type(variant).revealed_spade_counts is Variant.revealed_spade_counts:
+        return (None, None, None, None)
+    made = MappingProxyType({_SEATS[i]: bid for i, bid in enumerate(bids) if bid is not None})
+    try:
+        counts = variant.revealed_spade_counts(rules, made)
+        found = tuple(counts.get(seat) for seat in _SEATS)
+    except SpadesError:
+        raise
+    except (Exception, SystemExit) as error:
+        raise _failed(variant, "revealed_spade_counts", error) from error
+    if not all(count is None or (type(count) is int and 0 <= count <= 13) for count in found):
+        raise VariantLoadError(
+            f"variant {variant.id!r}: revealed_spade_counts must map seats to spade counts "
+            f"0-13; it returned {brief(counts)}"
+        )
+    return found
 
 
 def _team_numbers(value: object, lowest: int) -> tuple[int, int] | None:
