@@ -23,7 +23,7 @@ import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
 import spades_core as sc
-from test_web_table_browser import CHROMIUM, CHROMIUM_ARGS
+from web_app_support import CHROMIUM, CHROMIUM_ARGS
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTEFACTS = ROOT / "build" / "test-artifacts" / "docs"
@@ -68,9 +68,11 @@ def page(browser: Browser) -> Iterator[Page]:
     remote: list[str] = []
     opened.on(
         "request",
-        lambda request: remote.append(request.url)
-        if not request.url.startswith(("file:", "data:", "blob:", "about:"))
-        else None,
+        lambda request: (
+            remote.append(request.url)
+            if not request.url.startswith(("file:", "data:", "blob:", "about:"))
+            else None
+        ),
     )
     yield opened
     context.close()
