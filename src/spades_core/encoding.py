@@ -35,6 +35,7 @@ from spades_core._slices import SliceTable
 from spades_core.actions import BIDS, PLAYS, Bid, Deal, Play
 from spades_core.errors import IllegalActionError, IllegalReason, brief
 from spades_core.game import Game, Phase
+from spades_core.legality import legal_play_mask
 
 __all__ = [
     "ACTIONS",
@@ -92,7 +93,7 @@ def legal_id_bits(game: Game) -> int:
     phase = game._phase
     if phase is _PLAY:
         # Card ids are mask bits already.
-        return _transitions.legal_play_mask(game)
+        return legal_play_mask(game)
     if phase is _BID:
         bits = 0
         for action in game.legal_actions():
