@@ -1152,24 +1152,34 @@ async def _receive(
 
 
 def guarded_http_protocol() -> type[Any]:
-    """uvicorn's HTTP protocol with the connection limits: a connection past
-    :func:`connection_cap` (or :attr:`Limits.connections_per_client` from one
-    address) is closed as soon as it is accepted, so the server never runs
-    out of file descriptors, and one that sends no request is closed after
+    """uvicorn's HTTP protocol with the connection limits, so the server never
+    runs out of file descriptors: past :func:`connection_cap` open
+    connections, a new one from a client holding fewer than the busiest
+    client closes one of the busiest client's, else it is closed itself, as
+    soon as it is accepted (as it is past :attr:`Limits.connections_per_client`
+    from one address); and a connection that sends no request is closed after
     :attr:`Limits.quiet_connection_seconds`."""
     from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    def address(protocol: object) -> object:
+        client = getattr(protocol, "client", None)
+        return client[0] if client else None
 
     class GuardedH11Protocol(H11Protocol):
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
-            address = self.client[0] if self.client else None
-            same = sum(
-                1
-                for other in self.connections
-                if (getattr(other, "client", None) or (None,))[0] == address
-            )
-            if len(self.connections) > connection_cap() or same > Limits.connections_per_client:
-                _log.warning("connections refused: too many open (the limits are in Limits)")
+            counts = Counter(address(other) for other in self.connections)
+            mine = counts[address(self)]
+            refused = mine > Limits.connections_per_client
+            if not refused and len(self.connections) > connection_cap():
+                busiest, most = counts.most_common(1)[0]
+                refused = most <= mine
+                if not refused:
+                    victim = next(c for c in self.connections if address(c) == busiest)
+                    self.connections.discard(victim)
+                    _abort(victim)
+            if refused:
+                _log.warning("a connection was refused: too many are open")
                 self.connections.discard(self)
                 transport.abort()
                 return
@@ -1178,6 +1188,13 @@ def guarded_http_protocol() -> type[Any]:
             )
 
     return GuardedH11Protocol
+
+
+def _abort(protocol: object) -> None:
+    """Close a uvicorn connection (HTTP or WebSocket) at once."""
+    transport = getattr(protocol, "transport", None)
+    if transport is not None:
+        transport.abort()
 
 
 def uvicorn_config(app: Starlette, host: str, port: int) -> Any:
@@ -1189,7 +1206,6 @@ def uvicorn_config(app: Starlette, host: str, port: int) -> Any:
         host=host,
         port=port,
         http=guarded_http_protocol(),
-        ws="websockets",
         ws_max_size=Limits.message_chars * 4,
         log_level="warning",
         log_config=None,  # the records go to the root logger, through RepeatedLogFilter
