@@ -127,7 +127,7 @@ class Attack:
             if self.done.is_set():
                 return
             # Spread over every table's link, to reach the server's limits as well as the tables'.
-            link = self.links[(attempt * 7919 + hash(address)) % len(self.links)]
+            link = self.links[(attempt * 7919 + int(address.rsplit(".", 1)[1])) % len(self.links)]
             uri = f"ws://127.0.0.1:{self.port}" + link.replace("/t/", "/ws/", 1)
             try:
                 ws = await connect(uri, local_addr=(address, 0), open_timeout=10, max_queue=4)

@@ -856,8 +856,11 @@ class Tables:
                 continue
             since = found.touched if table.claimed else found.opened
             table.active_at = now - max(0.0, wall - since)
-            if table.expired(now) or len(self.by_id) >= Limits.tables:
+            if table.expired(now):
                 await self.workers.save(partial(self.store.delete, found.id))
+                continue
+            if len(self.by_id) >= Limits.tables:
+                _log.warning("table %s not restored: the server holds %d", found.id, Limits.tables)
                 continue
             self.by_id[found.id] = table
             table.wake_driver()
