@@ -31,7 +31,6 @@ from collections.abc import Collection, Mapping
 from typing import Any, Final
 
 import spades_core as sc
-from spades_core.coach import bid_rule
 from spades_core.errors import brief
 from spades_core.scoring import score_breakdown
 
@@ -60,7 +59,6 @@ HOST_SEAT: Final = sc.Seat.SOUTH
 """Where the person who opens a table sits."""
 NEXT_HAND: Final = "next"
 """What :func:`read_message` returns for ``{"type": "next"}``."""
-ALL_BIDS: Final = frozenset(range(14))
 
 OPTION_LABELS: Final = {
     "target_score": "Points to win",
@@ -390,24 +388,6 @@ def _last_trick(view: sc.views.View) -> dict[str, Any] | None:
     return None
 
 
-def _bids_text(bids: set[int]) -> str:
-    words = ["Nil" if bid == 0 else str(bid) for bid in sorted(bids)]
-    if len(words) > 3 and sorted(bids) == list(range(min(bids), max(bids) + 1)):
-        return f"{words[0]} to {words[-1]}"
-    return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
-
-
-def _bid_note(view: sc.views.View, legal_actions: list[int | str]) -> str | None:
-    """Why the seat to bid may make only some bids (its ``legal_actions``, as
-    the view's dictionary lists them), when it may not make all."""
-    if not view.is_my_turn or view.phase is not sc.Phase.BID:
-        return None
-    legal = {action for action in legal_actions if isinstance(action, int)}
-    if legal == ALL_BIDS:
-        return None
-    return "You may bid only " + _bids_text(legal) + ": " + bid_rule(view) + "."
-
-
 def _value_text(value: object) -> str:
     if value is None:
         return "none"
@@ -473,7 +453,8 @@ def state_message(
         }
         for other in sc.Seat
     }
-    state["bid_note"] = _bid_note(view, state["legal_actions"])
+    # The variant's own sentence on what limits the bid (None: every bid is open).
+    state["bid_note"] = view.explain_bids()
     state["coach"] = None
     if coach_on and view.is_my_turn:
         tip = sc.coach(view)
