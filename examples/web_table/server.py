@@ -1169,6 +1169,8 @@ def guarded_http_protocol() -> type[Any]:
         return client[0] if client else None
 
     class GuardedH11Protocol(H11Protocol):
+        """uvicorn's HTTP/1.1 protocol, refusing connections past the limits."""
+
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
             counts = Counter(address(other) for other in self.connections)
