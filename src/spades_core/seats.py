@@ -12,12 +12,13 @@ from typing import Generic, TypeVar, final
 
 import attrs
 
+from spades_core._enums import CheckedLookup
 from spades_core._notation import not_a, read_notation
 
 __all__ = ["Seat", "SeatMap", "Team", "TeamMap"]
 
 
-class Seat(enum.IntEnum):
+class Seat(enum.IntEnum, metaclass=CheckedLookup):
     """A seat at the table, numbered clockwise from North."""
 
     NORTH = 0
@@ -70,7 +71,7 @@ _SEATS = (Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST)
 _SEAT_BY_TEXT = {text: seat for seat in _SEATS for text in (seat.letter, seat.name)}
 
 
-class Team(enum.IntEnum):
+class Team(enum.IntEnum, metaclass=CheckedLookup):
     """A partnership: North-South or East-West."""
 
     NS = 0
