@@ -35,9 +35,9 @@ import re
 from collections.abc import Iterable, Mapping
 from itertools import islice
 from types import MappingProxyType
-from typing import Any, Final, TypeAlias
+from typing import Any, Final, TypeAlias, cast
 
-from spades_core.cards import CardSet
+from spades_core.cards import SUIT_MASKS, CardSet, Suit
 from spades_core.errors import RulesError, SpadesError, VariantLoadError, brief
 from spades_core.options import STANDARD_OPTIONS, UNIVERSAL_OPTIONS, OptionSpec, Rules
 from spades_core.scoring import game_outcome, score_hand
@@ -50,6 +50,7 @@ __all__ = [
     "checked_game_end",
     "checked_game_outcome",
     "checked_legal_bids",
+    "checked_revealed_spade_counts",
     "checked_score_hand",
 ]
 
@@ -247,11 +248,7 @@ class Variant:
         >>> "double_nil" in plain.option_specs
         False
         """
-        if isinstance(drop, str) or not isinstance(drop, Iterable):
-            raise RulesError(f"drop must be a list of option names; got {brief(drop)}")
-        dropped = tuple(drop)
-        if not all(isinstance(name, str) for name in dropped):
-            raise RulesError(f"drop must be a list of option names; got {brief(dropped)}")
+        dropped = self._dropped(drop)
         for name in (*dropped, *defaults):
             if not isinstance(name, str) or name not in self.option_specs:
                 raise self._unknown_option(name)
@@ -290,6 +287,29 @@ class Variant:
         }
         object.__setattr__(clone, "_derivation", (self, {**changes, **defaults}))
         return clone
+
+    def _dropped(self, drop: object) -> tuple[str, ...]:
+        """The names ``drop`` lists, read one by one: anything but a name stops
+        the reading, and so does a list longer than this variant's options,
+        however long (or endless) it is."""
+        wrong = RulesError(f"drop must be a list of option names; got {brief(drop)}")
+        if isinstance(drop, str) or not isinstance(drop, Iterable):
+            raise wrong
+        try:
+            names = iter(drop)
+        except TypeError:
+            raise wrong from None
+        most = len(self.option_specs)
+        dropped: list[str] = []
+        for name in names:
+            if not isinstance(name, str):
+                raise wrong
+            if len(dropped) == most:
+                raise RulesError(
+                    f"drop lists more names than variant {self.id!r} has options ({most})"
+                )
+            dropped.append(name)
+        return tuple(dropped)
 
     def option_table(self) -> list[tuple[str, str, object, str]]:
         """One row per supported option: (name, accepted values, default, summary)."""
@@ -405,6 +425,7 @@ _ONLY_INT: Final = frozenset({int})
 # list or set as a tuple) -> its bids, ascending. Cleared when full, so it
 # stays small whatever a variant returns.
 _BID_LISTS: Final[dict[object, tuple[int, ...]]] = {}
+_SPADES: Final = SUIT_MASKS[Suit.SPADES]
 
 
 def _failed(variant: Variant, hook: str, error: BaseException) -> VariantLoadError:
@@ -524,6 +545,56 @@ def checked_score_hand(
             f"bags from 0 to {HAND_SCORE_LIMIT:,}; it returned {brief(result, 120)}"
         )
     return points, bags
+
+
+_RevealedCounts: TypeAlias = tuple[int | None, int | None, int | None, int | None]
+"""Dealt spade counts by seat number (N, E, S, W), ``None`` where none is revealed."""
+_NONE_REVEALED: Final[_RevealedCounts] = (None, None, None, None)
+_SEATS: Final = tuple(Seat)
+
+
+def checked_revealed_spade_counts(
+    variant: Variant, rules: Rules, bids: Mapping[Seat, int], dealt: tuple[int, ...]
+) -> _RevealedCounts:
+    """The dealt spade counts the variant's
+    :meth:`~Variant.revealed_spade_counts` says ``bids`` reveal, by seat
+    number; ``dealt`` holds the four dealt hands' card masks.
+
+    Raises :class:`~spades_core.VariantLoadError` naming the variant when the
+    hook fails, answers anything but a mapping of seats to counts 0-13, or
+    reveals a count that is not the seat's: a count the deal does not have
+    would make every view of the hand one no deal can produce.
+    """
+    if type(variant).revealed_spade_counts is Variant.revealed_spade_counts:
+        return _NONE_REVEALED
+    try:
+        counts: object = variant.revealed_spade_counts(rules, bids)
+        if not isinstance(counts, Mapping):
+            raise TypeError(f"it returned {brief(counts)}, not a mapping")
+        keys = list(islice(counts, 5))
+        found = tuple(counts.get(seat) for seat in _SEATS)
+    except SpadesError:
+        raise
+    except (Exception, SystemExit) as error:
+        raise _failed(variant, "revealed_spade_counts", error) from error
+    if (
+        len(keys) > 4
+        or not all(type(key) is Seat for key in keys)
+        or not all(count is None or (type(count) is int and 0 <= count <= 13) for count in found)
+    ):
+        raise VariantLoadError(
+            f"variant {variant.id!r}: revealed_spade_counts must map seats to spade counts "
+            f"0-13; it returned {brief(counts)}"
+        )
+    for seat, count in zip(_SEATS, found, strict=True):
+        if count is not None and count != (dealt[seat] & _SPADES).bit_count():
+            # The message does not say what the seat holds: a player may read it.
+            raise VariantLoadError(
+                f"variant {variant.id!r}: revealed_spade_counts reveals {count} spades for "
+                f"{seat.name.title()}, which {seat.name.title()} was not dealt; a revealed "
+                "count must be what the bids prove about the deal"
+            )
+    return cast(_RevealedCounts, found)
 
 
 def checked_game_outcome(variant: Variant, rules: Rules, scores: tuple[int, int]) -> Team | None:

@@ -30,6 +30,7 @@ from spades_core.batch._rules import NO_BID, UnsupportedVariantError
 from spades_core.batch._tables import (
     BIDDING,
     EPISODES,
+    MAX_TABLES,
     OBSERVATION_SECTIONS,
     OBSERVATION_SIZE,
     PLAYING,
@@ -41,6 +42,7 @@ __all__ = [
     "BUILTIN_POLICIES",
     "DEFAULT_CHUNK",
     "EPISODES",
+    "MAX_TABLES",
     "NO_BID",
     "OBSERVATION_SECTIONS",
     "OBSERVATION_SIZE",

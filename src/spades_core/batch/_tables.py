@@ -16,7 +16,7 @@ from spades_core.errors import (
     brief,
 )
 from spades_core.seats import Seat
-from spades_core.variant import Variant
+from spades_core.variant import Variant, checked_revealed_spade_counts
 
 from ._deal import CARD_BITS, deal_hands, first_dealers
 from ._play import make_rng, resolve_variant
@@ -34,6 +34,7 @@ from ._types import I8, U64, Ids
 __all__ = [
     "BIDDING",
     "EPISODES",
+    "MAX_TABLES",
     "OBSERVATION_SECTIONS",
     "OBSERVATION_SIZE",
     "PLAYING",
@@ -47,6 +48,11 @@ PLAYING: Final = 1
 """A table's phase while its seats play cards."""
 EPISODES: Final = ("hand", "game")
 """What a table plays before it restarts from the next seed."""
+MAX_TABLES: Final = 1 << 20
+"""The most tables one :class:`Tables` holds (1,048,576). Each table keeps
+about 165 bytes, dealing them takes about 1.4 kB a table for a moment, and
+:meth:`Tables.observe` returns 2.7 kB a table: past this, several ``Tables``
+use memory better than one."""
 
 OBSERVATION_SECTIONS: Final[tuple[tuple[str, int], ...]] = (
     ("phase", 4),
@@ -121,9 +127,9 @@ class Tables:
         episode: str = "hand",
         **options: object,
     ) -> None:
-        if type(n) is not int or n < 1:
+        if type(n) is not int or not 1 <= n <= MAX_TABLES:
             raise (RulesError if type(n) is int else ArgumentTypeError)(
-                f"n must be a whole number of tables, at least 1; got {brief(n)}"
+                f"n must be a whole number of tables from 1 to {MAX_TABLES:,}; got {brief(n)}"
             )
         if type(seed) is not int or not 0 <= seed <= _MAX_SEED:
             raise (RulesError if type(seed) is int else ArgumentTypeError)(
@@ -308,16 +314,27 @@ class Tables:
             return np.where(self.bids > 0, self.bids, NO_BID).astype(np.int8)
         if reveal == "none":
             return np.full((self.n, 4), NO_BID, dtype=np.int8)
-        # A plugin's own hook, asked table by table (slow, but only for observations).
+        # A plugin's own hook, asked (and checked) table by table: slow, but
+        # only for observations.
         variant = self._rules.variant
         counts = np.full((self.n, 4), NO_BID, dtype=np.int8)
         for row in range(self.n):
             made = {Seat(s): int(b) for s, b in enumerate(self.bids[row]) if b >= 0}
-            for revealed_seat, count in variant.revealed_spade_counts(
-                self._rules.rules, made
-            ).items():
-                counts[row, int(revealed_seat)] = count
+            revealed = checked_revealed_spade_counts(
+                variant, self._rules.rules, made, self._dealt(row)
+            )
+            for seat, count in enumerate(revealed):
+                if count is not None:
+                    counts[row, seat] = count
         return counts
+
+    def _dealt(self, row: int) -> tuple[int, ...]:
+        """The card masks dealt to table ``row``'s seats: held, played, or in the trick."""
+        dealt = [int(self.hands[row, seat]) | int(self.played[row, seat]) for seat in range(4)]
+        leader = int(self.leader[row])
+        for position in range(int(self.trick_size[row])):
+            dealt[(leader + position) & 3] |= 1 << int(self.trick[row, position])
+        return tuple(dealt)
 
     def _seats(self, seats: object) -> I8:
         if seats is None:

@@ -43,7 +43,12 @@ from spades_core.tricks import (
     shown_out,
     trick_winner,
 )
-from spades_core.variant import checked_game_outcome, checked_legal_bids, checked_score_hand
+from spades_core.variant import (
+    checked_game_outcome,
+    checked_legal_bids,
+    checked_revealed_spade_counts,
+    checked_score_hand,
+)
 from spades_core.views import View
 
 __all__ = ["GAME_VALUE", "Budget", "Sim", "hand_value", "search_bid", "search_play"]
@@ -185,9 +190,11 @@ class Sim(Table):
             )
             self.bids[seat] = normal_bid(self)[0]
         made = {SEATS[s]: b for s, b in enumerate(self.bids)}
-        revealed = variant.revealed_spade_counts(rules, made)
-        for seat, count in revealed.items():
-            self.spades_left[seat] = count
+        # Nothing is played yet: the hands are the dealt hands.
+        revealed = checked_revealed_spade_counts(variant, rules, made, tuple(self.hands))
+        for seat, count in enumerate(revealed):
+            if count is not None:
+                self.spades_left[seat] = count
         leader = first_leader(self.dealer, self.hands, self.two_of_clubs)
         self.leader = leader
         self.to_act = leader
