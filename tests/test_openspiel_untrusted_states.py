@@ -5,10 +5,12 @@ calls of a state that took numbers OpenSpiel does not check."""
 from __future__ import annotations
 
 import base64
+import copy
 import os
 import pickle
 import pickletools
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -111,6 +113,28 @@ def test_the_safe_reader_gives_back_the_state(parameters: dict[str, Any], moves:
         clone.apply_action(chosen)
         assert clone.game == state.game
         assert clone.current_player() == state.current_player()
+
+
+@pytest.mark.parametrize("copy_state", [copy.deepcopy, lambda s: pickle.loads(pickle.dumps(s))])
+def test_copies_of_a_state_keep_the_episode(copy_state: Callable[[Any], Any]) -> None:
+    # copy.deepcopy and pickle (for your own states) go through OpenSpiel's
+    # serialization too, and skip __init__.
+    game = load(variant="mirror", hands=2, returns="win")
+    state = advanced(game, 52 + 4 + 52 + 20)
+    again = copy_state(state)
+    assert again.game == state.game
+    assert again.history() == state.history()
+    assert again.current_player() == state.current_player()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            action = state.chance_outcomes()[0][0]
+        else:
+            action = state.legal_actions()[0]
+        state.apply_action(action)
+        again.apply_action(action)
+        assert again.current_player() == state.current_player()
+    assert again.returns() == state.returns()
+    assert state.returns() in ([1.0, -1.0, 1.0, -1.0], [-1.0, 1.0, -1.0, 1.0], [0.0] * 4)
 
 
 def test_the_safe_reader_reads_a_state_made_from_a_game() -> None:

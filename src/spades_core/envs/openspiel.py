@@ -450,6 +450,15 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
         self._win_returns = game.returns_kind == "win"
         self._position = position
 
+    def __setstate__(self, state: Any) -> None:
+        # pickle and copy.deepcopy rebuild a state from its serialized text
+        # without __init__: the position comes back, the rest is its game's.
+        super().__setstate__(state)
+        game = self.get_game()
+        self._hands = game.hands
+        self._win_returns = game.returns_kind == "win"
+        self._player = self._player_at(self._position)
+
     def __setattr__(self, name: str, value: Any) -> None:
         # OpenSpiel's clone() and deserialization set the position as an
         # attribute: whose move it is is worked out again whenever it is set.
