@@ -5,6 +5,7 @@ calls of a state that took numbers OpenSpiel does not check."""
 from __future__ import annotations
 
 import base64
+import contextlib
 import copy
 import os
 import pickle
@@ -175,7 +176,8 @@ def test_pyspiel_own_reader_runs_what_the_pickle_asks(tmp_path: Path) -> None:
     text = pyspiel.serialize_game_and_state(game, advanced(game, 3))
     witness = tmp_path / "made-by-the-pickle"
     crafted = with_attributes(text, pickle.dumps({"_position": _MakesADirectory(witness)}))
-    with pytest.raises(Exception):  # noqa: B017, PT011 - it fails only after running
+    # Whatever happens next, the pickle has already run.
+    with contextlib.suppress(Exception):
         pyspiel.deserialize_game_and_state(crafted)
     assert witness.is_dir()
 
