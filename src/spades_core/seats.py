@@ -39,7 +39,7 @@ class Seat(enum.IntEnum, metaclass=CheckedLookup):
     @property
     def team(self) -> Team:
         """The partnership this seat belongs to."""
-        return Team(self % 2)
+        return _TEAMS[self % 2]
 
     @property
     def letter(self) -> str:
@@ -89,7 +89,7 @@ class Team(enum.IntEnum, metaclass=CheckedLookup):
     @property
     def opponent(self) -> Team:
         """The other partnership."""
-        return Team(1 - self)
+        return _TEAMS[1 - self]
 
     @classmethod
     def parse(cls, text: Team | str) -> Team:
