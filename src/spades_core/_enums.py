@@ -14,7 +14,7 @@ what any failed lookup raises.
 from __future__ import annotations
 
 import enum
-from typing import Any
+from typing import Any, cast
 
 __all__ = ["CheckedLookup"]
 
@@ -30,5 +30,5 @@ class CheckedLookup(enum.EnumType):
             return super().__call__(value)
         except Exception:  # _missing_ words the refusal, below
             pass
-        cls._missing_(value)
+        cast("type[enum.Enum]", cls)._missing_(value)
         raise AssertionError(f"{cls.__name__}._missing_ must raise")  # pragma: no cover
