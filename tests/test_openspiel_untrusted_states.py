@@ -56,6 +56,16 @@ class _MakesADirectory:
         return (os.mkdir, (str(self.path),))
 
 
+class _CreatesAFile:
+    """Unpickling this creates the file ``path``."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (open, (str(self.path), "x"))
+
+
 # -- what a serialized state holds --------------------------------------------------
 
 
@@ -168,6 +178,11 @@ def test_a_crafted_pickle_is_refused_without_running(tmp_path: Path) -> None:
             openspiel.deserialize_game_and_state(with_attributes(text, payload))
         assert caught.value.reason == "wrong_format"
         assert not witness.exists()
+    created = tmp_path / "created-by-the-pickle.txt"
+    payload = pickle.dumps({"_position": _CreatesAFile(created)})
+    with pytest.raises(sc.RecordFormatError, match=r"io\.open|builtins\.open"):
+        openspiel.deserialize_game_and_state(with_attributes(text, payload))
+    assert not created.exists()
 
 
 def test_pyspiel_own_reader_runs_what_the_pickle_asks(tmp_path: Path) -> None:
