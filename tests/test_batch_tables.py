@@ -206,12 +206,6 @@ class _RevealingCounts(sc.Variant):
     ) -> tuple[int, ...]:
         return (hand.count(sc.Suit.SPADES),)
 
-    def batch_legal_bids(self, rules: sc.Rules, hands: Any, seats: Any, bids: Any) -> Any:
-        legal = np.zeros((len(hands), 14), dtype=np.bool_)
-        for row, mask in enumerate(hands):
-            legal[row, (int(mask) & sc.Suit.SPADES.mask).bit_count()] = True
-        return legal
-
     def revealed_spade_counts(self, rules: sc.Rules, bids: Any) -> dict[sc.Seat, int]:
         return dict(bids)
 
