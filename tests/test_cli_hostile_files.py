@@ -73,6 +73,20 @@ def test_an_autosave_that_is_a_named_pipe_is_refused_not_waited_on(tmp_path: Pat
     assert kept.is_fifo()
 
 
+def test_a_new_game_sets_aside_an_autosave_that_is_a_named_pipe(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    os.mkfifo(data / AUTOSAVE_NAME)
+    result = spades(["play", "--seed", "3"], data, stdin="quit\n")
+    assert "Traceback" not in result.stderr
+    assert "was not a save; it was moved to" in result.stdout + result.stderr
+    assert "The game that was in progress" not in result.stdout + result.stderr
+    # Nothing that is not a game is kept as one; the pipe is kept aside, never deleted.
+    assert not list(data.glob("autosave.previous*"))
+    (kept,) = [path for path in data.iterdir() if path.name.startswith("autosave.unreadable-")]
+    assert kept.is_fifo()
+
+
 def test_a_save_to_resume_that_is_a_named_pipe_is_refused(tmp_path: Path) -> None:
     pipe = tmp_path / "game.json"
     os.mkfifo(pipe)
