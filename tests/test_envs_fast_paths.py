@@ -14,7 +14,7 @@ from pettingzoo.utils import wrappers
 from spades_core.encoding import ACTIONS, ids_of_bits, legal_ids
 from spades_core.envs import openspiel
 from spades_core.envs import pettingzoo as pz
-from spades_core.errors import IllegalActionError, IllegalReason, RulesError
+from spades_core.errors import IllegalActionError, IllegalReason
 
 
 @pytest.mark.parametrize("variant", ["classic", "mirror", "whiz"])
@@ -81,13 +81,24 @@ def test_the_wrapped_table_is_pettingzoos_standard_stack() -> None:
         assert getattr(table.env, name) is getattr(raw, name)
 
 
-@pytest.mark.parametrize("card", [7, 52, -1, True, 7.0])
-def test_openspiel_refuses_a_card_not_left_to_deal_and_changes_nothing(card: object) -> None:
+@pytest.mark.parametrize(
+    ("card", "refusal"),
+    [
+        (7, "9C has been dealt already"),
+        (52, "not a chance outcome"),
+        (-1, "not a chance outcome"),
+        (True, "not a chance outcome"),
+        (7.0, "not a chance outcome"),
+    ],
+)
+def test_openspiel_refuses_a_card_not_left_to_deal_and_changes_nothing(
+    card: object, refusal: str
+) -> None:
     openspiel.register()
     state = pyspiel.load_game("spades_core", {"variant": "mirror"}).new_initial_state()
     state.apply_action(7)
     before = (state.dealing, state.chance_outcomes(), state.legal_actions())
-    with pytest.raises(RulesError, match="not a card left to deal"):
+    with pytest.raises(IllegalActionError, match=refusal):
         state._apply_action(card)
     assert (state.dealing, state.chance_outcomes(), state.legal_actions()) == before
     assert 7 not in state.legal_actions()

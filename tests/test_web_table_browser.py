@@ -10,13 +10,16 @@ These tests fail (never skip) when Chromium or Playwright is missing.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
+from websockets.sync.client import connect
 
 import spades_core as sc
 from web_app_support import CHROMIUM, CHROMIUM_ARGS, PHONE
@@ -317,3 +320,41 @@ def test_a_spectator_follows_four_bots_to_the_end_of_game_screen(
     )
     assert page.locator("#history tr").count() == len(game.hand_results)
     assert page.locator("#hand [data-card]").count() == 0  # a spectator holds no cards
+
+
+def test_a_spectator_page_refused_for_want_of_room_tries_again_and_gets_in(
+    web: tuple[str, Any], page: Page
+) -> None:
+    url, app = web
+    response = page.request.post(
+        url + "/api/tables", data={"variant": "classic", "players": dict.fromkeys("NESW", "easy")}
+    )
+    assert response.ok
+    link = response.json()["url"]
+    port = urlsplit(url).port
+    # Others hold every spectator place the table has (the shared link).
+    with ExitStack() as others:
+        for _ in range(16):
+            ws = others.enter_context(
+                connect(f"ws://127.0.0.1:{port}" + link.replace("/t/", "/ws/", 1), proxy=None)
+            )
+            if json.loads(ws.recv(timeout=30))["type"] != "state":
+                break  # the table is full of spectators
+        page.goto(url + link)
+        page.wait_for_function(
+            "() => document.querySelector('#connection').textContent.includes('trying again')",
+            timeout=WAIT_MS,
+        )
+        (table,) = app.state.tables.by_id.values()
+        assert table.holders[None] == 8
+    # A place is free: the page comes in by itself, and shows the table.
+    page.wait_for_function(
+        "() => document.querySelector('#connection').textContent === 'connected'",
+        timeout=60_000,
+    )
+    page.wait_for_function(
+        "() => ['BID', 'PLAY', 'DEAL', 'GAME_OVER'].includes("
+        "document.querySelector('[data-testid=phase]').textContent)",
+        timeout=WAIT_MS,
+    )
+    assert page.locator("#hand [data-card]").count() == 0

@@ -104,14 +104,7 @@ def running_server(data: Path, *, bot_delay: float) -> Iterator[tuple[str, Any]]
 
     app = server.create_app(data, bot_delay=bot_delay)
     port = free_port()
-    config = uvicorn.Config(
-        app,
-        host="127.0.0.1",
-        port=port,
-        log_level="warning",
-        ws_max_size=server.Limits.message_chars * 4,
-    )
-    web = uvicorn.Server(config)
+    web = uvicorn.Server(server.uvicorn_config(app, "127.0.0.1", port))
     thread = threading.Thread(target=web.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

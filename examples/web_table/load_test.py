@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import http.client
 import json
 import socket
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -34,14 +36,29 @@ def free_port() -> int:
         return port
 
 
-def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
-    """POST ``body`` as JSON; the JSON answer."""
-    request = urllib.request.Request(
-        url, data=json.dumps(body).encode(), headers={"content-type": "application/json"}
+def address(index: int) -> str:
+    """The loopback address the ``index``-th table's client uses: the server
+    limits what one address may open, and every 127.x.y.z is this machine."""
+    return f"127.0.{10 + index // 250}.{1 + index % 250}"
+
+
+def post(url: str, body: dict[str, Any], source: str) -> dict[str, Any]:
+    """POST ``body`` as JSON from the address ``source``; the JSON answer."""
+    parts = urllib.parse.urlsplit(url)
+    connection = http.client.HTTPConnection(
+        parts.hostname or "127.0.0.1", parts.port, timeout=30, source_address=(source, 0)
     )
-    with urllib.request.urlopen(request, timeout=30) as response:
+    try:
+        connection.request(
+            "POST", parts.path, json.dumps(body), {"content-type": "application/json"}
+        )
+        response = connection.getresponse()
         answer: dict[str, Any] = json.load(response)
-        return answer
+    finally:
+        connection.close()
+    if response.status != 200:
+        raise SystemExit(f"the server refused a table: {answer}")
+    return answer
 
 
 def wait_until_up(base: str, server: subprocess.Popen[bytes]) -> None:
@@ -66,10 +83,10 @@ def memory_kib(pid: int) -> dict[str, int]:
     return fields
 
 
-async def follow(base: str, url: str) -> dict[str, Any]:
-    """Watch one table until its game is over; its last state."""
+async def follow(base: str, url: str, source: str) -> dict[str, Any]:
+    """Watch one table from the address ``source`` until its game is over; its last state."""
     socket_url = base.replace("http", "ws", 1) + url.replace("/t/", "/ws/", 1)
-    async with connect(socket_url) as websocket:
+    async with connect(socket_url, local_addr=(source, 0)) as websocket:
         async for text in websocket:
             state: dict[str, Any] = json.loads(text)
             if state.get("phase") == "GAME_OVER":
@@ -79,12 +96,12 @@ async def follow(base: str, url: str) -> dict[str, Any]:
 
 async def run(base: str, tables: int, variant: str, level: str) -> tuple[float, list[Any]]:
     bots = dict.fromkeys("NESW", level)
-    urls = [
-        post(base + "/api/tables", {"variant": variant, "players": bots, "coach": False})["url"]
-        for _ in range(tables)
-    ]
+    body = {"variant": variant, "players": bots, "coach": False}
+    urls = [post(base + "/api/tables", body, address(index))["url"] for index in range(tables)]
     started = time.perf_counter()
-    finals = await asyncio.gather(*(follow(base, url) for url in urls))
+    finals = await asyncio.gather(
+        *(follow(base, url, address(index)) for index, url in enumerate(urls))
+    )
     return time.perf_counter() - started, finals
 
 

@@ -22,15 +22,21 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import logging
+import math
 import os
+import queue
 import re
 import secrets
 import tempfile
+import threading
 import time
 from collections import Counter, deque
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Collection, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +51,7 @@ import spades_core as sc
 import table_protocol as protocol
 from table_protocol import HOST_SEAT, PERSON
 
-__all__ = ["Limits", "Table", "TableStore", "create_app", "main"]
+__all__ = ["Limits", "Table", "TableStore", "create_app", "main", "uvicorn_config"]
 
 STATIC = Path(__file__).resolve().with_name("static")
 """The page, shared with the web app (examples/web_app)."""
@@ -58,7 +64,9 @@ _log = logging.getLogger("web_table")
 
 
 class Limits:
-    """What one client may ask of the server; bounded so no client can starve the others."""
+    """What the server and each client may hold; bounded so no client can
+    starve the others, lock players out, or exhaust the server's memory,
+    threads or file descriptors. docs/reliability.md lists them all."""
 
     message_chars = 512
     """Longest WebSocket message read (the real ones are under 60 characters)."""
@@ -70,11 +78,114 @@ class Limits:
     burst = 24.0
     """...and at once."""
     strikes = 50
-    """Refused messages (too big, too fast, malformed) before the connection is closed."""
+    """Refused messages (too big, too fast, malformed) a connection may have
+    against it before it is closed..."""
+    strikes_forgiven_per_second = 0.5
+    """...each forgotten after a while, so an occasional mistake never adds up."""
     tables = 500
     """Tables the server holds."""
-    connections_per_table = 16
-    """Open sockets per table (a few per seat for reloads and second tabs)."""
+    new_tables_burst = 10
+    """Tables one client (address) may open at once..."""
+    new_tables_per_minute = 2.0
+    """...and on average after that."""
+    unclaimed_table_seconds = 600.0
+    """A table whose links nobody has opened is removed (from disk too) after this long."""
+    idle_table_seconds = 6 * 3600.0
+    """A table nobody is connected to, where no person acts, is removed after this long..."""
+    finished_table_seconds = 1800.0
+    """...and after this long once its game is over."""
+    sweep_seconds = 30.0
+    """How often expired tables are looked for."""
+    sockets_per_seat = 4
+    """Open sockets of one seat's link (reloads, a second tab); a new one
+    closes the oldest, so the seat's holder always gets in."""
+    spectators_per_table = 8
+    """Open sockets of a table's spectator link; spectators never take a seat's place."""
+    connections = 2048
+    """Open connections (HTTP and WebSocket) the server keeps, at most; fewer
+    when its file-descriptor limit is lower (see :func:`connection_cap`). One
+    more is closed as soon as it is accepted."""
+    spare_files = 192
+    """File descriptors kept free of connections for record saves, logs and imports."""
+    sockets_share = 0.75
+    """The share of :attr:`connections` WebSockets may hold, so that a
+    seat's holder can always reach the server to claim a socket."""
+    connections_per_client = 64
+    """Open connections of one client address."""
+    sockets_per_client = 32
+    """Open WebSockets of one client address."""
+    quiet_connection_seconds = 10.0
+    """A connection that sends no request is closed after this long."""
+    bot_threads = 1
+    """Threads in which the bots that search think (the hard ones); tables
+    where a person is connected are served first."""
+    save_threads = 2
+    """Threads that write records of bots' moves and deals..."""
+    person_save_threads = 2
+    """...and, apart, those that write records of people's actions, which
+    therefore never wait behind the bots'."""
+    variant_load_seconds = 5.0
+    """How long a plugin may take to import before it is reported broken and not offered."""
+    seating_bytes = 65_536
+    """Largest ``table.json`` read back when the server starts."""
+    log_repeats = 5
+    """Log records of one kind written per :attr:`log_window_seconds`; the
+    rest are counted and reported in one line."""
+    log_window_seconds = 60.0
+    """See :attr:`log_repeats`."""
+
+
+def connection_cap() -> int:
+    """Open connections the server keeps: :attr:`Limits.connections`, or
+    fewer, so that :attr:`Limits.spare_files` descriptors stay free under the
+    process's file-descriptor limit (``ulimit -n``)."""
+    cap = Limits.connections
+    with contextlib.suppress(ImportError, OSError, ValueError):
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if soft != resource.RLIM_INFINITY:
+            cap = min(cap, soft - Limits.spare_files)
+    return max(cap, 8)
+
+
+def socket_cap() -> int:
+    """Open WebSockets the server keeps (a share of :func:`connection_cap`)."""
+    return max(int(connection_cap() * Limits.sockets_share), 4)
+
+
+class RepeatedLogFilter(logging.Filter):
+    """Lets at most :attr:`Limits.log_repeats` records of one kind (logger,
+    level and message template) through per :attr:`Limits.log_window_seconds`;
+    only the first carries its traceback. The next record let through says
+    how many were held back, so a flood of one error cannot fill the disk."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._lock = threading.Lock()
+        self._seen: dict[tuple[str, int, str], list[float]] = {}
+        """Per kind: [window start, records let through, records held back]."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        key = (record.name, record.levelno, str(record.msg)[:200])
+        now = time.monotonic()
+        with self._lock:
+            entry = self._seen.get(key)
+            if entry is None or now - entry[0] >= Limits.log_window_seconds:
+                held = 0 if entry is None else int(entry[2])
+                if len(self._seen) >= 1000:
+                    self._seen.clear()  # many kinds at once: forget, never grow
+                self._seen[key] = entry = [now, 0.0, 0.0]
+                if held:
+                    record.msg = f"{record.msg} [{held} more like this were not logged]"
+            if entry[1] >= Limits.log_repeats:
+                entry[2] += 1
+                return False
+            entry[1] += 1
+            if entry[1] > 1:
+                record.exc_info = None  # one traceback of a kind per window is enough
+                record.exc_text = None
+            return True
 
 
 # -- storage -----------------------------------------------------------------------
@@ -107,42 +218,219 @@ class TableStore:
         self.write(f"{table_id}.record.json", sc.dumps(game))
 
     def save_seating(self, table_id: str, seating: Mapping[str, Any]) -> None:
-        """Write the table's seating (written once, after its first record)."""
+        """Write the table's seating (once when it opens, again when first claimed)."""
         self.write(f"{table_id}.table.json", json.dumps(seating, indent=1))
 
-    def load_all(self) -> list[tuple[str, dict[str, Any], sc.Game]]:
-        """Every table stored, as (id, seating, game); unreadable ones are logged and skipped."""
+    def delete(self, table_id: str) -> None:
+        """Remove the table's files (an expired table)."""
+        for suffix in (".record.json", ".table.json"):
+            with contextlib.suppress(FileNotFoundError):
+                (self.directory / f"{table_id}{suffix}").unlink()
+
+    def load_all(self, variant_ids: Collection[str]) -> list[StoredTable]:
+        """Every stored table of one of ``variant_ids`` (those that load); an
+        unreadable one, or one of another variant, is skipped with one log line."""
         found = []
         for path in sorted(self.directory.glob("*.table.json")):
             table_id = path.name.removesuffix(".table.json")
             if not _TABLE_ID.fullmatch(table_id):
                 continue
             try:
-                seating = json.loads(path.read_text(encoding="utf-8"))
-                record = (self.directory / f"{table_id}.record.json").read_text(encoding="utf-8")
-                game = sc.loads(record)
-            except (OSError, ValueError, sc.SpadesError) as error:
-                _log.warning("table %s not restored: %s", table_id, error)
-                continue
-            found.append((table_id, seating, game))
+                found.append(self._load(table_id, path, variant_ids))
+            except (OSError, ValueError, RecursionError, sc.SpadesError) as error:
+                _log.warning("table %s not restored: %s", table_id, str(error)[:200])
         return found
+
+    def _load(self, table_id: str, path: Path, variant_ids: Collection[str]) -> StoredTable:
+        record_path = self.directory / f"{table_id}.record.json"
+        if path.stat().st_size > Limits.seating_bytes:
+            raise ValueError(f"its table.json is over {Limits.seating_bytes:,} bytes")
+        seating = json.loads(path.read_text(encoding="utf-8"))
+        _check_seating(seating)
+        if record_path.stat().st_size > sc.records.MAX_RECORD_SIZE:
+            raise ValueError("its record is larger than a record may be")
+        record = record_path.read_text(encoding="utf-8")
+        # Its variant first: reading a record imports its variant, which may be
+        # a plugin that hangs (and was not offered for that reason).
+        head = json.loads(record)
+        variant = head.get("variant") if isinstance(head, dict) else None
+        if isinstance(variant, str) and variant not in variant_ids:
+            raise ValueError(f"its variant {variant!r} is not available")
+        game = sc.loads(record)
+        touched = max(path.stat().st_mtime, record_path.stat().st_mtime)
+        return StoredTable(table_id, seating, game, opened=path.stat().st_ctime, touched=touched)
+
+
+class StoredTable:
+    """A table read back from disk, with the wall-clock times its files tell."""
+
+    def __init__(
+        self, table_id: str, seating: dict[str, Any], game: sc.Game, opened: float, touched: float
+    ) -> None:
+        self.id = table_id
+        self.seating = seating
+        self.game = game
+        self.opened = opened
+        self.touched = touched
+
+
+def _check_seating(seating: object) -> None:
+    """Refuse (:class:`ValueError`) a ``table.json`` that is not what the server writes."""
+    if not isinstance(seating, dict):
+        raise ValueError("its table.json is not a JSON object")
+    players, tokens = seating.get("players"), seating.get("tokens")
+    letters = {seat.letter for seat in sc.Seat}
+    if not isinstance(players, dict) or set(players) != letters:
+        raise ValueError("its table.json does not name a player for each seat")
+    if not all(isinstance(kind, str) for kind in players.values()):
+        raise ValueError("its table.json names a player that is not text")
+    protocol.seat_players(players, friends=True)  # an unknown bot level is refused here
+    if (
+        not isinstance(tokens, dict)
+        or set(tokens) != letters | {WATCH}
+        or not all(isinstance(token, str) and 16 <= len(token) <= 64 for token in tokens.values())
+    ):
+        raise ValueError("its table.json does not hold a link for each seat and the spectators")
+    if type(seating.get("coach")) is not bool:
+        raise ValueError("its table.json does not say whether the coach is on")
 
 
 # -- one table -----------------------------------------------------------------------
 
 
+# -- threads -------------------------------------------------------------------------
+
+
+class BotPool:
+    """The threads in which searching bots think, apart from everything else
+    (record saves have threads of their own): at most
+    :attr:`Limits.bot_threads`, however many tables there are. A table where
+    a person is connected is served before the tables only watched or left alone."""
+
+    def __init__(self, threads: int) -> None:
+        self._queue: queue.PriorityQueue[tuple[int, int, _BotJob | None]] = queue.PriorityQueue()
+        self._order = itertools.count()
+        self._size = threads
+        self._threads: list[threading.Thread] = []
+        self._lock = threading.Lock()
+
+    async def choose(self, bot: sc.bots.Bot, view: sc.views.View, *, urgent: bool) -> sc.Action:
+        """``bot``'s action for ``view``, chosen in one of the pool's threads."""
+        self._start()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[sc.Action] = loop.create_future()
+        self._queue.put((0 if urgent else 1, next(self._order), _BotJob(loop, future, bot, view)))
+        return await future
+
+    def _start(self) -> None:
+        with self._lock:
+            while len(self._threads) < self._size:
+                thread = threading.Thread(
+                    target=self._work, name=f"web-table-bot-{len(self._threads)}", daemon=True
+                )
+                thread.start()
+                self._threads.append(thread)
+
+    def _work(self) -> None:
+        while True:
+            _, _, job = self._queue.get()
+            if job is None:
+                return
+            job.run()
+
+    def close(self) -> None:
+        """Let the threads end once the jobs before them are done (on shutdown)."""
+        with self._lock:
+            for _ in self._threads:
+                self._queue.put((-1, next(self._order), None))
+            self._threads.clear()
+
+
+class _BotJob:
+    """One bot move asked of the :class:`BotPool`, answered on the asking loop."""
+
+    def __init__(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        future: asyncio.Future[sc.Action],
+        bot: sc.bots.Bot,
+        view: sc.views.View,
+    ) -> None:
+        self.loop = loop
+        self.future = future
+        self.bot = bot
+        self.view = view
+
+    def run(self) -> None:
+        if self.future.done():  # the table stopped waiting (it expired, or the server stops)
+            return
+        try:
+            outcome: sc.Action | Exception = self.bot.choose(self.view)
+        except Exception as error:  # the table logs it, as it would a bot playing inline
+            outcome = error
+        with contextlib.suppress(RuntimeError):  # the loop has closed meanwhile
+            self.loop.call_soon_threadsafe(self._settle, outcome)
+
+    def _settle(self, outcome: sc.Action | Exception) -> None:
+        if self.future.done():
+            return
+        if isinstance(outcome, Exception):
+            self.future.set_exception(outcome)
+        else:
+            self.future.set_result(outcome)
+
+
+class Workers:
+    """The server's threads: the :class:`BotPool`, and two small pools that
+    write records, one for people's actions and one for everything else."""
+
+    def __init__(self) -> None:
+        self.bots = BotPool(Limits.bot_threads)
+        self._saves = ThreadPoolExecutor(Limits.save_threads, thread_name_prefix="web-table-save")
+        self._person_saves = ThreadPoolExecutor(
+            Limits.person_save_threads, thread_name_prefix="web-table-person-save"
+        )
+
+    async def save(self, call: Callable[[], None], *, person: bool = False) -> None:
+        """Run the file operation ``call`` in a saving thread; ``person``: for
+        a person's action, which waits behind no bot's."""
+        pool = self._person_saves if person else self._saves
+        await asyncio.get_running_loop().run_in_executor(pool, call)
+
+    def close(self) -> None:
+        """Finish the saves under way and stop every thread (on shutdown)."""
+        self.bots.close()
+        self._saves.shutdown(wait=True)
+        self._person_saves.shutdown(wait=True)
+
+
+# -- one table -----------------------------------------------------------------------
+
+CLOSE_POLICY = 1008
+"""Close code of a refusal the page should not retry (a bad link, a flood,
+a seat opened in another tab)."""
+CLOSE_TRY_LATER = 1013
+"""Close code of a refusal for want of room; the page tries again, waiting longer each time."""
+
+
 class Connection:
     """One open socket of one seat: the latest state is sent, older ones are skipped."""
 
-    def __init__(self, socket: WebSocket, seat: sc.Seat | None) -> None:
+    def __init__(self, socket: WebSocket, seat: sc.Seat | None, client: str = "") -> None:
         self.socket = socket
         self.seat = seat
+        self.client = client
+        """The client's address (connections are counted per address)."""
+        self.opened = time.monotonic()
         self.errors: deque[str] = deque(maxlen=4)
         self.wake = asyncio.Event()
         self.stale = True
         self.allowance = Limits.burst
         self.checked_at = time.monotonic()
-        self.strikes = 0
+        self.strikes = 0.0
+        self.struck_at = time.monotonic()
+        self.closing: tuple[int, str] | None = None
+        """The close code and the reason, once the server has decided to close it."""
 
     def notify(self) -> None:
         """The table changed: send the new state when the socket is free."""
@@ -154,6 +442,12 @@ class Connection:
         self.errors.append(message)
         self.wake.set()
 
+    def close(self, code: int, message: str) -> None:
+        """Tell the client ``message`` and close the socket with ``code``."""
+        if self.closing is None:
+            self.closing = (code, message)
+            self.wake.set()
+
     def within_rate(self) -> bool:
         """Spend one message from the token bucket; ``False`` when it is empty."""
         now = time.monotonic()
@@ -164,13 +458,28 @@ class Connection:
         self.allowance -= 1
         return True
 
+    def strike(self) -> bool:
+        """Count a refused message against the connection (older ones count
+        less and less); whether it has had too many."""
+        now = time.monotonic()
+        forgiven = (now - self.struck_at) * Limits.strikes_forgiven_per_second
+        self.strikes = max(0.0, self.strikes - forgiven) + 1
+        self.struck_at = now
+        return self.strikes > Limits.strikes
+
     async def send_forever(self, table: Table) -> None:
-        """Send refusals and the current state of ``table`` whenever there is news."""
+        """Send refusals and the current state of ``table`` whenever there is
+        news; close the socket when told to (this task is its one writer)."""
         while True:
             await self.wake.wait()
             self.wake.clear()
             while self.errors:
                 await self.socket.send_json({"type": "error", "message": self.errors.popleft()})
+            if self.closing is not None:
+                code, message = self.closing
+                await self.socket.send_json({"type": "error", "message": message})
+                await self.socket.close(code=code)
+                return
             if self.stale:
                 self.stale = False
                 await self.socket.send_json(table.state_for(self.seat))
@@ -193,6 +502,7 @@ class Table:
         seating: Mapping[str, Any],
         store: TableStore,
         bot_delay: float,
+        workers: Workers | None = None,
     ) -> None:
         self.id = table_id
         self.game = game
@@ -204,16 +514,33 @@ class Table:
             for key, token in seating["tokens"].items()
         }
         self.coach_on: bool = bool(seating["coach"])
+        self.claimed: bool = seating.get("claimed") is True
+        """Whether anyone has opened one of the table's links (an unclaimed table expires soon)."""
+        self.active_at = time.monotonic()
+        """When someone last joined, left or acted (bots' moves do not count)."""
         self.bots = protocol.make_bots(self.players)
         self.asked: set[sc.Seat] = set()
         """Seats whose people asked for the next hand since the last deal."""
         self.store = store
         self.bot_delay = bot_delay
+        self.workers = workers or Workers()
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.holders: Counter[sc.Seat | None] = Counter()
         """Open sockets per seat (kept apart so it can be read at any moment)."""
         self.driver: asyncio.Task[None] | None = None
+        self._spectator_state: tuple[sc.Game, frozenset[sc.Seat], dict[str, Any]] | None = None
+
+    def seating_json(self) -> dict[str, Any]:
+        """The table's ``table.json``: who sits where, the links, the coach, whether claimed."""
+        return {
+            "players": {seat.letter: kind for seat, kind in self.players.items()},
+            "tokens": {
+                WATCH if seat is None else seat.letter: token for seat, token in self.tokens.items()
+            },
+            "coach": self.coach_on,
+            "claimed": self.claimed,
+        }
 
     def seat_of(self, token: str) -> tuple[bool, sc.Seat | None]:
         """Whether ``token`` belongs to this table (compared in constant time),
@@ -228,18 +555,39 @@ class Table:
         """Whether someone holding ``seat``'s token is connected."""
         return self.holders[seat] > 0
 
-    def join(self, connection: Connection) -> None:
-        """A socket of a seat (or a spectator) opened."""
+    def join(self, connection: Connection) -> bool:
+        """A socket of a seat (or a spectator) opened; whether this is the
+        first time any of the table's links was used."""
         self.connections.add(connection)
         self.holders[connection.seat] += 1
+        self.active_at = time.monotonic()
+        first = not self.claimed
+        self.claimed = True
         self.notify_all()  # others see the seat taken
+        return first
 
     def leave(self, connection: Connection) -> None:
-        """A socket closed: the seat may be a bot's again."""
+        """A socket closed (or is being closed): the seat may be a bot's again."""
+        if connection not in self.connections:
+            return
         self.connections.discard(connection)
         self.holders[connection.seat] -= 1
+        self.active_at = time.monotonic()
         self.notify_all()
         self.wake_driver()
+
+    def expired(self, now: float) -> bool:
+        """Whether the table is to be removed: nobody is connected, and nobody
+        has joined or acted for longer than its kind of table is kept."""
+        if self.connections:
+            return False
+        if not self.claimed:
+            keep = Limits.unclaimed_table_seconds
+        elif self.game.is_over:
+            keep = Limits.finished_table_seconds
+        else:
+            keep = Limits.idle_table_seconds
+        return now - self.active_at > keep
 
     def bot_for(self, seat: sc.Seat) -> sc.bots.Bot | None:
         """The bot playing ``seat`` now: none for a person's seat or a taken one."""
@@ -255,11 +603,17 @@ class Table:
     def state_for(self, seat: sc.Seat | None) -> dict[str, Any]:
         """The message for ``seat`` (``None``: a spectator): its view, and
         nothing another seat holds."""
+        online = frozenset(other for other in sc.Seat if self.occupied(other))
+        if seat is None and self._spectator_state is not None:
+            # Every spectator is told the same: built once per change, however many watch.
+            game, was_online, state = self._spectator_state
+            if game is self.game and was_online == online and not self.waiting_for_next():
+                return state
         state = protocol.state_message(
             self.game,
             seat,
             players=self.players,
-            online=[other for other in sc.Seat if self.occupied(other)],
+            online=online,
             coach_on=self.coach_on,
             waiting=self.waiting_for_next(),
         )
@@ -270,6 +624,8 @@ class Table:
                 for other, token in self.tokens.items()
                 if other != seat
             }
+        if seat is None:
+            self._spectator_state = (self.game, online, state)
         return state
 
     def notify_all(self) -> None:
@@ -293,23 +649,25 @@ class Table:
                 refusal = "you have asked for the next hand already"
             if refusal is None:
                 self.asked.add(seat)
+                self.active_at = time.monotonic()
                 self.notify_all()  # the others see who is still to ask
         else:
             assert isinstance(action, sc.Action)
             try:
                 async with self.lock:
                     game = self.game.apply(action, seat=seat)  # the engine checks the turn too
-                    await self._commit(game)
+                    await self._commit(game, person=True)
             except sc.SpadesError as error:
                 return str(error)
+            self.active_at = time.monotonic()
             refusal = None
         if refusal is None:
             self.wake_driver()
         return refusal
 
-    async def _commit(self, game: sc.Game) -> None:
+    async def _commit(self, game: sc.Game, *, person: bool = False) -> None:
         """Make ``game`` the table's game: saved first, then announced. Hold the lock."""
-        await asyncio.to_thread(self.store.save_game, self.id, game)
+        await self.workers.save(partial(self.store.save_game, self.id, game), person=person)
         self.game = game
         self.notify_all()
 
@@ -351,8 +709,9 @@ class Table:
                 return  # a person's turn: their message (or leaving) wakes the driver again
             await asyncio.sleep(self.bot_delay)
             view = game.view(seat)
-            if self.players[seat] == "hard":  # it searches for a while: keep the server responsive
-                action = await asyncio.to_thread(bot.choose, view)
+            if self.players[seat] == "hard":  # it searches for a while: in the bots' own threads
+                people_here = any(self.occupied(other) for other in sc.Seat)
+                action = await self.workers.bots.choose(bot, view, urgent=people_here)
             else:
                 action = bot.choose(view)
             async with self.lock:
@@ -361,9 +720,76 @@ class Table:
                     await self._commit(game.apply(action, seat=seat))
 
 
-def catalogue() -> dict[str, Any]:
-    """Every installed variant (plugins too) with its options, and who may take a seat."""
-    return protocol.catalogue(friends=True)
+class Variants:
+    """The installed variants the server offers. Each is imported once, in a
+    thread of its own and within :attr:`Limits.variant_load_seconds`: a plugin
+    that fails or hangs at import is logged once and never offered, and
+    neither holds up the server nor any request."""
+
+    def __init__(self) -> None:
+        self.loaded: dict[str, sc.Variant] = {}
+        self.broken: dict[str, str] = {}
+        """Why each variant that could not be loaded is not offered."""
+        self._loading: dict[str, asyncio.Future[sc.Variant]] = {}
+        self._catalogue: tuple[tuple[str, ...], dict[str, Any]] | None = None
+
+    async def offered(self) -> list[str]:
+        """The ids of the variants that loaded, trying each new one first."""
+        ids = sc.available_variants()
+        waiting = {
+            variant_id: self._loading.get(variant_id) or self._start(variant_id)
+            for variant_id in ids
+            if variant_id not in self.loaded and variant_id not in self.broken
+        }
+        if waiting:
+            await asyncio.wait(waiting.values(), timeout=Limits.variant_load_seconds)
+        for variant_id, future in waiting.items():
+            if future.done() and not future.cancelled() and future.exception() is None:
+                self.loaded[variant_id] = future.result()
+            elif future.done() and not future.cancelled():
+                self.broken[variant_id] = str(future.exception())
+            else:
+                self.broken[variant_id] = (
+                    f"its plugin gave no answer within {Limits.variant_load_seconds:g} s "
+                    "of starting to import"
+                )
+            if variant_id in self.broken:
+                _log.warning("variant %s not offered: %s", variant_id, self.broken[variant_id])
+            self._loading.pop(variant_id, None)
+        return [variant_id for variant_id in ids if variant_id in self.loaded]
+
+    def _start(self, variant_id: str) -> asyncio.Future[sc.Variant]:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[sc.Variant] = loop.create_future()
+
+        def settle(outcome: sc.Variant | Exception) -> None:
+            if future.done():
+                return
+            if isinstance(outcome, Exception):
+                future.set_exception(outcome)
+            else:
+                future.set_result(outcome)
+
+        def load() -> None:
+            outcome: sc.Variant | Exception
+            try:
+                outcome = sc.load_variant(variant_id)
+            except Exception as error:  # a SpadesError, or the registry's own failure
+                outcome = error
+            with contextlib.suppress(RuntimeError):  # the server stopped meanwhile
+                loop.call_soon_threadsafe(settle, outcome)
+
+        # A daemon thread: one stuck in a plugin's import never keeps the server from exiting.
+        threading.Thread(target=load, name=f"web-table-import-{variant_id}", daemon=True).start()
+        self._loading[variant_id] = future
+        return future
+
+    async def catalogue(self) -> dict[str, Any]:
+        """Every variant offered with its options, and who may take a seat."""
+        ids = tuple(await self.offered())
+        if self._catalogue is None or self._catalogue[0] != ids:
+            self._catalogue = (ids, protocol.catalogue(friends=True, variant_ids=ids))
+        return self._catalogue[1]
 
 
 def new_table_settings(body: object) -> tuple[sc.Game, dict[str, Any]]:
@@ -371,6 +797,7 @@ def new_table_settings(body: object) -> tuple[sc.Game, dict[str, Any]]:
     settings = protocol.read_settings(body, friends=True)
     seating = settings.seating_json()
     seating["tokens"] = {key: secrets.token_urlsafe(16) for key in (*seating["players"], WATCH)}
+    seating["claimed"] = False
     return settings.game, seating
 
 
@@ -393,31 +820,83 @@ def server_page() -> str:
 
 
 class Tables:
-    """Every table the server holds, by id."""
+    """Every table the server holds, by id, and every socket open to them."""
 
     def __init__(self, store: TableStore, bot_delay: float) -> None:
         self.store = store
         self.bot_delay = bot_delay
+        self.workers = Workers()
+        self.variants = Variants()
         self.by_id: dict[str, Table] = {}
+        self.opening = 0
+        """Tables being opened (counted against the cap before they are saved)."""
+        self.new_table_allowance: dict[str, tuple[float, float]] = {}
+        """Per client address: tables it may still open at once, and when that was computed."""
+        self.sockets: dict[str, list[Connection]] = {}
+        """Open sockets per client address, oldest first."""
+        self.socket_count = 0
+        self.sweeper: asyncio.Task[None] | None = None
 
-    def restore(self) -> None:
-        """Load every stored table and let its bots go on."""
-        for table_id, seating, game in self.store.load_all():
+    # -- opening and expiring tables --------------------------------------------------
+
+    async def restore(self) -> None:
+        """Load every stored table that has not expired (the newest, up to the
+        cap) and let its bots go on; remove the expired ones from disk."""
+        offered = await self.variants.offered()
+        stored = await asyncio.to_thread(self.store.load_all, offered)
+        stored.sort(key=lambda found: found.touched, reverse=True)
+        now, wall = time.monotonic(), time.time()
+        for found in stored:
             try:
-                table = Table(table_id, game, seating, self.store, self.bot_delay)
+                table = Table(
+                    found.id, found.game, found.seating, self.store, self.bot_delay, self.workers
+                )
             except (KeyError, TypeError, AttributeError, ValueError, sc.SpadesError) as error:
-                _log.warning("table %s not restored: bad seating (%s)", table_id, error)
+                _log.warning("table %s not restored: bad seating (%s)", found.id, error)
                 continue
-            self.by_id[table_id] = table
+            since = found.touched if table.claimed else found.opened
+            table.active_at = now - max(0.0, wall - since)
+            if table.expired(now):
+                await self.workers.save(partial(self.store.delete, found.id))
+                continue
+            if len(self.by_id) >= Limits.tables:
+                _log.warning("table %s not restored: the server holds %d", found.id, Limits.tables)
+                continue
+            self.by_id[found.id] = table
             table.wake_driver()
 
+    def may_open(self, client: str) -> float | None:
+        """Spend one of ``client``'s new tables; ``None`` when it may open one,
+        else the seconds until it may."""
+        now = time.monotonic()
+        allowance, at = self.new_table_allowance.get(client, (Limits.new_tables_burst, now))
+        per_second = Limits.new_tables_per_minute / 60
+        allowance = min(Limits.new_tables_burst, allowance + (now - at) * per_second)
+        if allowance < 1:
+            self.new_table_allowance[client] = (allowance, now)
+            return (1 - allowance) / per_second
+        self.new_table_allowance[client] = (allowance - 1, now)
+        return None
+
+    def reserve(self) -> bool:
+        """Count a table about to be opened against :attr:`Limits.tables`;
+        ``False`` when the server is full. Checked and counted in one step
+        (no await between), so concurrent requests cannot overshoot the cap."""
+        if len(self.by_id) + self.opening >= Limits.tables:
+            return False
+        self.opening += 1
+        return True
+
     async def open(self, game: sc.Game, seating: dict[str, Any]) -> Table:
-        """Store and start a new table."""
-        table_id = secrets.token_urlsafe(9)
-        await asyncio.to_thread(self.store.save_game, table_id, game)
-        await asyncio.to_thread(self.store.save_seating, table_id, seating)
-        table = Table(table_id, game, seating, self.store, self.bot_delay)
-        self.by_id[table_id] = table
+        """Store and start a new table, for which :meth:`reserve` made room."""
+        try:
+            table_id = secrets.token_urlsafe(9)
+            await self.workers.save(partial(self.store.save_game, table_id, game))
+            await self.workers.save(partial(self.store.save_seating, table_id, seating))
+            table = Table(table_id, game, seating, self.store, self.bot_delay, self.workers)
+            self.by_id[table_id] = table
+        finally:
+            self.opening -= 1
         table.wake_driver()
         return table
 
@@ -425,12 +904,109 @@ class Tables:
         """The table of this id, if any."""
         return self.by_id.get(table_id) if _TABLE_ID.fullmatch(table_id) else None
 
+    async def sweep(self) -> None:
+        """Remove the expired tables, from disk too, and forget the clients
+        whose allowance of new tables is whole again."""
+        now = time.monotonic()
+        for table in [t for t in self.by_id.values() if t.expired(now)]:
+            del self.by_id[table.id]
+            if table.driver is not None:
+                table.driver.cancel()
+            await self.workers.save(partial(self.store.delete, table.id))
+        per_second = Limits.new_tables_per_minute / 60
+        for client, (allowance, at) in list(self.new_table_allowance.items()):
+            if allowance + (now - at) * per_second >= Limits.new_tables_burst:
+                del self.new_table_allowance[client]
+
+    async def sweep_forever(self) -> None:
+        """Sweep every :attr:`Limits.sweep_seconds` while the server runs."""
+        while True:
+            await asyncio.sleep(Limits.sweep_seconds)
+            try:
+                await self.sweep()
+            except Exception:  # a full disk, say: the next sweep tries again
+                _log.exception("removing expired tables failed")
+
+    # -- sockets -------------------------------------------------------------------------
+
+    def admit(self, table: Table, connection: Connection) -> str | None:
+        """Make room for ``connection`` and count it, or say why it must wait.
+
+        A seat's holder always gets in: a seat's oldest socket gives way to
+        its new one, and where a client or the server is at its limit a
+        spectator (of the busiest client first) gives way. A spectator is
+        refused when there is no room. Done in one step (no await), so
+        concurrent sockets cannot overshoot a limit."""
+        seat = connection.seat
+        if seat is None:
+            if table.holders[None] >= Limits.spectators_per_table:
+                return "this table has all the spectators it takes; trying again shortly"
+        elif table.holders[seat] >= Limits.sockets_per_seat:
+            same_seat = [c for c in table.connections if c.seat == seat]
+            self.evict(min(same_seat, key=lambda c: c.opened), CLOSE_POLICY, OTHER_TAB)
+        mine = self.sockets.get(connection.client, [])
+        if len(mine) >= Limits.sockets_per_client:
+            if seat is None:
+                return "too many tables are open from your address; trying again shortly"
+            self.evict(_first_to_go(mine), CLOSE_TRY_LATER, ROOM_FOR_A_SEAT)
+        if self.socket_count >= socket_cap():
+            if seat is None:
+                return "the server is busy; trying again shortly"
+            busiest = max(self.sockets.values(), key=len)
+            self.evict(_first_to_go(busiest), CLOSE_TRY_LATER, ROOM_FOR_A_SEAT)
+        self.sockets.setdefault(connection.client, []).append(connection)
+        self.socket_count += 1
+        return None
+
+    def release(self, table: Table, connection: Connection) -> None:
+        """``connection`` is closed or closing: it no longer counts."""
+        table.leave(connection)
+        mine = self.sockets.get(connection.client)
+        if mine is None or connection not in mine:
+            return
+        mine.remove(connection)
+        self.socket_count -= 1
+        if not mine:
+            del self.sockets[connection.client]
+
+    def evict(self, connection: Connection, code: int, message: str) -> None:
+        """Close ``connection`` to make room; its place is free at once."""
+        for table in self.by_id.values():
+            if connection in table.connections:
+                self.release(table, connection)
+                break
+        else:
+            mine = self.sockets.get(connection.client, [])
+            if connection in mine:
+                mine.remove(connection)
+                self.socket_count -= 1
+        connection.close(code, message)
+
     async def stop(self) -> None:
-        """Stop every table's bots (on shutdown)."""
-        drivers = [t.driver for t in self.by_id.values() if t.driver is not None]
-        for driver in drivers:
-            driver.cancel()
-        await asyncio.gather(*drivers, return_exceptions=True)
+        """Stop every table's bots and the sweeper, then the threads (on shutdown)."""
+        tasks = [t.driver for t in self.by_id.values() if t.driver is not None]
+        if self.sweeper is not None:
+            tasks.append(self.sweeper)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.to_thread(self.workers.close)
+
+
+OTHER_TAB = "this seat was opened in another tab or window"
+ROOM_FOR_A_SEAT = "closed to make room for a player; trying again shortly"
+
+
+def _first_to_go(connections: list[Connection]) -> Connection:
+    """Of one client's sockets, the one closed to make room: its oldest
+    spectator, else its oldest seat."""
+    spectators = [c for c in connections if c.seat is None]
+    return (spectators or connections)[0]
+
+
+def _client_of(scope_client: Any) -> str:
+    """The client's address, the key of its limits."""
+    return str(scope_client.host) if scope_client is not None else "unknown"
 
 
 async def _read_body(request: Request) -> bytes | None:
@@ -461,18 +1037,36 @@ def create_app(data: Path, *, bot_delay: float = 0.6) -> Starlette:
         return HTMLResponse(page)
 
     async def variants(request: Request) -> Response:
-        return JSONResponse(catalogue())
+        return JSONResponse(await tables.variants.catalogue())
 
     async def open_table(request: Request) -> Response:
         body = await _read_body(request)
         if body is None:
             return JSONResponse({"error": "request too large"}, status_code=413)
-        if len(tables.by_id) >= Limits.tables:
-            return JSONResponse({"error": "the server is full; try later"}, status_code=503)
+        wait = tables.may_open(_client_of(request.client))
+        if wait is not None:
+            return JSONResponse(
+                {"error": f"too many new tables from your address; try again in {wait:.0f} s"},
+                status_code=429,
+                headers={"retry-after": str(math.ceil(wait))},
+            )
+        offered = await tables.variants.offered()
         try:
-            game, seating = new_table_settings(json.loads(body))
+            settings = json.loads(body)
+            chosen = settings.get("variant") if isinstance(settings, dict) else None
+            if (
+                isinstance(chosen, str)
+                and chosen not in offered
+                and chosen in tables.variants.broken
+            ):
+                raise ValueError(
+                    f"variant {chosen!r} is not available: {tables.variants.broken[chosen]}"
+                )
+            game, seating = new_table_settings(settings)
         except (ValueError, RecursionError) as error:
             return JSONResponse({"error": str(error)}, status_code=400)
+        if not tables.reserve():
+            return JSONResponse({"error": "the server is full; try later"}, status_code=503)
         table = await tables.open(game, seating)
         host = HOST_SEAT.letter if seating["players"][HOST_SEAT.letter] == PERSON else WATCH
         return JSONResponse(
@@ -486,26 +1080,30 @@ def create_app(data: Path, *, bot_delay: float = 0.6) -> Starlette:
         known, seat = (False, None) if table is None else table.seat_of(token)
         if table is None or not known:
             await websocket.send_json({"type": "error", "message": "no such table or seat"})
-            await websocket.close(code=1008)
+            await websocket.close(code=CLOSE_POLICY)
             return
-        if len(table.connections) >= Limits.connections_per_table:
-            await websocket.send_json({"type": "error", "message": "too many open tabs"})
-            await websocket.close(code=1008)
+        connection = Connection(websocket, seat, _client_of(websocket.client))
+        refusal = tables.admit(table, connection)
+        if refusal is not None:
+            await websocket.send_json({"type": "error", "message": refusal})
+            await websocket.close(code=CLOSE_TRY_LATER)
             return
-        connection = Connection(websocket, seat)
-        table.join(connection)
+        if table.join(connection):
+            seating = table.seating_json()
+            await tables.workers.save(partial(tables.store.save_seating, table.id, seating))
         sender = asyncio.get_running_loop().create_task(connection.send_forever(table))
         try:
             await _receive(websocket, table, connection, sender)
         finally:
-            table.leave(connection)
+            tables.release(table, connection)
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sender
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        tables.restore()
+        await tables.restore()
+        tables.sweeper = asyncio.get_running_loop().create_task(tables.sweep_forever())
         yield
         await tables.stop()
 
@@ -535,6 +1133,8 @@ async def _receive(
             return
         if message["type"] == "websocket.disconnect":
             return
+        if connection.closing is not None:
+            continue  # being closed: its messages are no longer read
         text = message.get("text")
         refusal = None
         if not connection.within_rate():
@@ -549,11 +1149,80 @@ async def _receive(
                 # A taken action is paced by the game itself; only refusals use up the rate.
                 connection.allowance = min(Limits.burst, connection.allowance + 1)
         if refusal is not None:
-            connection.strikes += 1
             connection.refuse(refusal)
-            if connection.strikes > Limits.strikes:
-                await websocket.close(code=1008)
+            if connection.strike():
+                connection.close(CLOSE_POLICY, "too many refused messages; reload the page")
+
+
+def guarded_http_protocol() -> type[Any]:
+    """uvicorn's HTTP protocol with the connection limits, so the server never
+    runs out of file descriptors: past :func:`connection_cap` open
+    connections, a new one from a client holding fewer than the busiest
+    client closes one of the busiest client's, else it is closed itself, as
+    soon as it is accepted (as it is past :attr:`Limits.connections_per_client`
+    from one address); and a connection that sends no request is closed after
+    :attr:`Limits.quiet_connection_seconds`."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    def address(protocol: object) -> object:
+        client = getattr(protocol, "client", None)
+        return client[0] if client else None
+
+    class GuardedH11Protocol(H11Protocol):
+        """uvicorn's HTTP/1.1 protocol, refusing connections past the limits."""
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            counts = Counter(address(other) for other in self.connections)
+            mine = counts[address(self)]
+            refused = mine > Limits.connections_per_client
+            if not refused and len(self.connections) > connection_cap():
+                busiest, most = counts.most_common(1)[0]
+                refused = most <= mine
+                if not refused:
+                    victim = next(c for c in self.connections if address(c) == busiest)
+                    self.connections.discard(victim)
+                    _abort(victim)
+            if refused:
+                _log.warning("a connection was refused: too many are open")
+                self.connections.discard(self)
+                transport.abort()
                 return
+            self.timeout_keep_alive_task = self.loop.call_later(
+                Limits.quiet_connection_seconds, self.timeout_keep_alive_handler
+            )
+
+    return GuardedH11Protocol
+
+
+def _abort(protocol: object) -> None:
+    """Close a uvicorn connection (HTTP or WebSocket) at once."""
+    transport = getattr(protocol, "transport", None)
+    if transport is not None:
+        transport.abort()
+
+
+def uvicorn_config(app: Starlette, host: str, port: int) -> Any:
+    """The uvicorn configuration the server runs with (its limits included)."""
+    import uvicorn
+
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        http=guarded_http_protocol(),
+        ws_max_size=Limits.message_chars * 4,
+        log_level="warning",
+        log_config=None,  # the records go to the root logger, through RepeatedLogFilter
+    )
+
+
+def configure_logging() -> None:
+    """Log to stderr, each kind of record at most :attr:`Limits.log_repeats`
+    times a minute (asyncio's and uvicorn's too)."""
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(RepeatedLogFilter())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -568,16 +1237,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.bot_delay < 0:
         parser.error("--bot-delay may not be negative")
-    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    configure_logging()
     app = create_app(args.data, bot_delay=args.bot_delay)
     print(f"Web table: open http://{args.host}:{args.port}/  (tables are kept in {args.data})")
-    uvicorn.run(
-        app,
-        host=args.host,
-        port=args.port,
-        ws_max_size=Limits.message_chars * 4,
-        log_level="warning",
-    )
+    uvicorn.Server(uvicorn_config(app, args.host, args.port)).run()
     return 0
 
 

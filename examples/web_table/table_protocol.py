@@ -167,11 +167,13 @@ def _briefs(summaries: Mapping[str, str]) -> dict[str, str]:
     return briefs
 
 
-def catalogue(*, friends: bool) -> dict[str, Any]:
+def catalogue(*, friends: bool, variant_ids: Collection[str] | None = None) -> dict[str, Any]:
     """Every installed variant (plugins too) with its options, and who may
-    take a seat: the bot levels, and a friend by link when ``friends``."""
+    take a seat: the bot levels, and a friend by link when ``friends``.
+    ``variant_ids`` limits the variants to those (a server leaves out the
+    plugins that did not load in time)."""
     installed = []
-    for variant_id in sc.available_variants():
+    for variant_id in sc.available_variants() if variant_ids is None else variant_ids:
         try:
             installed.append(sc.load_variant(variant_id))
         except sc.SpadesError as error:  # a broken plugin is not offered; the others are

@@ -30,13 +30,18 @@ export function serverTransport() {
     socket.addEventListener("message", (event) => onMessage(JSON.parse(event.data)));
     socket.addEventListener("close", (event) => {
       if (event.code === 1008) {
+        // A bad link, a flood of refused messages, or the seat opened in another tab.
         onStatus("refused", false);
         return;
       }
-      // Resume the seat after a server restart or a dropped network.
-      onStatus("reconnecting…", false);
-      setTimeout(() => connect({ onMessage, onStatus }), retry);
-      retry = Math.min(retry * 2, 8000);
+      // Resume the seat after a server restart or a dropped network; when the
+      // server had no room (1013), wait longer each time, at random so that
+      // the refused pages do not all come back at once.
+      const busy = event.code === 1013;
+      onStatus(busy ? "the table is busy; trying again…" : "reconnecting…", false);
+      const wait = busy ? Math.max(retry, 2000) * (0.5 + Math.random()) : retry;
+      setTimeout(() => connect({ onMessage, onStatus }), wait);
+      retry = Math.min(Math.max(retry, busy ? 2000 : 0) * 2, busy ? 30000 : 8000);
     });
   }
 

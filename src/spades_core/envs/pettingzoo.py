@@ -56,7 +56,7 @@ from spades_core.encoding import (
 )
 from spades_core.envs import _episode, features
 from spades_core.envs._tracking import ObservationTracker
-from spades_core.errors import RulesError, brief
+from spades_core.errors import IllegalActionError, IllegalReason, RulesError, brief
 from spades_core.game import SEATS, Game, Phase, new_game
 from spades_core.registry import load_variant
 from spades_core.seats import Seat
@@ -209,6 +209,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.truncations = dict.fromkeys(AGENTS, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in AGENTS}
         self.agent_selection = AGENTS[0]
+        self._truncated = False
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         """The observation space of ``agent`` (the same for every agent)."""
@@ -250,7 +251,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if seat is None:
             seat = int(self.seat_of(agent))  # raises the error naming the agents
         game = self.game
-        if game._to_act == seat and not self.terminations[agent] and not self.truncations[agent]:
+        # An agent that is done and has stepped is no longer in these mappings.
+        done = self.terminations.get(agent, True) or self.truncations.get(agent, True)
+        if game._to_act == seat and not done:
             mask = _mask_of(self._legal_id_bits())
         else:
             mask = np.zeros(NUM_ACTIONS, np.int8)
@@ -261,7 +264,17 @@ class raw_env(AECEnv):  # type: ignore[misc]
     def step(self, action: int | np.integer[Any] | None) -> None:
         """The agent to act takes action id ``action``."""
         agent = self.agent_selection
+        if not self.agents:
+            raise IllegalActionError(
+                IllegalReason.WRONG_PHASE,
+                "the episode is over and every agent is done; reset() starts another",
+            )
         if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise IllegalActionError(
+                    IllegalReason.WRONG_PHASE,
+                    f"{agent} is done: the only step it takes is step(None); got {brief(action)}",
+                )
             self._was_dead_step(action)
             return
         game = self.game
@@ -285,6 +298,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             if _episode.episode_over(game, 0, self.hands):
                 stopped = not game.is_over and self.hands == _episode.WHOLE_GAME
                 flags = self.truncations if stopped else self.terminations
+                self._truncated = stopped
                 for name in AGENTS:
                     flags[name] = True
             else:
@@ -292,6 +306,16 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.game = game
         self._select()
         self._accumulate_rewards()
+
+    def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, Any]:
+        """The agent to act's observation, cumulative reward, termination,
+        truncation and info; once every agent is done and has stepped, the
+        end of the episode again (the last agent's final observation, no
+        reward), until :meth:`reset`."""
+        if self.agents:
+            return super().last(observe)  # type: ignore[no-any-return]
+        observation = self.observe(self.agent_selection) if observe else None
+        return observation, 0.0, not self._truncated, self._truncated, {}
 
     def render(self) -> str | None:
         """The table as text (``render_mode="ansi"``), or ``None`` with a warning."""
