@@ -111,6 +111,7 @@ def test_pettingzoo_masks_are_new_arrays_marking_the_legal_ids() -> None:
     rng = random.Random(4)
     for agent in table.agent_iter():
         observation, _, termination, truncation, _ = table.last()
+        assert observation is not None
         mask = observation["action_mask"]
         if termination or truncation:
             table.step(None)
