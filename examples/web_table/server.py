@@ -41,6 +41,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 import spades_core as sc
 from spades_core.coach import bid_rule
 from spades_core.errors import brief
+from spades_core.players import check_human_table
 
 __all__ = ["Limits", "Table", "TableStore", "create_app", "main"]
 
@@ -456,6 +457,7 @@ def new_table_settings(body: object) -> tuple[sc.Game, dict[str, Any]]:
         # The host may also leave South to a bot and watch four bots play.
         kind = players.get(seat.letter, PERSON if seat == HOST_SEAT else "normal")
         if kind != PERSON and kind not in sc.bots.LEVELS:
+            check_human_table(kind)  # a player for measurement only says so
             raise ValueError(
                 f"seat {seat.letter} takes {PERSON!r} or a bot level "
                 f"({', '.join(sc.bots.LEVELS)}); got {brief(kind)}"

@@ -286,6 +286,35 @@ class HiddenCards:
             f"{_MAX_BID_TRIES} tries; the bids look impossible for the cards left"
         )
 
+    def allows(self, held: Sequence[int]) -> bool:
+        """Whether the four hands ``held`` (masks by seat number, as held now)
+        meet every constraint of the view that :meth:`sample` keeps: the
+        seat's own hand, the hidden cards shared out in the right numbers, the
+        shown-out suits, the revealed spade counts, a card the seat to act
+        must hold, and the bids. The real game's hands always do."""
+        if len(held) != 4 or any(type(mask) is not int for mask in held):
+            return False
+        viewer = self.view.seat
+        if viewer is not None and held[viewer] != self._fixed[viewer]:
+            return False
+        placed = 0
+        for seat in self._hidden:
+            mask = held[seat]
+            if placed & mask or mask.bit_count() != self._need[seat]:
+                return False
+            placed |= mask
+            for suit in range(4):
+                if self._void[seat] >> suit & 1 and mask & SUIT_MASKS[suit]:
+                    return False
+            exact = self._exact[seat]
+            if exact >= 0 and (mask & SUIT_MASKS[SPADES]).bit_count() != exact:
+                return False
+        if placed != self._pool:
+            return False
+        if any(not held[seat] >> card & 1 for card, seat in self._must):
+            return False
+        return self._bids_fit(held)
+
     def dealt(self, held: Sequence[int]) -> tuple[int, int, int, int]:
         """The 13-card hands dealt, from the held hands and the cards played."""
         p = self.played_by

@@ -40,7 +40,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, Protocol, runtime_checkable
+from typing import Any, Final, Protocol, cast, runtime_checkable
 
 from spades_core import _check
 from spades_core.actions import BIDS, PLAYS, Action
@@ -49,9 +49,10 @@ from spades_core.bots._search import Budget, search_bid, search_play
 from spades_core.bots.bidding import easy_bid, normal_bid
 from spades_core.bots.table import Table, table_from_view
 from spades_core.bots.why import Why
+from spades_core.cards import CardSet
 from spades_core.errors import IllegalActionError, IllegalReason, RulesError, brief
 from spades_core.game import SEATS, Game, Phase
-from spades_core.seats import Seat
+from spades_core.seats import Seat, SeatMap
 from spades_core.views import View
 
 __all__ = [
@@ -63,7 +64,9 @@ __all__ = [
     "NormalBot",
     "Player",
     "RandomBot",
+    "SeesAllHands",
     "Why",
+    "ask",
     "make",
     "play_game",
 ]
@@ -85,6 +88,37 @@ class Player(Protocol):
     def choose(self, view: View) -> Action:
         """The action to take in the position ``view`` shows."""
         ...
+
+
+@runtime_checkable
+class SeesAllHands(Protocol):
+    """A player for measurement only, handed every seat's cards: a player
+    whose ``sees_all_hands`` is true. Runners that know the whole game
+    (:func:`play_game`, :func:`spades_core.simulate`, through :func:`ask`)
+    call :meth:`choose_seeing` instead of ``choose``; every other player
+    gets its seat's view alone. Such a player sets ``for_human_tables =
+    False`` too, so tables where a person plays refuse it
+    (:func:`spades_core.players.check_human_table`)."""
+
+    sees_all_hands: bool
+    """True: the player needs every seat's hand."""
+
+    def choose_seeing(self, view: View, hands: SeatMap[CardSet]) -> Action:
+        """The action to take in the position ``view`` shows, knowing ``hands``
+        (the cards each seat holds now)."""
+        ...
+
+
+def ask(player: Player, game: Game, seat: Seat) -> Action:
+    """The action ``player`` takes for ``seat`` in ``game``: what
+    ``player.choose(game.view(seat))`` returns, or for a player that sees all
+    hands (:class:`SeesAllHands`) what it chooses knowing every seat's cards.
+    Only such a player is given more than the seat's view."""
+    view = game.view(seat)
+    if getattr(player, "sees_all_hands", False) is True:
+        hands = SeatMap(tuple(game.hand(other) for other in SEATS))
+        return cast(SeesAllHands, player).choose_seeing(view, hands)
+    return player.choose(view)
 
 
 class Bot:
@@ -209,6 +243,7 @@ class HardBot(Bot):
         max_samples: int = DEFAULT_BUDGET.max_samples,
         confidence: float = DEFAULT_BUDGET.confidence,
         draws: int = DEFAULT_BUDGET.draws,
+        inference: bool | str = DEFAULT_BUDGET.inference,
     ) -> None:
         super().__init__(seed)
         for option, value in (
@@ -228,7 +263,15 @@ class HardBot(Bot):
             raise RulesError(
                 f"hard bot: max_samples ({max_samples}) is below min_samples ({min_samples})"
             )
-        self.budget = Budget(steps, bid_steps, min_samples, max_samples, float(confidence), draws)
+        self.budget = Budget(
+            steps,
+            bid_steps,
+            min_samples,
+            max_samples,
+            float(confidence),
+            draws,
+            _switch("inference", inference),
+        )
         """The search budget."""
 
     def __repr__(self) -> str:
@@ -236,7 +279,7 @@ class HardBot(Bot):
         return (
             f"<HardBot seed={self.seed} steps={b.steps} bid_steps={b.bid_steps} "
             f"samples={b.min_samples}-{b.max_samples} draws={b.draws} "
-            f"confidence={b.confidence}>"
+            f"confidence={b.confidence} inference={'on' if b.inference else 'off'}>"
         )
 
     def _bid(self, view: View, table: Table) -> tuple[int, Why]:
@@ -244,6 +287,16 @@ class HardBot(Bot):
 
     def _play(self, view: View, table: Table) -> tuple[int, Why]:
         return search_play(view, table, self._rng, self.budget)
+
+
+def _switch(option: str, value: object) -> bool:
+    """An on/off option: ``True``/``False`` or the words ``on``/``off``
+    (``hard:inference=off`` in a player spec)."""
+    if type(value) is bool:
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("on", "off"):
+        return value.strip().lower() == "on"
+    raise RulesError(f"hard bot: {option} must be on or off (or True/False); got {brief(value)}")
 
 
 _CLASSES: Final[dict[str, type[Bot]]] = {
@@ -278,7 +331,15 @@ def make(level: str, *, seed: int | None = None, **options: Any) -> Bot:
             "only the hard bot has a budget"
         )
     if cls is HardBot:
-        allowed = {"steps", "bid_steps", "min_samples", "max_samples", "confidence", "draws"}
+        allowed = {
+            "steps",
+            "bid_steps",
+            "min_samples",
+            "max_samples",
+            "confidence",
+            "draws",
+            "inference",
+        }
         unknown = sorted(set(options) - allowed)
         if unknown:
             raise RulesError(
@@ -299,8 +360,8 @@ def play_game(
     players in seat order N, E, S, W) until it is over, or until ``max_hands``
     more hands have been completed. Hands are dealt from the game's seed.
 
-    Each player is asked only when its seat is to act, with that seat's view.
-    An illegal answer raises :class:`~spades_core.IllegalActionError`.
+    Each player is asked only when its seat is to act, with that seat's view
+    (see :func:`ask`). An illegal answer raises :class:`~spades_core.IllegalActionError`.
     """
     _check.instance(game, Game, "play_game", "game", "a Game")
     seated = _seat_players(players)
@@ -316,8 +377,7 @@ def play_game(
         seat = game.to_act
         if seat is None:  # pragma: no cover - only DEAL and GAME_OVER have no seat to act
             break
-        action = seated[seat].choose(game.view(seat))
-        game = game.apply(action, seat=seat)
+        game = game.apply(ask(seated[seat], game, seat), seat=seat)
     return game
 
 
