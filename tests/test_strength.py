@@ -206,7 +206,7 @@ def test_the_web_table_refuses_to_seat_perfect_info() -> None:
 
 
 def test_the_inference_option_switches_the_reading_of_plays() -> None:
-    assert make("hard", seed=1).budget.inference is sc.bots.DEFAULT_BUDGET.inference
+    assert HardBot(1).budget.inference is sc.bots.DEFAULT_BUDGET.inference
     for on in (True, "on", "ON"):
         assert HardBot(1, inference=on).budget.inference is True
     for off in (False, "off"):

@@ -35,7 +35,7 @@ does variants.
 >>> spec.name, spec.options, str(spec)
 ('hard', (('steps', 2000),), 'hard:steps=2000')
 >>> make_player(spec, seed=1)
-<HardBot seed=1 steps=2000 bid_steps=6000 samples=6-100 draws=6 confidence=1.0>
+<HardBot seed=1 steps=2000 bid_steps=6000 samples=6-100 draws=6 confidence=1.0 inference=off>
 """
 
 from __future__ import annotations
@@ -191,7 +191,7 @@ def check_human_table(player: object) -> None:
     >>> try:
     ...     check_human_table("perfect-info")
     ... except PlayerError as error:
-    ...     print(str(error)[:52])
+    ...     print(str(error)[:51])
     perfect-info is for measurement only: it sees every
     """
     name = None

@@ -317,7 +317,7 @@ def make(level: str, *, seed: int | None = None, **options: Any) -> Bot:
     An unknown level or option raises :class:`~spades_core.RulesError`.
 
     >>> make("hard", seed=1, steps=2000)
-    <HardBot seed=1 steps=2000 bid_steps=6000 samples=6-100 draws=6 confidence=1.0>
+    <HardBot seed=1 steps=2000 bid_steps=6000 samples=6-100 draws=6 confidence=1.0 inference=off>
     """
     name = _ALIASES.get(level, level) if isinstance(level, str) else level
     cls = _CLASSES.get(name) if isinstance(name, str) else None
