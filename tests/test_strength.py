@@ -305,8 +305,33 @@ def test_hidden_cards_allow_only_deals_that_fit_the_view() -> None:
     moved[a] ^= card
     moved[b] |= card
     assert not hidden.allows(moved)  # a hand one card short, another one card over
-    assert not hidden.allows(truth[:3])
-    assert not hidden.allows((*truth[:3], "x"))  # type: ignore[arg-type]
+    for bad in (truth[:3], (*truth[:3], "x"), 7, None):
+        with pytest.raises(sc.ArgumentTypeError, match="four card masks"):
+            hidden.allows(bad)  # type: ignore[arg-type]
+
+
+def test_the_new_public_calls_refuse_bad_arguments() -> None:
+    game = played_to(sc.new_game("classic", seed=4).deal(), [make("normal", seed=1)] * 4, 6)
+    view = game.view(game.to_act)  # type: ignore[arg-type]
+    reading = PlayReading(view, table_from_view(view))
+    for bad in ((1, 2, 3), (1, 2, 3, -1), "abcd", (1, 2, 3, 1 << 52), None):
+        with pytest.raises(sc.ArgumentTypeError, match="four 52-bit card masks"):
+            reading.misfit(bad)  # type: ignore[arg-type]
+    with pytest.raises(sc.ArgumentTypeError, match="bound"):
+        reading.misfit(true_hands(game), bound="high")  # type: ignore[arg-type]
+    with pytest.raises(sc.ArgumentTypeError, match="view must be a View"):
+        PlayReading(game, table_from_view(view))  # type: ignore[arg-type]
+    with pytest.raises(sc.ArgumentTypeError, match="table"):
+        PlayReading(view, None)  # type: ignore[arg-type]
+    with pytest.raises(sc.ArgumentTypeError, match="game must be a Game"):
+        ask(make("easy", seed=1), view, sc.Seat.NORTH)  # type: ignore[arg-type]
+    with pytest.raises(sc.RulesError, match="no choose"):
+        ask(object(), game, game.to_act)  # type: ignore[arg-type]
+    from spades_core.envs.openspiel import NormalRollouts
+
+    for call in (NormalRollouts().evaluate, NormalRollouts().prior):
+        with pytest.raises(sc.ArgumentTypeError, match="SpadesCoreState"):
+            call(game)  # type: ignore[arg-type]
 
 
 # -- IS-MCTS with the normal policy's roll-outs -------------------------------------------

@@ -47,9 +47,16 @@ from collections.abc import Sequence
 from typing import Final
 
 from spades_core import _check
+from spades_core._check import described
 from spades_core.actions import BIDS, PLAYS, Deal
 from spades_core.cards import FULL_DECK_MASK, SUIT_MASKS, CardSet, ids_of_mask
-from spades_core.errors import IllegalActionError, InconsistentViewError, RulesError, brief
+from spades_core.errors import (
+    ArgumentTypeError,
+    IllegalActionError,
+    InconsistentViewError,
+    RulesError,
+    brief,
+)
 from spades_core.game import SEATS, Game, Phase, new_game
 from spades_core.options import FirstLead
 from spades_core.seats import Seat
@@ -291,9 +298,16 @@ class HiddenCards:
         meet every constraint of the view that :meth:`sample` keeps: the
         seat's own hand, the hidden cards shared out in the right numbers, the
         shown-out suits, the revealed spade counts, a card the seat to act
-        must hold, and the bids. The real game's hands always do."""
-        if len(held) != 4 or any(type(mask) is not int for mask in held):
-            return False
+        must hold, and the bids. The real game's hands always do. Anything
+        but four ints raises :class:`~spades_core.ArgumentTypeError`."""
+        if (
+            not isinstance(held, Sequence)
+            or len(held) != 4
+            or any(type(mask) is not int for mask in held)
+        ):
+            raise ArgumentTypeError(
+                f"HiddenCards.allows: held must be four card masks (ints); got {described(held)}"
+            )
         viewer = self.view.seat
         if viewer is not None and held[viewer] != self._fixed[viewer]:
             return False

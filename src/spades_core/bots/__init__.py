@@ -114,6 +114,9 @@ def ask(player: Player, game: Game, seat: Seat) -> Action:
     ``player.choose(game.view(seat))`` returns, or for a player that sees all
     hands (:class:`SeesAllHands`) what it chooses knowing every seat's cards.
     Only such a player is given more than the seat's view."""
+    _check.instance(game, Game, "ask", "game", "a Game")
+    if not callable(getattr(player, "choose", None)):
+        raise RulesError(f"{brief(player)} is not a player: it has no choose(view) method")
     view = game.view(seat)
     if getattr(player, "sees_all_hands", False) is True:
         hands = SeatMap(tuple(game.hand(other) for other in SEATS))

@@ -226,7 +226,7 @@ class BidReader:
         best = hidden.sample(rng)
         best_misfit = self.misfit(hidden.dealt(best), hidden)
         if plays is not None:
-            best_misfit += plays.misfit(best, math.inf)
+            best_misfit += plays.unchecked_misfit(best, math.inf)
         for _ in range(self._draws - 1):
             if best_misfit == 0.0:
                 break
@@ -234,7 +234,7 @@ class BidReader:
             misfit = self.misfit(hidden.dealt(held), hidden)
             if plays is not None and misfit < best_misfit:
                 # Reading the plays stops once this deal can no longer win.
-                misfit += plays.misfit(held, best_misfit - misfit)
+                misfit += plays.unchecked_misfit(held, best_misfit - misfit)
             if misfit < best_misfit:
                 best, best_misfit = held, misfit
         return best

@@ -33,10 +33,14 @@ certainties (shown-out suits, revealed spade counts, legal bids) are
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Final
 
+from spades_core import _check
+from spades_core._check import described
 from spades_core.bots._play import normal_play
 from spades_core.bots.table import FULL, NO_BID, Table
+from spades_core.errors import ArgumentTypeError
 from spades_core.game import Phase
 from spades_core.tricks import NO_SUIT, RANKS, legal_mask
 from spades_core.views import View
@@ -81,6 +85,8 @@ class PlayReading:
     __slots__ = ("_turns",)
 
     def __init__(self, view: View, table: Table) -> None:
+        _check.instance(view, View, "PlayReading", "view", "a View (game.view(seat))")
+        _check.instance(table, Table, "PlayReading", "table", "the view's Table")
         self._turns: tuple[_Turn, ...] = ()
         if view.phase is not Phase.PLAY or NO_BID in table.bids:
             return
@@ -124,10 +130,27 @@ class PlayReading:
         """Whether there is any play of another seat to read."""
         return bool(self._turns)
 
-    def misfit(self, held: tuple[int, ...], bound: float = math.inf) -> float:
-        """How badly the deal ``held`` (the four hands as held now, by seat
-        number) explains the other seats' plays; counting stops once it
-        reaches ``bound``."""
+    def misfit(self, held: Sequence[int], bound: float = math.inf) -> float:
+        """How badly the deal ``held`` (the four hands as held now, 52-bit
+        masks by seat number) explains the other seats' plays; counting stops
+        once it reaches ``bound``."""
+        if (
+            not isinstance(held, Sequence)
+            or len(held) != 4
+            or any(type(mask) is not int or not 0 <= mask < 1 << 52 for mask in held)
+        ):
+            raise ArgumentTypeError(
+                f"PlayReading.misfit: held must be four 52-bit card masks; got {described(held)}"
+            )
+        if type(bound) not in (int, float):
+            raise ArgumentTypeError(
+                f"PlayReading.misfit: bound must be a number; got {described(bound)}"
+            )
+        return self.unchecked_misfit(held, bound)
+
+    def unchecked_misfit(self, held: Sequence[int], bound: float = math.inf) -> float:
+        """:meth:`misfit` without checking its arguments: the sampler asks it
+        for every deal it draws."""
         total = 0.0
         for turn in self._turns:
             hand = held[turn.seat] | turn.later

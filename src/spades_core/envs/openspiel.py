@@ -58,6 +58,7 @@ import attrs
 import numpy as np
 import pyspiel
 
+from spades_core._check import instance
 from spades_core.actions import Action, Deal
 from spades_core.bots import DEFAULT_BUDGET
 from spades_core.bots._search import Sim, hand_value, sampled_deals
@@ -785,11 +786,13 @@ class NormalRollouts:
 
     def evaluate(self, state: SpadesCoreState) -> np.ndarray[Any, np.dtype[np.float64]]:
         """Each player's value of ``state`` (a state of a ``hands=1`` episode)."""
+        instance(state, SpadesCoreState, "NormalRollouts.evaluate", "state", "a SpadesCoreState")
         value = _played_out_value(state.game) / VALUE_SCALE
         return np.array([value, -value, value, -value])
 
     def prior(self, state: SpadesCoreState) -> list[tuple[int, float]]:
         """Equal probabilities over the legal actions."""
+        instance(state, SpadesCoreState, "NormalRollouts.prior", "state", "a SpadesCoreState")
         legal = state.legal_actions()
         return [(action, 1.0 / len(legal)) for action in legal]
 
