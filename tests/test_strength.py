@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import spades_core as sc
 from play_helpers import private_data_dir, run_play  # noqa: F401 (the `data` fixture)
 from spades_core.bots import HardBot, SeesAllHands, ask, make, play_game
-from spades_core.bots._search import BidReader, Sim, hand_value
+from spades_core.bots._search import GAME_VALUE, BidReader, Sim, hand_value
 from spades_core.bots.inference import PLAY_MISFIT, PlayReading
 from spades_core.bots.perfect import PerfectInfoBot
 from spades_core.bots.table import table_from_view
@@ -361,15 +361,22 @@ def test_ismcts_with_normal_rollouts_is_a_reproducible_player() -> None:
         make_player("ismcts:rollout=normal:simulations=0", seed=1)
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_normal_rollouts_value_a_hand_as_the_hard_bot_does(variant: str) -> None:
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [(variant, {}) for variant in VARIANTS] + [("classic", {"max_hands": 1})],
+)
+def test_normal_rollouts_value_a_hand_as_the_hard_bot_does(
+    variant: str, options: dict[str, Any]
+) -> None:
+    import pyspiel
+
     from spades_core.envs import openspiel
 
     openspiel.register()
-    pyspiel = pytest.importorskip("pyspiel")
     normal = [make("normal", seed=s) for s in range(4)]
-    start = played_to(sc.new_game(variant, seed=31).deal(), normal, 3)
-    game = pyspiel.load_game(openspiel.GAME_NAME, openspiel.game_parameters(variant, hands=1))
+    start = played_to(sc.new_game(variant, seed=31, **options).deal(), normal, 3)
+    parameters = openspiel.game_parameters(start.variant, start.rules, hands=1)
+    game = pyspiel.load_game(openspiel.GAME_NAME, parameters)
     evaluator = openspiel.NormalRollouts()
     # The roll-out plays the normal policy on the state's cards: the value
     # is the hard bot's value of that play-out ...
@@ -381,6 +388,9 @@ def test_normal_rollouts_value_a_hand_as_the_hard_bot_does(variant: str) -> None
     expected = hand_value(sim, 0) / openspiel.VALUE_SCALE
     values = evaluator.evaluate(game.state_from_game(start))
     assert list(values) == [expected, -expected, expected, -expected]
+    if options:
+        # The hand limit ends the game with this hand: the match is in the value.
+        assert abs(values[0]) > GAME_VALUE / openspiel.VALUE_SCALE / 2
     # ... and the same hand played on by normal bots through OpenSpiel's
     # state to the end of the episode is valued the same without a play-out.
     state = game.state_from_game(start)

@@ -33,10 +33,10 @@ from spades_core import _check
 from spades_core.actions import Action, Bid, Play, action_of
 from spades_core.cards import ALL_CARDS, Card, CardSet
 from spades_core.errors import IllegalActionError, InvalidNotationError, RulesError, brief
-from spades_core.options import Rules
+from spades_core.options import STANDARD_OPTIONS, Rules
 from spades_core.registry import load_variant
 from spades_core.results import SEATS, HandResults, Trick
-from spades_core.rng import first_dealer
+from spades_core.rng import MAX_SEED, first_dealer
 from spades_core.seats import Seat, SeatMap, Team, TeamMap
 from spades_core.variant import Variant
 
@@ -223,11 +223,16 @@ class Game:
         for name, value in state.items():
             _SETTERS[name](self, value)
         # Pickles of release 0.1 hold the history as a tuple, and rules
-        # without the options added since: both are brought up to date.
+        # without the options added since (or with an option that has moved
+        # to a variant of its own): both are brought up to date.
         if not isinstance(self._results, HandResults):
             _SETTERS["_results"](self, HandResults(self._results))
         setup = self._setup
-        if not all(hasattr(setup.rules, field.name) for field in attrs.fields(Rules)):
+        own_options = {name for name in setup.variant.option_specs if name not in STANDARD_OPTIONS}
+        if (
+            not all(hasattr(setup.rules, field.name) for field in attrs.fields(Rules))
+            or {name for name, _ in setup.rules.extra} != own_options
+        ):
             rules = setup.variant.rules(**dict(setup.rules.overrides))
             _SETTERS["_setup"](self, attrs.evolve(setup, rules=rules))
 
@@ -327,8 +332,6 @@ _SETTERS: Final[dict[str, Callable[[Game, object], None]]] = {
     name: vars(Game)[name].__set__ for name in _FIELDS
 }
 
-_MAX_SEED = (1 << 64) - 1
-
 
 def new_game(
     variant: str | Variant,
@@ -352,7 +355,7 @@ def new_game(
     chosen = variant if isinstance(variant, Variant) else load_variant(variant)
     if seed is None:
         seed = secrets.randbits(64)
-    elif type(seed) is not int or not 0 <= seed <= _MAX_SEED:
+    elif type(seed) is not int or not 0 <= seed <= MAX_SEED:
         raise RulesError(f"seed must be a whole number from 0 to 2**64-1; got {brief(seed)}")
     rules = chosen.rules(**options)
     if dealer is None:

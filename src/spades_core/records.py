@@ -70,6 +70,7 @@ from spades_core.errors import (
 )
 from spades_core.game import SEATS, Game, Phase, new_game
 from spades_core.registry import load_variant
+from spades_core.rng import MAX_SEED
 from spades_core.seats import Seat
 from spades_core.variant import Variant
 
@@ -143,7 +144,6 @@ REASONS: Final = frozenset(
 )
 """Every ``reason`` a :class:`RecordFormatError` from this module can carry."""
 
-_MAX_SEED: Final = (1 << 64) - 1
 _RECORD_FIELDS: Final = frozenset(
     {"format", "version", "variant", "variant_version", "options", "seed", "first_dealer", "hands"}
 )
@@ -406,7 +406,7 @@ def _start(record: Mapping[str, Any], variant: Variant) -> Game:
         _fail(f"'options' must be an object; got {_type_name(options)}", "wrong_type")
     checked = _read_options(options, variant)
     seed = record.get("seed")
-    if seed is not None and (not _is_int(seed) or not 0 <= seed <= _MAX_SEED):
+    if seed is not None and (not _is_int(seed) or not 0 <= seed <= MAX_SEED):
         _fail(f"'seed' must be a whole number from 0 to 2**64-1; got {brief(seed)}", "bad_value")
     dealer_text = record.get("first_dealer")
     if dealer_text is None and seed is None:

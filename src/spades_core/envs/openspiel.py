@@ -816,7 +816,9 @@ def _played_out_value(game: Game) -> float:
         before = results[-2]
         table.bags = (before.bags.values_[0], before.bags.values_[1])
         table.scores = (before.scores.values_[0], before.scores.values_[1])
-    return hand_value(Sim(game.public_view(), table, (0, 0, 0, 0)), 0)
+    sim = Sim(game.public_view(), table, (0, 0, 0, 0))
+    sim.hand_number = finished.number  # the public view is already at the next hand
+    return hand_value(sim, 0)
 
 
 def _held(game: Game) -> tuple[int, int, int, int]:
