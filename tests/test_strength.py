@@ -402,3 +402,46 @@ def test_normal_rollouts_value_a_hand_as_the_hard_bot_does(
     prior = evaluator.prior(state)
     assert [action for action, _ in prior] == state.legal_actions()
     assert sum(p for _, p in prior) == pytest.approx(1.0)
+
+
+def test_deal_sampler_draws_deals_the_view_allows_and_games_replay_them() -> None:
+    game = played_to(sc.new_game("whiz", seed=12).deal(), [make("normal", seed=1)] * 4, 9)
+    seat = game.to_act
+    assert seat is not None
+    view = game.view(seat)
+    hidden = HiddenCards(view)
+    for budget in (sc.bots.DEFAULT_BUDGET, sc.bots.Budget(inference=True)):
+        draw = sc.bots.deal_sampler(view, random.Random(1), budget)
+        for index in range(5):
+            held = draw()
+            assert hidden.allows(held)
+            sample = hidden.game(held, seed=index)
+            assert sample.view(seat) == view
+            assert true_hands(sample) == held
+    with pytest.raises(sc.ArgumentTypeError, match="view must be a View"):
+        sc.bots.deal_sampler(game, random.Random(1))  # type: ignore[arg-type]
+    with pytest.raises(sc.ArgumentTypeError, match="rng"):
+        sc.bots.deal_sampler(view, 1)  # type: ignore[arg-type]
+    with pytest.raises(sc.ArgumentTypeError, match="budget"):
+        sc.bots.deal_sampler(view, random.Random(1), {"draws": 2})  # type: ignore[arg-type]
+    with pytest.raises(sc.ArgumentTypeError, match="seed"):
+        hidden.game(true_hands(game), seed="x")  # type: ignore[arg-type]
+    with pytest.raises(sc.InconsistentViewError):
+        hidden.game((0, 0, 0, 0), seed=1)
+
+
+def test_playout_value_is_zero_sum_and_values_a_finished_hand_as_it_ended() -> None:
+    normal = [make("normal", seed=s) for s in range(4)]
+    start = played_to(sc.new_game("mirror", seed=5).deal(), normal, 0)
+    ns = sc.bots.playout_value(start, sc.Team.NS)
+    assert ns == -sc.bots.playout_value(start, sc.Team.EW)
+    # The normal policy is the play-out: the same hand played through the
+    # engine by normal bots ends with the value the play-out gave it.
+    finished = play_game(start, normal, max_hands=1)
+    assert sc.bots.playout_value(finished, sc.Team.NS) == ns
+    with pytest.raises(sc.RulesError, match="no hand"):
+        sc.bots.playout_value(sc.new_game("classic", seed=1), sc.Team.NS)
+    with pytest.raises(sc.ArgumentTypeError, match="team must be a Team"):
+        sc.bots.playout_value(start, 0)  # type: ignore[arg-type]
+    with pytest.raises(sc.ArgumentTypeError, match="game must be a Game"):
+        sc.bots.playout_value(start.view(sc.Seat.NORTH), sc.Team.NS)  # type: ignore[arg-type]

@@ -329,6 +329,19 @@ class HiddenCards:
             return False
         return self._bids_fit(held)
 
+    def game(self, held: Sequence[int], seed: int) -> Game:
+        """The view's game with the hidden cards as ``held`` (the four hands as
+        held now, as :meth:`sample` returns them), built as :func:`determinize`
+        builds its sample: dealt, and the hand so far replayed by the engine.
+        ``seed`` is the game's seed. Hands the view's history cannot be
+        replayed on raise :class:`~spades_core.InconsistentViewError`."""
+        if not isinstance(held, Sequence) or len(held) != 4:
+            raise ArgumentTypeError(
+                f"HiddenCards.game: held must be four card masks; got {described(held)}"
+            )
+        _check.whole_number(seed, "HiddenCards.game", "seed")
+        return replay_hand(_hand_start(self.view, seed), self.view, self.dealt(held))
+
     def dealt(self, held: Sequence[int]) -> tuple[int, int, int, int]:
         """The 13-card hands dealt, from the held hands and the cards played."""
         p = self.played_by

@@ -39,26 +39,28 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, Protocol, cast, runtime_checkable
 
 from spades_core import _check
 from spades_core.actions import BIDS, PLAYS, Action
 from spades_core.bots._play import easy_play, normal_play
-from spades_core.bots._search import Budget, search_bid, search_play
+from spades_core.bots._search import Budget, sampled_deals, search_bid, search_play
+from spades_core.bots._search import playout_value as _playout_value
 from spades_core.bots.bidding import easy_bid, normal_bid
 from spades_core.bots.table import Table, table_from_view
 from spades_core.bots.why import Why
 from spades_core.cards import CardSet
 from spades_core.errors import IllegalActionError, IllegalReason, RulesError, brief
 from spades_core.game import SEATS, Game, Phase
-from spades_core.seats import Seat, SeatMap
+from spades_core.seats import Seat, SeatMap, Team
 from spades_core.views import View
 
 __all__ = [
     "DEFAULT_BUDGET",
     "LEVELS",
     "Bot",
+    "Budget",
     "EasyBot",
     "HardBot",
     "NormalBot",
@@ -67,8 +69,10 @@ __all__ = [
     "SeesAllHands",
     "Why",
     "ask",
+    "deal_sampler",
     "make",
     "play_game",
+    "playout_value",
 ]
 
 LEVELS: Final = ("random", "easy", "normal", "hard")
@@ -122,6 +126,35 @@ def ask(player: Player, game: Game, seat: Seat) -> Action:
         hands = SeatMap(tuple(game.hand(other) for other in SEATS))
         return cast(SeesAllHands, player).choose_seeing(view, hands)
     return player.choose(view)
+
+
+def deal_sampler(
+    view: View, rng: random.Random, budget: Budget = DEFAULT_BUDGET
+) -> Callable[[], tuple[int, int, int, int]]:
+    """The hard bot's deals for a decision at ``view``: each call places the
+    cards hidden from the view's seat anew and returns the four hands as held
+    now (52-bit masks by seat number), the best of ``budget.draws`` deals at
+    explaining the other seats' bids (and, with ``budget.inference``, their
+    plays). ``HiddenCards(view).game(hands, seed)`` makes one a game."""
+    _check.instance(view, View, "deal_sampler", "view", "a View (game.view(seat))")
+    rng = _check.random_generator(rng, "deal_sampler")
+    _check.instance(budget, Budget, "deal_sampler", "budget", "a Budget")
+    return sampled_deals(view, table_from_view(view), rng, budget)
+
+
+def playout_value(game: Game, team: Team) -> float:
+    """What the hard bot's search would score the current hand of ``game`` for
+    ``team``: the hand played out by the normal policy for every seat (each
+    using only what it could see) on the game's cards, then valued as the
+    search values a finished hand (points minus the opponents', bags at their
+    cost, and ±:data:`~spades_core.bots._search.GAME_VALUE` when the hand ends
+    the game). A hand just finished (the game between hands, or over) is
+    valued as it ended."""
+    _check.instance(game, Game, "playout_value", "game", "a Game")
+    _check.instance(team, Team, "playout_value", "team", "a Team")
+    if game.phase not in (Phase.BID, Phase.PLAY) and not game.hand_results:
+        raise RulesError("playout_value: the game has no hand in progress or finished to value")
+    return _playout_value(game, int(team))
 
 
 class Bot:

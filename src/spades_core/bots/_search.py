@@ -30,10 +30,11 @@ import attrs
 from spades_core.bots._play import normal_play
 from spades_core.bots.bidding import estimate_tricks, nil_risk, normal_bid
 from spades_core.bots.inference import PlayReading
-from spades_core.bots.table import NO_BID, Table
+from spades_core.bots.table import NO_BID, Table, table_from_view
 from spades_core.bots.why import Why
 from spades_core.cards import CardSet
 from spades_core.determinize import HiddenCards
+from spades_core.game import Game, Phase
 from spades_core.results import SEATS
 from spades_core.scoring import bag_cost
 from spades_core.tricks import (
@@ -56,7 +57,16 @@ from spades_core.variant import (
 )
 from spades_core.views import View
 
-__all__ = ["GAME_VALUE", "Budget", "Sim", "hand_value", "search_bid", "search_play"]
+__all__ = [
+    "GAME_VALUE",
+    "Budget",
+    "Sim",
+    "hand_value",
+    "playout_value",
+    "sampled_deals",
+    "search_bid",
+    "search_play",
+]
 
 Held = tuple[int, int, int, int]
 """The four hands as held now, 52-bit masks by seat number."""
@@ -468,3 +478,30 @@ def _bid_candidates(table: Table, normal_choice: int) -> list[int]:
     if 0 in legal and nil_risk(table.hand) <= _NIL_CANDIDATE_RISK:
         wanted.add(0)
     return sorted(b for b in legal if b in wanted)
+
+
+def playout_value(game: Game, team: int) -> float:
+    """The value for ``team`` (0 or 1) of the current hand of ``game`` played
+    out to its end by the normal policy for every seat, on the game's cards,
+    as :func:`hand_value` values it; a hand just finished (the game between
+    hands, or over) is valued as it ended."""
+    if game.phase in (Phase.BID, Phase.PLAY) and game.to_act is not None:
+        view = game.view(game.to_act)
+        held = tuple(game.hand(seat).mask for seat in SEATS)
+        sim = Sim(view, table_from_view(view), held)
+        if game.phase is Phase.BID:
+            sim.bid_out()
+        sim.play_out()
+        return hand_value(sim, team)
+    results = game.hand_results
+    finished = results[-1]
+    table = Table(game.rules)
+    table.bids = list(finished.bids.values_)
+    table.won = list(finished.tricks.values_)
+    if len(results) > 1:
+        before = results[-2]
+        table.bags = (before.bags.values_[0], before.bags.values_[1])
+        table.scores = (before.scores.values_[0], before.scores.values_[1])
+    sim = Sim(game.public_view(), table, (0, 0, 0, 0))
+    sim.hand_number = finished.number  # the public view is already at the next hand
+    return hand_value(sim, team)

@@ -25,14 +25,14 @@ from __future__ import annotations
 
 from typing import Final, NoReturn
 
-from spades_core.actions import BIDS, PLAYS, Action
-from spades_core.bots import DEFAULT_BUDGET, Bot, _legal_actions
+from spades_core.actions import Action
+from spades_core.bots import DEFAULT_BUDGET, Bot
 from spades_core.bots._search import search_bid, search_play
-from spades_core.bots.table import table_from_view
+from spades_core.bots.table import Table
 from spades_core.bots.why import Why
 from spades_core.cards import CardSet
 from spades_core.errors import ArgumentTypeError, InconsistentViewError
-from spades_core.game import SEATS, Phase
+from spades_core.game import SEATS
 from spades_core.players import PlayerError
 from spades_core.seats import SeatMap
 from spades_core.views import View
@@ -51,6 +51,8 @@ class PerfectInfoBot(Bot):
     """
 
     level = PERFECT_INFO
+    _true_hands: tuple[int, int, int, int] | None = None
+    """The hands of the decision in progress (set only while deciding)."""
     sees_all_hands: Final = True
     """It is handed every seat's hand (:class:`spades_core.bots.SeesAllHands`)."""
     for_human_tables: Final = False
@@ -73,16 +75,18 @@ class PerfectInfoBot(Bot):
 
     def decide_seeing(self, view: View, hands: SeatMap[CardSet]) -> tuple[Action, Why]:
         """:meth:`choose_seeing` with the idea behind the choice."""
-        legal = _legal_actions(view)
-        held = _held(view, hands)
-        if len(legal) == 1:
-            return legal[0], Why.ONLY_CHOICE
-        table = table_from_view(view)
-        if view.phase is Phase.BID:
-            bid, why = search_bid(view, table, self._rng, DEFAULT_BUDGET, held)
-            return BIDS[bid], why
-        card, why = search_play(view, table, self._rng, DEFAULT_BUDGET, held)
-        return PLAYS[card], why
+        # A view that is no View is refused by Bot.decide in the bots' own words.
+        self._true_hands = _held(view, hands) if isinstance(view, View) else None
+        try:
+            return Bot.decide(self, view)
+        finally:
+            self._true_hands = None
+
+    def _bid(self, view: View, table: Table) -> tuple[int, Why]:
+        return search_bid(view, table, self._rng, DEFAULT_BUDGET, self._true_hands)
+
+    def _play(self, view: View, table: Table) -> tuple[int, Why]:
+        return search_play(view, table, self._rng, DEFAULT_BUDGET, self._true_hands)
 
 
 def _refuse_view() -> NoReturn:

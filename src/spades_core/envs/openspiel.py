@@ -60,12 +60,9 @@ import pyspiel
 
 from spades_core._check import instance
 from spades_core.actions import Action, Deal
-from spades_core.bots import DEFAULT_BUDGET
-from spades_core.bots._search import Sim, hand_value, sampled_deals
-from spades_core.bots.table import Table, table_from_view
+from spades_core.bots import deal_sampler, playout_value
 from spades_core.cards import ALL_CARDS, CardSet
-from spades_core.determinize import HiddenCards, determinize, replay_hand
-from spades_core.determinize import _hand_start as hand_start
+from spades_core.determinize import HiddenCards, determinize
 from spades_core.encoding import BID_ID_BASE, NUM_ACTIONS, action_from_id, legal_ids
 from spades_core.envs import _episode, features
 from spades_core.errors import IllegalActionError, IllegalReason, RulesError, SpadesError, brief
@@ -73,7 +70,7 @@ from spades_core.game import SEATS, Game, Phase, new_game
 from spades_core.options import OptionSpec, Rules
 from spades_core.records import dumps, loads
 from spades_core.registry import available_variants, load_variant
-from spades_core.seats import Seat
+from spades_core.seats import Seat, Team
 from spades_core.variant import Variant
 from spades_core.views import View
 
@@ -776,10 +773,9 @@ VALUE_SCALE: Final = 100.0
 class NormalRollouts:
     """An OpenSpiel evaluator (for ``ISMCTSBot``) that plays the rest of a
     state's hand out with the normal policy for all four seats, each using
-    only what it could see, on the state's cards: the hard bot's play-out
-    (:class:`spades_core.bots._search.Sim`). The value is the hard bot's for
-    the finished hand (:func:`~spades_core.bots._search.hand_value`: points
-    minus the opponents', bags at their cost, the game's end), in units of
+    only what it could see, on the state's cards, and values the finished
+    hand as the hard bot does (:func:`spades_core.bots.playout_value`:
+    points minus the opponents', bags at their cost, the game's end), in units of
     :data:`VALUE_SCALE` points: ``v`` for North and South, ``-v`` for East
     and West. A finished hand is valued the same way without a play-out.
     Every legal action has the same prior."""
@@ -787,7 +783,7 @@ class NormalRollouts:
     def evaluate(self, state: SpadesCoreState) -> np.ndarray[Any, np.dtype[np.float64]]:
         """Each player's value of ``state`` (a state of a ``hands=1`` episode)."""
         instance(state, SpadesCoreState, "NormalRollouts.evaluate", "state", "a SpadesCoreState")
-        value = _played_out_value(state.game) / VALUE_SCALE
+        value = playout_value(state.game, Team.NS) / VALUE_SCALE
         return np.array([value, -value, value, -value])
 
     def prior(self, state: SpadesCoreState) -> list[tuple[int, float]]:
@@ -797,55 +793,21 @@ class NormalRollouts:
         return [(action, 1.0 / len(legal)) for action in legal]
 
 
-def _played_out_value(game: Game) -> float:
-    """North-South's value of the current hand of ``game``, played out by
-    the normal policy (or already finished)."""
-    if game.phase in (Phase.BID, Phase.PLAY) and game.to_act is not None:
-        view = game.view(game.to_act)
-        sim = Sim(view, table_from_view(view), _held(game))
-        if game.phase is Phase.BID:
-            sim.bid_out()
-        sim.play_out()
-        return hand_value(sim, 0)
-    results = game.hand_results
-    finished = results[-1]
-    table = Table(game.rules)
-    table.bids = list(finished.bids.values_)
-    table.won = list(finished.tricks.values_)
-    if len(results) > 1:
-        before = results[-2]
-        table.bags = (before.bags.values_[0], before.bags.values_[1])
-        table.scores = (before.scores.values_[0], before.scores.values_[1])
-    sim = Sim(game.public_view(), table, (0, 0, 0, 0))
-    sim.hand_number = finished.number  # the public view is already at the next hand
-    return hand_value(sim, 0)
-
-
-def _held(game: Game) -> tuple[int, int, int, int]:
-    return (
-        game.hand(Seat.NORTH).mask,
-        game.hand(Seat.EAST).mask,
-        game.hand(Seat.SOUTH).mask,
-        game.hand(Seat.WEST).mask,
-    )
-
-
 class _GuidedDeals:
     """The deals a guided search draws for one decision: the hard bot's
-    (:func:`~spades_core.bots._search.sampled_deals`), each replayed into a
-    real game by the engine."""
+    (:func:`spades_core.bots.deal_sampler`), each replayed into a real game
+    by the engine."""
 
     def __init__(self, view: View, rng: random.Random) -> None:
         self.seat = int(view.seat) if view.seat is not None else -1
-        self._view = view
         self._rng = rng
         self._hidden = HiddenCards(view)
-        self._deals = sampled_deals(view, table_from_view(view), rng, DEFAULT_BUDGET)
+        self._deals = deal_sampler(view, rng)
 
     def game(self) -> Game:
         """A game the view's seat cannot tell from the real one."""
-        start = hand_start(self._view, self._rng.getrandbits(64))
-        return replay_hand(start, self._view, self._hidden.dealt(self._deals()))
+        seed = self._rng.getrandbits(64)
+        return self._hidden.game(self._deals(), seed)
 
 
 ROLLOUTS: Final = ("random", "normal")
