@@ -68,9 +68,11 @@ def page(browser: Browser) -> Iterator[Page]:
     remote: list[str] = []
     opened.on(
         "request",
-        lambda request: remote.append(request.url)
-        if not request.url.startswith(("file:", "data:", "blob:", "about:"))
-        else None,
+        lambda request: (
+            remote.append(request.url)
+            if not request.url.startswith(("file:", "data:", "blob:", "about:"))
+            else None
+        ),
     )
     yield opened
     context.close()
