@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import local_table
 import spades_core as sc
 from play_helpers import private_data_dir, run_play  # noqa: F401 (the `data` fixture)
 from spades_core.bots import HardBot, SeesAllHands, ask, make, play_game
@@ -198,8 +199,24 @@ def test_the_web_table_refuses_to_seat_perfect_info() -> None:
     with pytest.raises(ValueError, match="perfect-info is for measurement only"):
         server.new_table_settings(body)
     body = {"variant": "classic", "players": {"N": "genius", "S": "person"}}
-    with pytest.raises(ValueError, match="takes 'person' or a bot level"):
+    with pytest.raises(ValueError, match="seat N takes 'random' or"):
         server.new_table_settings(body)
+
+
+def test_the_browser_app_refuses_to_seat_perfect_info() -> None:
+    # The browser app seats its players through the same protocol as the web
+    # table: starting a game and resuming a saved one both refuse it.
+    settings = {"variant": "classic", "players": {"N": "easy", "E": "perfect-info"}}
+    refused = local_table.start_game(json.dumps(settings))
+    assert isinstance(refused, str)
+    assert "perfect-info is for measurement only" in refused
+    record = sc.dumps(sc.new_game("classic", seed=3).deal())
+    seating = {"players": {"N": "easy", "E": "easy", "W": "perfect-info"}}
+    refused = local_table.resume_game(record, json.dumps(seating))
+    assert isinstance(refused, str)
+    assert "perfect-info is for measurement only" in refused
+    seating = {"players": {"N": "easy", "E": "easy", "W": "easy"}}
+    assert isinstance(local_table.resume_game(record, json.dumps(seating)), local_table.LocalTable)
 
 
 # -- inference from play --------------------------------------------------------------
