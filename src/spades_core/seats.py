@@ -12,12 +12,13 @@ from typing import Generic, TypeVar, final
 
 import attrs
 
+from spades_core._enums import CheckedLookup
 from spades_core._notation import not_a, read_notation
 
 __all__ = ["Seat", "SeatMap", "Team", "TeamMap"]
 
 
-class Seat(enum.IntEnum):
+class Seat(enum.IntEnum, metaclass=CheckedLookup):
     """A seat at the table, numbered clockwise from North."""
 
     NORTH = 0
@@ -38,7 +39,7 @@ class Seat(enum.IntEnum):
     @property
     def team(self) -> Team:
         """The partnership this seat belongs to."""
-        return Team(self % 2)
+        return _TEAMS[self % 2]
 
     @property
     def letter(self) -> str:
@@ -70,7 +71,7 @@ _SEATS = (Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST)
 _SEAT_BY_TEXT = {text: seat for seat in _SEATS for text in (seat.letter, seat.name)}
 
 
-class Team(enum.IntEnum):
+class Team(enum.IntEnum, metaclass=CheckedLookup):
     """A partnership: North-South or East-West."""
 
     NS = 0
@@ -88,7 +89,7 @@ class Team(enum.IntEnum):
     @property
     def opponent(self) -> Team:
         """The other partnership."""
-        return Team(1 - self)
+        return _TEAMS[1 - self]
 
     @classmethod
     def parse(cls, text: Team | str) -> Team:

@@ -47,6 +47,7 @@ from ._types import I8, U64, Ids
 __all__ = [
     "BIDDING",
     "EPISODES",
+    "MAX_TABLES",
     "OBSERVATION_SECTIONS",
     "OBSERVATION_SIZE",
     "PLAYING",
@@ -60,6 +61,11 @@ PLAYING: Final = 1
 """A table's phase while its seats play cards."""
 EPISODES: Final = ("hand", "game")
 """What a table plays before it restarts from the next seed."""
+MAX_TABLES: Final = 1 << 20
+"""The most tables one :class:`Tables` holds (1,048,576). Each table keeps
+about 165 bytes, dealing them takes about 1.4 kB a table for a moment, and
+:meth:`Tables.observe` returns 2.7 kB a table: past this, several ``Tables``
+use memory better than one."""
 
 
 def _layout() -> dict[str, int]:
@@ -112,9 +118,9 @@ class Tables:
         episode: str = "hand",
         **options: object,
     ) -> None:
-        if type(n) is not int or n < 1:
+        if type(n) is not int or not 1 <= n <= MAX_TABLES:
             raise (RulesError if type(n) is int else ArgumentTypeError)(
-                f"n must be a whole number of tables, at least 1; got {brief(n)}"
+                f"n must be a whole number of tables from 1 to {MAX_TABLES:,}; got {brief(n)}"
             )
         if type(seed) is not int or not 0 <= seed <= MAX_SEED:
             raise (RulesError if type(seed) is int else ArgumentTypeError)(
@@ -352,7 +358,12 @@ class Tables:
 
     def _bid(self, rows: Ids, values: Ids) -> None:
         seat = self.to_act[rows]
-        self.bids.reshape(-1)[rows * 4 + seat] = values
+        bids = self.bids[rows]
+        bids[np.arange(len(rows)), seat] = values
+        # While the bidding lasts every hand is whole: what the bids reveal is checked
+        # against it here, once, and before the tables change.
+        self._rules.check_revealed_against_deal(bids, self.hands[rows])
+        self.bids[rows] = bids
         next_seat = ((seat + 1) & 3).astype(np.int8)
         self.to_act[rows] = next_seat
         finished = next_seat == _LEFT_OF[self.dealer[rows]]
