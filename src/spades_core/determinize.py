@@ -47,9 +47,16 @@ from collections.abc import Sequence
 from typing import Final
 
 from spades_core import _check
+from spades_core._check import described
 from spades_core.actions import BIDS, PLAYS, Deal
 from spades_core.cards import FULL_DECK_MASK, SUIT_MASKS, CardSet, ids_of_mask
-from spades_core.errors import IllegalActionError, InconsistentViewError, RulesError, brief
+from spades_core.errors import (
+    ArgumentTypeError,
+    IllegalActionError,
+    InconsistentViewError,
+    RulesError,
+    brief,
+)
 from spades_core.game import SEATS, Game, Phase, new_game
 from spades_core.options import FirstLead
 from spades_core.seats import Seat
@@ -285,6 +292,55 @@ class HiddenCards:
             f"could not place the hidden cards so that every bid is legal after "
             f"{_MAX_BID_TRIES} tries; the bids look impossible for the cards left"
         )
+
+    def allows(self, held: Sequence[int]) -> bool:
+        """Whether the four hands ``held`` (masks by seat number, as held now)
+        meet every constraint of the view that :meth:`sample` keeps: the
+        seat's own hand, the hidden cards shared out in the right numbers, the
+        shown-out suits, the revealed spade counts, a card the seat to act
+        must hold, and the bids. The real game's hands always do. Anything
+        but four ints raises :class:`~spades_core.ArgumentTypeError`."""
+        if (
+            not isinstance(held, Sequence)
+            or len(held) != 4
+            or any(type(mask) is not int for mask in held)
+        ):
+            raise ArgumentTypeError(
+                f"HiddenCards.allows: held must be four card masks (ints); got {described(held)}"
+            )
+        viewer = self.view.seat
+        if viewer is not None and held[viewer] != self._fixed[viewer]:
+            return False
+        placed = 0
+        for seat in self._hidden:
+            mask = held[seat]
+            if placed & mask or mask.bit_count() != self._need[seat]:
+                return False
+            placed |= mask
+            for suit in range(4):
+                if self._void[seat] >> suit & 1 and mask & SUIT_MASKS[suit]:
+                    return False
+            exact = self._exact[seat]
+            if exact >= 0 and (mask & SUIT_MASKS[SPADES]).bit_count() != exact:
+                return False
+        if placed != self._pool:
+            return False
+        if any(not held[seat] >> card & 1 for card, seat in self._must):
+            return False
+        return self._bids_fit(held)
+
+    def game(self, held: Sequence[int], seed: int) -> Game:
+        """The view's game with the hidden cards as ``held`` (the four hands as
+        held now, as :meth:`sample` returns them), built as :func:`determinize`
+        builds its sample: dealt, and the hand so far replayed by the engine.
+        ``seed`` is the game's seed. Hands the view's history cannot be
+        replayed on raise :class:`~spades_core.InconsistentViewError`."""
+        if not isinstance(held, Sequence) or len(held) != 4:
+            raise ArgumentTypeError(
+                f"HiddenCards.game: held must be four card masks; got {described(held)}"
+            )
+        _check.whole_number(seed, "HiddenCards.game", "seed")
+        return replay_hand(_hand_start(self.view, seed), self.view, self.dealt(held))
 
     def dealt(self, held: Sequence[int]) -> tuple[int, int, int, int]:
         """The 13-card hands dealt, from the held hands and the cards played."""

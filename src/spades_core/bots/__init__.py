@@ -39,34 +39,41 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import islice
-from typing import Any, Final, Protocol, runtime_checkable
+from typing import Any, Final, Protocol, cast, runtime_checkable
 
 from spades_core import _check
 from spades_core.actions import BIDS, PLAYS, Action
 from spades_core.bots._play import easy_play, normal_play
-from spades_core.bots._search import Budget, search_bid, search_play
+from spades_core.bots._search import Budget, sampled_deals, search_bid, search_play
+from spades_core.bots._search import playout_value as _playout_value
 from spades_core.bots.bidding import easy_bid, normal_bid
 from spades_core.bots.table import Table, table_from_view
 from spades_core.bots.why import Why
+from spades_core.cards import CardSet
 from spades_core.errors import IllegalActionError, IllegalReason, RulesError, brief
 from spades_core.game import SEATS, Game, Phase
-from spades_core.seats import Seat
+from spades_core.seats import Seat, SeatMap, Team
 from spades_core.views import View
 
 __all__ = [
     "DEFAULT_BUDGET",
     "LEVELS",
     "Bot",
+    "Budget",
     "EasyBot",
     "HardBot",
     "NormalBot",
     "Player",
     "RandomBot",
+    "SeesAllHands",
     "Why",
+    "ask",
+    "deal_sampler",
     "make",
     "play_game",
+    "playout_value",
 ]
 
 LEVELS: Final = ("random", "easy", "normal", "hard")
@@ -86,6 +93,69 @@ class Player(Protocol):
     def choose(self, view: View) -> Action:
         """The action to take in the position ``view`` shows."""
         ...
+
+
+@runtime_checkable
+class SeesAllHands(Protocol):
+    """A player for measurement only, handed every seat's cards: a player
+    whose ``sees_all_hands`` is true. Runners that know the whole game
+    (:func:`play_game`, :func:`spades_core.simulate`, through :func:`ask`)
+    call :meth:`choose_seeing` instead of ``choose``; every other player
+    gets its seat's view alone. Such a player sets ``for_human_tables =
+    False`` too, so tables where a person plays refuse it
+    (:func:`spades_core.players.check_human_table`)."""
+
+    sees_all_hands: bool
+    """True: the player needs every seat's hand."""
+
+    def choose_seeing(self, view: View, hands: SeatMap[CardSet]) -> Action:
+        """The action to take in the position ``view`` shows, knowing ``hands``
+        (the cards each seat holds now)."""
+        ...
+
+
+def ask(player: Player, game: Game, seat: Seat) -> Action:
+    """The action ``player`` takes for ``seat`` in ``game``: what
+    ``player.choose(game.view(seat))`` returns, or for a player that sees all
+    hands (:class:`SeesAllHands`) what it chooses knowing every seat's cards.
+    Only such a player is given more than the seat's view."""
+    _check.instance(game, Game, "ask", "game", "a Game")
+    if not callable(getattr(player, "choose", None)):
+        raise RulesError(f"{brief(player)} is not a player: it has no choose(view) method")
+    view = game.view(seat)
+    if getattr(player, "sees_all_hands", False) is True:
+        hands = SeatMap(tuple(game.hand(other) for other in SEATS))
+        return cast(SeesAllHands, player).choose_seeing(view, hands)
+    return player.choose(view)
+
+
+def deal_sampler(
+    view: View, rng: random.Random, budget: Budget = DEFAULT_BUDGET
+) -> Callable[[], tuple[int, int, int, int]]:
+    """The hard bot's deals for a decision at ``view``: each call places the
+    cards hidden from the view's seat anew and returns the four hands as held
+    now (52-bit masks by seat number), the best of ``budget.draws`` deals at
+    explaining the other seats' bids (and, with ``budget.inference``, their
+    plays). ``HiddenCards(view).game(hands, seed)`` makes one a game."""
+    _check.instance(view, View, "deal_sampler", "view", "a View (game.view(seat))")
+    rng = _check.random_generator(rng, "deal_sampler")
+    _check.instance(budget, Budget, "deal_sampler", "budget", "a Budget")
+    return sampled_deals(view, table_from_view(view), rng, budget)
+
+
+def playout_value(game: Game, team: Team) -> float:
+    """What the hard bot's search would score the current hand of ``game`` for
+    ``team``: the hand played out by the normal policy for every seat (each
+    using only what it could see) on the game's cards, then valued as the
+    search values a finished hand (points minus the opponents', bags at their
+    cost, and ±:data:`~spades_core.bots._search.GAME_VALUE` when the hand ends
+    the game). A hand just finished (the game between hands, or over) is
+    valued as it ended."""
+    _check.instance(game, Game, "playout_value", "game", "a Game")
+    _check.instance(team, Team, "playout_value", "team", "a Team")
+    if game.phase not in (Phase.BID, Phase.PLAY) and not game.hand_results:
+        raise RulesError("playout_value: the game has no hand in progress or finished to value")
+    return _playout_value(game, int(team))
 
 
 class Bot:
@@ -210,6 +280,7 @@ class HardBot(Bot):
         max_samples: int = DEFAULT_BUDGET.max_samples,
         confidence: float = DEFAULT_BUDGET.confidence,
         draws: int = DEFAULT_BUDGET.draws,
+        inference: bool | str = DEFAULT_BUDGET.inference,
     ) -> None:
         super().__init__(seed)
         for option, value in (
@@ -229,7 +300,15 @@ class HardBot(Bot):
             raise RulesError(
                 f"hard bot: max_samples ({max_samples}) is below min_samples ({min_samples})"
             )
-        self.budget = Budget(steps, bid_steps, min_samples, max_samples, float(confidence), draws)
+        self.budget = Budget(
+            steps,
+            bid_steps,
+            min_samples,
+            max_samples,
+            float(confidence),
+            draws,
+            _switch("inference", inference),
+        )
         """The search budget."""
 
     def __repr__(self) -> str:
@@ -237,7 +316,7 @@ class HardBot(Bot):
         return (
             f"<HardBot seed={self.seed} steps={b.steps} bid_steps={b.bid_steps} "
             f"samples={b.min_samples}-{b.max_samples} draws={b.draws} "
-            f"confidence={b.confidence}>"
+            f"confidence={b.confidence} inference={'on' if b.inference else 'off'}>"
         )
 
     def _bid(self, view: View, table: Table) -> tuple[int, Why]:
@@ -245,6 +324,16 @@ class HardBot(Bot):
 
     def _play(self, view: View, table: Table) -> tuple[int, Why]:
         return search_play(view, table, self._rng, self.budget)
+
+
+def _switch(option: str, value: object) -> bool:
+    """An on/off option: ``True``/``False`` or the words ``on``/``off``
+    (``hard:inference=off`` in a player spec)."""
+    if type(value) is bool:
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("on", "off"):
+        return value.strip().lower() == "on"
+    raise RulesError(f"hard bot: {option} must be on or off (or True/False); got {brief(value)}")
 
 
 _CLASSES: Final[dict[str, type[Bot]]] = {
@@ -265,7 +354,7 @@ def make(level: str, *, seed: int | None = None, **options: Any) -> Bot:
     An unknown level or option raises :class:`~spades_core.RulesError`.
 
     >>> make("hard", seed=1, steps=2000)
-    <HardBot seed=1 steps=2000 bid_steps=6000 samples=6-100 draws=6 confidence=1.0>
+    <HardBot seed=1 steps=2000 bid_steps=6000 samples=6-100 draws=6 confidence=1.0 inference=off>
     """
     name = _ALIASES.get(level, level) if isinstance(level, str) else level
     cls = _CLASSES.get(name) if isinstance(name, str) else None
@@ -279,7 +368,15 @@ def make(level: str, *, seed: int | None = None, **options: Any) -> Bot:
             "only the hard bot has a budget"
         )
     if cls is HardBot:
-        allowed = {"steps", "bid_steps", "min_samples", "max_samples", "confidence", "draws"}
+        allowed = {
+            "steps",
+            "bid_steps",
+            "min_samples",
+            "max_samples",
+            "confidence",
+            "draws",
+            "inference",
+        }
         unknown = sorted(set(options) - allowed)
         if unknown:
             raise RulesError(
@@ -300,8 +397,8 @@ def play_game(
     players in seat order N, E, S, W) until it is over, or until ``max_hands``
     more hands have been completed. Hands are dealt from the game's seed.
 
-    Each player is asked only when its seat is to act, with that seat's view.
-    An illegal answer raises :class:`~spades_core.IllegalActionError`.
+    Each player is asked only when its seat is to act, with that seat's view
+    (see :func:`ask`). An illegal answer raises :class:`~spades_core.IllegalActionError`.
     """
     _check.instance(game, Game, "play_game", "game", "a Game")
     seated = _seat_players(players)
@@ -317,8 +414,7 @@ def play_game(
         seat = game.to_act
         if seat is None:  # pragma: no cover - only DEAL and GAME_OVER have no seat to act
             break
-        action = seated[seat].choose(game.view(seat))
-        game = game.apply(action, seat=seat)
+        game = game.apply(ask(seated[seat], game, seat), seat=seat)
     return game
 
 

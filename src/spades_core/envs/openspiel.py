@@ -65,9 +65,11 @@ import attrs
 import numpy as np
 import pyspiel
 
+from spades_core._check import instance
 from spades_core.actions import Action, Deal
+from spades_core.bots import deal_sampler, playout_value
 from spades_core.cards import ALL_CARDS, CardSet
-from spades_core.determinize import determinize
+from spades_core.determinize import HiddenCards, determinize
 from spades_core.encoding import BID_ID_BASE, NUM_ACTIONS, action_from_id, legal_ids
 from spades_core.envs import _episode, features
 from spades_core.errors import (
@@ -83,7 +85,7 @@ from spades_core.game import SEATS, Game, Phase, new_game
 from spades_core.options import OptionSpec, Rules
 from spades_core.records import dumps, loads
 from spades_core.registry import available_variants, load_variant
-from spades_core.seats import Seat
+from spades_core.seats import Seat, Team
 from spades_core.variant import Variant
 from spades_core.views import View
 
@@ -92,7 +94,10 @@ __all__ = [
     "GAME_NAME",
     "INT_PLACEHOLDER",
     "MAX_SERIALIZED_SIZE",
+    "ROLLOUTS",
+    "VALUE_SCALE",
     "ISMCTSPlayer",
+    "NormalRollouts",
     "SpadesCoreGame",
     "SpadesCoreState",
     "deserialize_game_and_state",
@@ -903,11 +908,17 @@ class ISMCTSPlayer:
         self._rng = random.Random(seed)
         self._games: dict[tuple[str, Rules], tuple[SpadesCoreGame, Any]] = {}
         self._label = f"seed={seed}"
+        self._guided = False
+        """Whether the bot's deals come from the hard bot's reading of the hand."""
+        self._deals: _GuidedDeals | None = None
 
     def __repr__(self) -> str:
         return f"<ISMCTSPlayer {self._label}>"
 
     def _resample(self, state: SpadesCoreState, player: int) -> SpadesCoreState:
+        deals = self._deals
+        if deals is not None and not state.dealing and deals.seat == player:
+            return SpadesCoreState(state.get_game(), state._position.moved(deals.game(), ()))
         return state.resample_from_infostate(player, self._rng.random)
 
     @classmethod
@@ -917,14 +928,7 @@ class ISMCTSPlayer:
         """OpenSpiel's ``ISMCTSBot`` with ``simulations`` per decision, each
         leaf valued by one random roll-out to the end of the hand; ``seed``
         (0 to 2**32-1) makes its choices reproducible."""
-        if type(simulations) is not int or simulations < 1:
-            raise RulesError(
-                f"simulations must be a whole number of at least 1; got {brief(simulations)}"
-            )
-        if type(seed) is not int or not 0 <= seed < 2**32:
-            raise RulesError(f"seed must be a whole number from 0 to 2**32-1; got {brief(seed)}")
-        if type(uct_c) not in (int, float) or not 0 < uct_c < float("inf"):
-            raise RulesError(f"uct_c must be a positive number; got {brief(uct_c)}")
+        _check_search(simulations, seed, uct_c)
         uct_c = float(uct_c)
         from open_spiel.python.algorithms import ismcts, mcts
 
@@ -937,6 +941,45 @@ class ISMCTSPlayer:
 
         player = cls(make_bot, seed=seed)
         player._label = f"simulations={simulations} uct_c={uct_c} seed={seed}"
+        return player
+
+    @classmethod
+    def normal_rollouts(
+        cls, simulations: int = 50, *, seed: int = 0, uct_c: float = 2.0
+    ) -> ISMCTSPlayer:
+        """OpenSpiel's ``ISMCTSBot`` guided by the library's knowledge: each
+        leaf is valued by playing the hand out with the normal policy for all
+        four seats (the hard bot's play-out, :class:`NormalRollouts`), and the
+        deals it searches are drawn as the hard bot draws its own, preferring
+        those that explain the bids (and the plays, when the hard bot reads
+        them). Values are the hard bot's, in hundreds of points, so ``uct_c``
+        weighs exploration against them. Otherwise as
+        :meth:`random_rollouts`."""
+        _check_search(simulations, seed, uct_c)
+        uct_c = float(uct_c)
+        from open_spiel.python.algorithms import ismcts
+
+        class ValuedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
+            """IS-MCTS that values a hand finished inside its tree as its roll-outs do."""
+
+            def run_simulation(self, state: SpadesCoreState) -> Any:
+                if state.is_terminal():
+                    # OpenSpiel would take the raw points; the roll-outs' value prices bags.
+                    return self._evaluator.evaluate(state)
+                return super().run_simulation(state)
+
+        def make_bot(game: SpadesCoreGame) -> Any:
+            return ValuedISMCTSBot(
+                game,
+                NormalRollouts(),
+                uct_c,
+                max_simulations=simulations,
+                random_state=np.random.RandomState(seed),
+            )
+
+        player = cls(make_bot, seed=seed)
+        player._guided = True
+        player._label = f"rollout=normal simulations={simulations} uct_c={uct_c} seed={seed}"
         return player
 
     def choose(self, view: View) -> Action:
@@ -961,15 +1004,86 @@ class ISMCTSPlayer:
             self._games[key] = (game, bot)
         game, bot = self._games[key]
         state = game.state_from_game(determinize(view, self._rng))
-        chosen = int(bot.step(state))
+        if self._guided:
+            self._deals = _GuidedDeals(view, self._rng)
+        try:
+            chosen = int(bot.step(state))
+        finally:
+            self._deals = None
         return cast(Action, action_from_id(state.game, chosen))
 
 
-def ismcts_player(*, seed: int, simulations: int = 50, uct_c: float = 2.0) -> ISMCTSPlayer:
+def _check_search(simulations: object, seed: object, uct_c: object) -> None:
+    if type(simulations) is not int or simulations < 1:
+        raise RulesError(
+            f"simulations must be a whole number of at least 1; got {brief(simulations)}"
+        )
+    if type(seed) is not int or not 0 <= seed < 2**32:
+        raise RulesError(f"seed must be a whole number from 0 to 2**32-1; got {brief(seed)}")
+    if type(uct_c) not in (int, float) or not 0 < uct_c < float("inf"):  # type: ignore[operator]
+        raise RulesError(f"uct_c must be a positive number; got {brief(uct_c)}")
+
+
+VALUE_SCALE: Final = 100.0
+"""Points per unit of :class:`NormalRollouts`' values."""
+
+
+class NormalRollouts:
+    """An OpenSpiel evaluator (for ``ISMCTSBot``) that plays the rest of a
+    state's hand out with the normal policy for all four seats, each using
+    only what it could see, on the state's cards, and values the finished
+    hand as the hard bot does (:func:`spades_core.bots.playout_value`:
+    points minus the opponents', bags at their cost, the game's end), in units of
+    :data:`VALUE_SCALE` points: ``v`` for North and South, ``-v`` for East
+    and West. A finished hand is valued the same way without a play-out.
+    Every legal action has the same prior."""
+
+    def evaluate(self, state: SpadesCoreState) -> np.ndarray[Any, np.dtype[np.float64]]:
+        """Each player's value of ``state`` (a state of a ``hands=1`` episode)."""
+        instance(state, SpadesCoreState, "NormalRollouts.evaluate", "state", "a SpadesCoreState")
+        value = playout_value(state.game, Team.NS) / VALUE_SCALE
+        return np.array([value, -value, value, -value])
+
+    def prior(self, state: SpadesCoreState) -> list[tuple[int, float]]:
+        """Equal probabilities over the legal actions."""
+        instance(state, SpadesCoreState, "NormalRollouts.prior", "state", "a SpadesCoreState")
+        legal = state.legal_actions()
+        return [(action, 1.0 / len(legal)) for action in legal]
+
+
+class _GuidedDeals:
+    """The deals a guided search draws for one decision: the hard bot's
+    (:func:`spades_core.bots.deal_sampler`), each replayed into a real game
+    by the engine."""
+
+    def __init__(self, view: View, rng: random.Random) -> None:
+        self.seat = int(view.seat) if view.seat is not None else -1
+        self._rng = rng
+        self._hidden = HiddenCards(view)
+        self._deals = deal_sampler(view, rng)
+
+    def game(self) -> Game:
+        """A game the view's seat cannot tell from the real one."""
+        seed = self._rng.getrandbits(64)
+        return self._hidden.game(self._deals(), seed)
+
+
+ROLLOUTS: Final = ("random", "normal")
+"""The ``rollout`` choices of the ``ismcts`` player."""
+
+
+def ismcts_player(
+    *, seed: int, simulations: int = 50, uct_c: float = 2.0, rollout: str = "random"
+) -> ISMCTSPlayer:
     """The ``ismcts`` player of simulations and tournaments
-    (``--ns ismcts:simulations=200``): :meth:`ISMCTSPlayer.random_rollouts`
-    with ``simulations`` per decision and exploration constant ``uct_c``.
-    Any int ``seed`` is accepted; OpenSpiel's generator takes its low 32 bits."""
+    (``--ns ismcts:simulations=200``, ``--ns ismcts:rollout=normal``):
+    :meth:`ISMCTSPlayer.random_rollouts`, or with ``rollout="normal"``
+    :meth:`ISMCTSPlayer.normal_rollouts`, with ``simulations`` per decision
+    and exploration constant ``uct_c``. Any int ``seed`` is accepted;
+    OpenSpiel's generator takes its low 32 bits."""
     if type(seed) is not int:
         raise RulesError(f"seed must be a whole number; got {brief(seed)}")
-    return ISMCTSPlayer.random_rollouts(simulations, seed=seed % 2**32, uct_c=uct_c)
+    if rollout not in ROLLOUTS:
+        raise RulesError(f"rollout must be {' or '.join(ROLLOUTS)}; got {brief(rollout)}")
+    build = ISMCTSPlayer.normal_rollouts if rollout == "normal" else ISMCTSPlayer.random_rollouts
+    return build(simulations, seed=seed % 2**32, uct_c=uct_c)

@@ -112,7 +112,7 @@ def _play_hand(game: Game, players: list[Player]) -> Game:
         seat = game.to_act
         if seat is None:  # pragma: no cover - bidding and play always have a seat to act
             break
-        game = game.apply(players[seat].choose(game.view(seat)), seat=seat)
+        game = game.apply(bots.ask(players[seat], game, seat), seat=seat)
     return game
 
 
