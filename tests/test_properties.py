@@ -43,7 +43,7 @@ from spades_core.scoring import game_outcome, score_hand, score_team
 
 VARIANTS = ("classic", "mirror", "whiz")
 EVERY_ACTION: tuple[sc.Action, ...] = (Deal(), *BIDS, *PLAYS)
-NOT_ACTIONS: tuple[object, ...] = ("ZZ", None, 3, Card.parse("AS"))
+NOT_ACTIONS: tuple[object, ...] = ("ZZ", None, 3.0, True, sc.CardSet.parse("AS"))
 TWO_OF_CLUBS = Card.parse("2C")
 ACE_OF_SPADES = Card.parse("AS")
 

@@ -271,7 +271,11 @@ class Game:
     def why_illegal(
         self, action: object, *, seat: Seat | str | None = None
     ) -> IllegalActionError | None:
-        """The error :meth:`apply` would raise for ``action``, or ``None`` if it is legal."""
+        """The error :meth:`apply` would raise for ``action`` (in any of the
+        notations :meth:`apply` reads), or ``None`` if it is legal. A ``seat``
+        that cannot be read raises :class:`~spades_core.InvalidNotationError`."""
+        if seat is not None:
+            seat = _check.seat(seat, "Game.why_illegal")
         try:
             _legality.check(self, action_of(action), seat)
         except IllegalActionError as error:
@@ -280,15 +284,17 @@ class Game:
 
     # -- transitions -------------------------------------------------------------
 
-    def apply(self, action: Action | str, *, seat: Seat | str | None = None) -> Game:
-        """The game after the seat to act takes ``action`` (an action, or its
-        notation as :func:`~spades_core.actions.action_of` reads it: ``"QH"``, ``"nil"``).
+    def apply(
+        self, action: Action | Card | int | str, *, seat: Seat | str | None = None
+    ) -> Game:
+        """The game after the seat to act takes ``action``: an action, a
+        :class:`~spades_core.Card` (playing it), a whole number (bidding it) or
+        text for either (``"QH"``, ``"nil"``), as
+        :func:`~spades_core.actions.action_of` reads it.
 
         With ``seat``, also checks that it is that seat's turn. Raises
         :class:`~spades_core.IllegalActionError` for anything not legal.
         """
-        if type(action) is str:
-            action = action_of(action)
         return _transitions.apply(self, action, seat)
 
     def deal(self, hands: Mapping[Seat, object] | Mapping[str, object] | None = None) -> Game:
@@ -296,15 +302,14 @@ class Game:
         ``hands`` (a mapping from each seat to its 13 cards)."""
         return _transitions.deal(self, hands)
 
-    def bid(self, value: int | str, *, seat: Seat | str | None = None) -> Game:
-        """The game after the seat to act bids ``value`` (0 or ``"nil"`` is Nil, ``"3"``)."""
-        kind = type(value)
-        return _transitions.apply(
-            self, Bid.of(value) if kind is int or kind is str else value, seat
-        )
+    def bid(self, value: Bid | int | str, *, seat: Seat | str | None = None) -> Game:
+        """The game after the seat to act bids ``value`` (0 or ``"nil"`` is Nil,
+        ``3`` or ``"3"``, a :class:`~spades_core.Bid`)."""
+        return _transitions.apply(self, Bid.of(value), seat)
 
-    def play(self, card: Card | str, *, seat: Seat | str | None = None) -> Game:
-        """The game after the seat to act plays ``card`` (a Card or ``"QH"``)."""
+    def play(self, card: Card | Play | str, *, seat: Seat | str | None = None) -> Game:
+        """The game after the seat to act plays ``card`` (a Card, ``"QH"``, a
+        :class:`~spades_core.Play`)."""
         return _transitions.apply(self, Play.of(card), seat)
 
     def view(self, seat: Seat | str) -> View:
@@ -358,10 +363,7 @@ def new_game(
     if dealer is None:
         first = SEATS[first_dealer(seed)]
     else:
-        try:
-            first = _check.seat(dealer, "new_game", "dealer")
-        except InvalidNotationError as error:
-            raise RulesError(str(error)) from None
+        first = _check.seat(dealer, "new_game", "dealer")
     return _transitions.between_hands(
         GameSetup(chosen, rules, seed, first), first, (0, 0), (0, 0), HandResults(), None
     )

@@ -20,7 +20,6 @@ from spades_core.cards import ALL_CARDS, SUIT_MASKS, CardSet
 from spades_core.errors import (
     IllegalActionError,
     IllegalReason,
-    InvalidNotationError,
     brief,
 )
 from spades_core.game import NO_SEAT, SEATS, Game, GameSetup, Phase
@@ -129,10 +128,7 @@ def check(game: Game, action: object, seat: object = None) -> None:
     ``seat``, if given: a :class:`Seat` or its name) would raise; return ``None``
     if it is legal."""
     if seat is not None and type(seat) is not Seat:
-        try:
-            seat = _check.seat(seat, "apply")
-        except InvalidNotationError as error:
-            raise _illegal(IllegalReason.NOT_YOUR_TURN, str(error)) from None
+        seat = _check.seat(seat, "Game.apply")
     phase = game._phase
     if seat is not None and (game._to_act == NO_SEAT or seat != game._to_act):
         if game._to_act == NO_SEAT:

@@ -24,7 +24,7 @@ from spades_core._build import (
     game_playing,
     hand_result,
 )
-from spades_core.actions import Action, Bid, Deal, Play, deal_of
+from spades_core.actions import Action, Bid, Deal, Play, action_of, deal_of
 from spades_core.errors import brief
 from spades_core.game import SEATS, Game, GameSetup, Phase
 from spades_core.legality import (
@@ -99,6 +99,10 @@ def apply(game: Game, action: object, seat: object = None) -> Game:
                 return bid_unchecked(game, action.value)  # type: ignore[attr-defined]
         elif kind is Deal and game._phase is _DEAL:
             return deal(game, action)
+    kind = type(action)
+    if kind is not Play and kind is not Bid and kind is not Deal:
+        # A card, a number or text: read once, then the paths above.
+        return apply(game, action_of(action), seat)
     check(game, action, seat)
     if seat is not None:
         # check() accepted a seat given by name ("N"): it is the seat to act.
