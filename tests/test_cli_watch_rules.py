@@ -200,21 +200,23 @@ def test_score_breakdown_explains_every_hand_of_random_games(
 def test_colour_adds_escapes_and_nothing_else() -> None:
     """On a terminal the same text is shown, aligned the same way, only coloured."""
     game = sc.new_game("mirror", seed=6)
-    game = sc.bots.play_game(game, [sc.bots.make("easy", seed=n) for n in range(4)], max_hands=2)
+    game = sc.bots.play_game(game, [sc.bots.make("easy", seed=n) for n in range(4)], hands=2)
     game = game.deal()
     while game.phase is not sc.Phase.PLAY or len(game.current_trick) < 2:
         game = game.apply(game.legal_actions()[-1])
     seat = game.to_act
     assert seat is not None
     view = game.view(seat)
-    legal = sc.CardSet.of(a.card for a in view.legal_actions if isinstance(a, sc.Play))
+    legal = sc.CardSet.of(a.card for a in view.legal_actions() if isinstance(a, sc.Play))
     first, second = game.hand_results
 
     def table(style: Style) -> list[str]:
         return render.table_lines(view, style, labels={sc.Seat.SOUTH: "you"})
 
     def hand(style: Style) -> list[str]:
-        return render.hand_lines(view.hand, style, legal=legal, numbers=dict.fromkeys(view.hand, 1))
+        return render.hand_lines(
+            view.hand(), style, legal=legal, numbers=dict.fromkeys(view.hand(), 1)
+        )
 
     def result(style: Style) -> list[str]:
         bags = (first.bags[sc.Team.NS], first.bags[sc.Team.EW])

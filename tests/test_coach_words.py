@@ -31,7 +31,7 @@ def counted_and_contract(game: sc.Game, seat: Seat) -> tuple[int, int]:
     bids = game.bids
     won = game.tricks_won
     team = (seat, seat.partner)
-    contract = sum(bids[s] for s in team)
+    contract = sum(bids[s] or 0 for s in team)
     if game.rules.nil_tricks is NilTricks.COUNT_TOWARD_CONTRACT:
         counted = sum(won[s] for s in team)
     else:
@@ -83,7 +83,7 @@ def check_claims(game: sc.Game, tip: sc.Tip) -> int:
     if found := claim(r"may total at most (\d+)"):
         cap = game.rules.max_team_bid
         assert cap == int(found[1]), reason
-        assert max(legal_bids) == cap - game.bids[seat.partner], reason
+        assert max(legal_bids) == cap - (game.bids[seat.partner] or 0), reason
     if found := claim(r"so (Nil|\d+) is your only bid|so (Nil) is your only bid"):
         only = found[1] or found[2]
         assert legal_bids == ((0,) if only == "Nil" else (int(only),)), reason
@@ -95,7 +95,7 @@ def check_claims(game: sc.Game, tip: sc.Tip) -> int:
         assert isinstance(tip.action, Bid)
         assert int(found[2]) == partner + tip.action.value, reason
     if found := claim(r"The (" + CARD + r") is your only legal card"):
-        assert game.legal_plays() == sc.CardSet.of([card(found[1])]), reason
+        assert game.legal_cards() == sc.CardSet.of([card(found[1])]), reason
     if claim(r"^Your partner bid Nil|Your partner bid Nil and"):
         assert game.bids[seat.partner] == 0, reason
     if claim(r"^You bid Nil"):
@@ -250,5 +250,5 @@ def test_a_whiz_count_forced_by_the_ace_rule_says_so() -> None:
     tip = sc.coach(game.view(Seat.NORTH))
     assert tip.action == Bid.of(1)
     check_claims(game, tip)
-    assert sc.coach.__module__ == "spades_core.coach"
+    assert sc.coach.__module__ == "spades_core.tips"
     assert Play.of("AS").card.symbol == "A♠"

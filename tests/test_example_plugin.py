@@ -119,7 +119,9 @@ def test_example_plugin_installs_and_plays_in_a_fresh_virtual_environment(
     ]
     run([*pip, "install", "--quiet", "--no-deps", *map(str, built.glob("*.whl"))])
 
-    report = json.loads(run([python, "-c", CHECK_SCRIPT], cwd=tmp_path))
+    report = json.loads(
+        run([python, "-W", "error::DeprecationWarning", "-c", CHECK_SCRIPT], cwd=tmp_path)
+    )
     assert "suicide" in report["available"]
     assert {"classic", "mirror", "whiz"} <= set(report["available"])
     assert report["loaded"] == ["spades_variant_suicide", "suicide", "Suicide Spades"]
@@ -140,7 +142,8 @@ def test_example_plugin_installs_and_plays_in_a_fresh_virtual_environment(
     # spades_core.testing.pytest_plugin), against the installed wheel.
     output = run(
         [
-            *(python, "-m", "pytest", "-p", "no:cacheprovider", "-v"),
+            *(python, "-W", "error::DeprecationWarning", "-m", "pytest", "-p", "no:cacheprovider"),
+            "-v",
             *("-c", str(EXAMPLE / "pyproject.toml"), "--rootdir", str(EXAMPLE)),
             str(EXAMPLE / "tests"),
         ],

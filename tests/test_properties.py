@@ -372,6 +372,6 @@ def test_legal_plays_match_legal_actions(variant: str, seed: int) -> None:
     chooser = random.Random(seed)
     while len(game.hand_results) < 1:
         if game.phase is Phase.PLAY:
-            assert tuple(Play.of(card) for card in game.legal_plays()) == game.legal_actions()
+            assert tuple(Play.of(card) for card in game.legal_cards()) == game.legal_actions()
             assert game.legal_bids() == ()
         game = game.apply(chooser.choice(game.legal_actions()))

@@ -374,7 +374,7 @@ def test_check_views_catches_a_view_showing_another_seats_card(
         view = real_view_for(game, seat)
         if seat is None or game.phase is not sc.Phase.BID:
             return view
-        return attrs.evolve(view, hand=view.hand | game.hand(seat.next))
+        return attrs.evolve(view, hand=view.hand() | game.hand(seat.next))
 
     game = sc.new_game("classic", seed=4).deal()
     check_views(game)

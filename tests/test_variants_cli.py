@@ -228,6 +228,6 @@ def test_a_plugin_hook_calling_sys_exit_is_a_load_error(site: Site) -> None:
     site.install("spades-variant-exitscore", "exitscore", EXITING_HOOK)
     game = sc.new_game("exitscore", seed=1)
     with pytest.raises(sc.VariantLoadError, match="SystemExit"):
-        sc.bots.play_game(game, [sc.bots.RandomBot(seat) for seat in range(4)], max_hands=1)
+        sc.bots.play_game(game, [sc.bots.RandomBot(seat) for seat in range(4)], hands=1)
     with pytest.raises(sc.VariantLoadError, match="SystemExit"):
-        sc.playout.playout(game, lambda n: 0, hands=1)
+        sc.playout(game, lambda n: 0, hands=1)

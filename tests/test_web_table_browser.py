@@ -19,6 +19,8 @@ from playwright.sync_api import Browser, Page, sync_playwright
 import spades_core as sc
 from web_table_support import running_server
 
+pytestmark = pytest.mark.browser
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -123,7 +125,7 @@ def play_first_hand_by_clicking(page: Page, app: Any, table_id: str, name: str) 
             bids_made += 1
         else:
             legal = enabled(page, "[data-card]", "data-card")
-            assert set(legal) == {str(card) for card in game.legal_plays()}
+            assert set(legal) == {str(card) for card in game.legal_cards()}
             if cards_played == 6:
                 shoot(page, f"{name}-play")
             page.click(f"#hand [data-card='{legal[0]}']")

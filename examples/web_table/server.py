@@ -8,7 +8,7 @@ uvicorn runs it::
 Each table is one :class:`spades_core.Game`. Every message a player receives
 is built from ``game.view(seat)`` for that player's seat, so no other hand and
 no seed ever leaves the server. Seats without a person are played by the
-library's bots; the coach's tip comes from :func:`spades_core.coach`. Tables
+library's bots; the coach's tip comes from :func:`spades_core.tips.coach`. Tables
 are saved as game records (:func:`spades_core.dumps`) after every action and
 loaded back (:func:`spades_core.loads`) when the server starts again.
 """
@@ -39,8 +39,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import spades_core as sc
-from spades_core.coach import bid_rule
 from spades_core.errors import brief
+from spades_core.tips import bid_rule
 
 __all__ = ["Limits", "Table", "TableStore", "create_app", "main"]
 
@@ -272,7 +272,7 @@ class Table:
         state["coach"] = None
         state["bid_note"] = None
         if view.is_my_turn and view.phase is sc.Phase.BID:
-            legal = {action.value for action in view.legal_actions if isinstance(action, sc.Bid)}
+            legal = {action.value for action in view.legal_actions() if isinstance(action, sc.Bid)}
             if legal != ALL_BIDS:
                 state["bid_note"] = "You may bid only " + _bids_text(legal) + ": "
                 state["bid_note"] += bid_rule(view) + "."

@@ -33,12 +33,24 @@ from spades_core.seats import Seat
 __all__ = ["BIDS", "NIL", "PLAYS", "Action", "Bid", "Deal", "Play", "action_of"]
 
 
+def _bid_value(value: object) -> int:
+    # A Bid holds a whole number, so the engine can compare it with the legal
+    # bids; one outside 0-13 is refused when applied (BID_NOT_ALLOWED).
+    if type(value) is int:
+        return value
+    raise IllegalActionError(
+        IllegalReason.NOT_AN_ACTION,
+        f"not a bid: {brief(value)}; a bid is a whole number 0-13 (0 = Nil)",
+    )
+
+
 @final
 @attrs.frozen(repr=False)
 class Bid:
-    """A bid of ``value`` tricks; 0 is Nil."""
+    """A bid of ``value`` tricks; 0 is Nil. :meth:`of` gives the pre-built
+    bids and reads notation."""
 
-    value: int
+    value: int = attrs.field(converter=_bid_value)
 
     @property
     def is_nil(self) -> bool:

@@ -24,15 +24,14 @@ from __future__ import annotations
 import enum
 import secrets
 from collections.abc import Callable, Mapping
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Final, final
 
 import attrs
 
-from spades_core import _check
+from spades_core import _check, _compat
 from spades_core.actions import Action, Bid, Play, action_of
 from spades_core.cards import ALL_CARDS, Card, CardSet
-from spades_core.errors import IllegalActionError, InvalidNotationError, RulesError, brief
+from spades_core.errors import IllegalActionError
 from spades_core.options import Rules
 from spades_core.registry import load_variant
 from spades_core.results import SEATS, HandResults, Trick
@@ -175,11 +174,10 @@ class Game:
         return self._winner
 
     @property
-    def bids(self) -> Mapping[Seat, int]:
-        """The bids made so far this hand (0 is Nil)."""
-        return MappingProxyType(
-            {SEATS[i]: bid for i, bid in enumerate(self._bids) if bid is not None}
-        )
+    def bids(self) -> SeatMap[int | None]:
+        """Every seat's bid this hand (0 is Nil), ``None`` for a seat that has
+        not bid yet, as in :attr:`View.bids <spades_core.views.View.bids>`."""
+        return _compat.bids_made_so_far(self._bids)
 
     @property
     def tricks_won(self) -> SeatMap[int]:
@@ -222,14 +220,7 @@ class Game:
     def __setstate__(self, state: dict[str, object]) -> None:
         for name, value in state.items():
             _SETTERS[name](self, value)
-        # Pickles of release 0.1 hold the history as a tuple, and rules
-        # without the options added since: both are brought up to date.
-        if not isinstance(self._results, HandResults):
-            _SETTERS["_results"](self, HandResults(self._results))
-        setup = self._setup
-        if not all(hasattr(setup.rules, field.name) for field in attrs.fields(Rules)):
-            rules = setup.variant.rules(**dict(setup.rules.overrides))
-            _SETTERS["_setup"](self, attrs.evolve(setup, rules=rules))
+        _compat.upgrade_pickled_game(self, _SETTERS)
 
     def __repr__(self) -> str:
         where = f"hand {self.hand_number + 1}, {self._phase.name}"
@@ -251,13 +242,15 @@ class Game:
         return legal
 
     def legal_bids(self) -> tuple[int, ...]:
-        """The bids open to the seat to act (empty outside bidding)."""
+        """The bids open to the seat to act, as :meth:`bid` takes them: whole
+        numbers, 0 for Nil (empty outside bidding)."""
         if self._phase is not Phase.BID:
             return ()
         return tuple(action.value for action in self.legal_actions())  # type: ignore[union-attr]
 
-    def legal_plays(self) -> CardSet:
-        """The cards the seat to act may play (empty outside play)."""
+    def legal_cards(self) -> CardSet:
+        """The cards the seat to act may play, as :meth:`play` takes them
+        (empty outside play); index it in card-id order like a tuple."""
         if self._phase is not Phase.PLAY:
             return CardSet(0)
         return CardSet(_legality.legal_play_mask(self))
@@ -267,6 +260,11 @@ class Game:
         from spades_core.encoding import legal_mask
 
         return legal_mask(self)
+
+    def legal_plays(self) -> CardSet:
+        """Deprecated name of :meth:`legal_cards` (removed in 0.3.0)."""
+        _compat.deprecated("Game.legal_plays()", "Game.legal_cards()")
+        return self.legal_cards()
 
     def why_illegal(
         self, action: object, *, seat: Seat | str | None = None
@@ -284,9 +282,7 @@ class Game:
 
     # -- transitions -------------------------------------------------------------
 
-    def apply(
-        self, action: Action | Card | int | str, *, seat: Seat | str | None = None
-    ) -> Game:
+    def apply(self, action: Action | Card | int | str, *, seat: Seat | str | None = None) -> Game:
         """The game after the seat to act takes ``action``: an action, a
         :class:`~spades_core.Card` (playing it), a whole number (bidding it) or
         text for either (``"QH"``, ``"nil"``), as
@@ -332,8 +328,6 @@ _SETTERS: Final[dict[str, Callable[[Game, object], None]]] = {
     name: vars(Game)[name].__set__ for name in _FIELDS
 }
 
-_MAX_SEED = (1 << 64) - 1
-
 
 def new_game(
     variant: str | Variant,
@@ -354,11 +348,15 @@ def new_game(
     >>> game.rules.target_score, game.dealer
     (300, <Seat.WEST: 3>)
     """
-    chosen = variant if isinstance(variant, Variant) else load_variant(variant)
+    if isinstance(variant, Variant):
+        chosen = variant
+    else:
+        _check.instance(variant, str, "new_game", "variant", "a variant id or a Variant")
+        chosen = load_variant(variant)
     if seed is None:
         seed = secrets.randbits(64)
-    elif type(seed) is not int or not 0 <= seed <= _MAX_SEED:
-        raise RulesError(f"seed must be a whole number from 0 to 2**64-1; got {brief(seed)}")
+    else:
+        _check.seed(seed, "new_game")
     rules = chosen.rules(**options)
     if dealer is None:
         first = SEATS[first_dealer(seed)]

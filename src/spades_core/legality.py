@@ -25,7 +25,7 @@ from spades_core.errors import (
 from spades_core.game import NO_SEAT, SEATS, Game, GameSetup, Phase
 from spades_core.options import FirstLead
 from spades_core.seats import Seat
-from spades_core.tricks import NO_SUIT, RANKS, legal_mask
+from spades_core.tricks import NO_SUIT, RANKS, legal_card_mask
 from spades_core.variant import checked_legal_bids
 
 __all__ = [
@@ -62,8 +62,10 @@ def legal_play_mask(game: Game) -> int:
     """The mask of cards the seat to act may play (the game must be in ``PLAY``)."""
     trick = game._trick
     if trick:
-        return legal_mask(game._held[game._to_act], trick[0] // RANKS, game._broken, False)
-    return legal_mask(game._held[game._to_act], NO_SUIT, game._broken, _leads_two_of_clubs(game))
+        return legal_card_mask(game._held[game._to_act], trick[0] // RANKS, game._broken, False)
+    return legal_card_mask(
+        game._held[game._to_act], NO_SUIT, game._broken, _leads_two_of_clubs(game)
+    )
 
 
 def _leads_two_of_clubs(game: Game) -> bool:

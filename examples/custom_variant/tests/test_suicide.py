@@ -96,7 +96,7 @@ def test_suicide_has_classic_options_but_double_nil() -> None:
 def test_every_partnership_bids_exactly_one_nil(game: sc.Game) -> None:
     nils = Counter(seat.team for seat, bid in game.bids.items() if bid == 0)
     assert nils == Counter({sc.Team.NS: 1, sc.Team.EW: 1})
-    assert all(bid >= 4 for bid in game.bids.values() if bid != 0)
+    assert all(bid >= 4 for bid in game.bids.values() if bid)
 
 
 def test_suicide_passes_the_conformance_suite(spades_variant: sc.Variant) -> None:

@@ -1,4 +1,4 @@
-"""Playing many single hands at once: :func:`play` and :func:`play_chunks`."""
+"""Playing many single hands at once: :func:`play_hands` and :func:`play_hands_in_chunks`."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from ._rules import (
 )
 from ._types import I8, U64, Ids
 
-__all__ = ["DEFAULT_CHUNK", "BatchResult", "play", "play_chunks"]
+__all__ = ["DEFAULT_CHUNK", "BatchResult", "play_hands", "play_hands_in_chunks"]
 
 
 DEFAULT_CHUNK: Final = 1 << 14
@@ -87,7 +87,7 @@ def _empty_result() -> BatchResult:
     )
 
 
-def play(
+def play_hands(
     variant: str | Variant,
     seeds: object,
     *,
@@ -110,7 +110,7 @@ def play(
     (see :class:`Decision`), or a sequence of four of these by seat; ``rng``
     (a ``numpy.random.Generator`` or a seed for one) feeds random choices.
     Hands are played ``chunk_size`` at a time, so working memory does not
-    grow with the number of hands (:func:`play_chunks` streams the results).
+    grow with the number of hands (:func:`play_hands_in_chunks` streams the results).
 
     Raises :class:`~spades_core.RulesError` for a bad seed, bid (naming its
     row and seat), option or argument, :class:`UnsupportedVariantError` for
@@ -120,7 +120,7 @@ def play(
     """
     return BatchResult.concatenate(
         list(
-            play_chunks(
+            play_hands_in_chunks(
                 variant,
                 seeds,
                 bids=bids,
@@ -133,7 +133,7 @@ def play(
     )
 
 
-def play_chunks(
+def play_hands_in_chunks(
     variant: str | Variant,
     seeds: object,
     *,
@@ -143,7 +143,7 @@ def play_chunks(
     chunk_size: int = DEFAULT_CHUNK,
     **options: object,
 ) -> Iterator[BatchResult]:
-    """:func:`play`, yielding the results ``chunk_size`` hands at a time.
+    """:func:`play_hands`, yielding the results ``chunk_size`` hands at a time.
 
     Every argument is checked before the first chunk is played, except the
     legality of given bids and of a policy function's choices, which is
@@ -174,7 +174,7 @@ def _chunks(
     for start in range(0, count, chunk_size):
         stop = min(count, start + chunk_size)
         chunk_seeds = seed_chunk(start, stop)
-        yield play_hands(
+        yield _play_chunk(
             rules,
             chunk_seeds,
             given=None if given is None else given[start:stop],
@@ -332,7 +332,7 @@ class Chooser:
         return checked_choices(decision, answer, offset)
 
 
-def play_hands(
+def _play_chunk(
     rules: BatchRules,
     seeds: U64,
     *,

@@ -350,7 +350,7 @@ def _unsupported(variant: Variant, what: str, hook: str) -> UnsupportedVariantEr
     return UnsupportedVariantError(
         f"the batch engine cannot play variant {variant.id!r}: {what} is Python code it "
         f"cannot run on arrays. Give the variant a {hook} method (see the batch "
-        f"documentation), or play it with the engine (spades_core.playout)"
+        f"documentation), or play it with the engine (spades_core.playouts)"
     )
 
 

@@ -40,7 +40,7 @@ Rewards are terminal only. Observations (strings and tensors, see
 :class:`~spades_core.views.View` alone; the information state is the
 observation plus the seat's dealt hand and the order of play.
 ``resample_from_infostate`` draws the hidden cards with
-:func:`spades_core.determinize`, so OpenSpiel's IS-MCTS plays every variant;
+:func:`~spades_core.sampling.determinize`, so OpenSpiel's IS-MCTS plays every variant;
 :class:`ISMCTSPlayer` seats such a bot at a spades-core table. A state
 serializes as its game record (:mod:`spades_core.records`) plus the cards
 dealt so far of a hand being dealt.
@@ -58,9 +58,9 @@ import attrs
 import numpy as np
 import pyspiel
 
+from spades_core import _check
 from spades_core.actions import Action, Deal
 from spades_core.cards import ALL_CARDS, CardSet
-from spades_core.determinize import determinize
 from spades_core.encoding import BID_ID_BASE, NUM_ACTIONS, action_from_id, legal_ids
 from spades_core.envs import _episode, features
 from spades_core.errors import IllegalActionError, IllegalReason, RulesError, SpadesError, brief
@@ -68,6 +68,7 @@ from spades_core.game import SEATS, Game, Phase, new_game
 from spades_core.options import OptionSpec, Rules
 from spades_core.records import dumps, loads
 from spades_core.registry import available_variants, load_variant
+from spades_core.sampling import determinize
 from spades_core.seats import Seat
 from spades_core.variant import Variant
 from spades_core.views import View
@@ -487,7 +488,7 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SpadesCoreState:
         """A state ``player_id`` cannot tell from this one, hidden cards drawn
-        with :func:`spades_core.determinize` (seeded by ``probability_sampler()``)."""
+        with :func:`~spades_core.sampling.determinize` (seeded by ``probability_sampler()``)."""
         rng = random.Random(int(probability_sampler() * 2**53))
         position = self._position
         if position.dealing:
@@ -585,7 +586,7 @@ def _observation_text(view: View) -> str:
         f"{seat.letter}:{count}" for seat, count in view.spade_counts.items() if count is not None
     )
     return (
-        f"seat {_seat_text(view.seat)}; hand {view.hand}; played {view.played}; "
+        f"seat {_seat_text(view.seat)}; hand {view.hand()}; played {view.played}; "
         + _public_text(view)
         + (f"; shown out {out}" if out else "")
         + (f"; spades dealt {counts}" if counts else "")
@@ -601,7 +602,7 @@ def _information_text(view: View) -> str:
         json.dumps(result.summary(), sort_keys=True) for result in view.hand_results
     )
     return (
-        f"seat {_seat_text(view.seat)}; dealt {view.dealt_hand}; hand {view.hand}; "
+        f"seat {_seat_text(view.seat)}; dealt {view.dealt_hand()}; hand {view.hand()}; "
         + _public_text(view)
         + f"; tricks [{tricks}]"
         + (f"; earlier hands {earlier}" if earlier else "")
@@ -633,7 +634,7 @@ class ISMCTSPlayer:
     end of the hand). A bot that takes a resampler (``set_resampler``, as
     IS-MCTS does) draws its samples from the player's ``seed``, so a seeded
     bot and a seeded player choose reproducibly. The bot sees a state rebuilt from the view by
-    :func:`spades_core.determinize`; since it reads only the information
+    :func:`~spades_core.sampling.determinize`; since it reads only the information
     state and draws its own samples, that state tells it nothing more than
     the view.
     """
@@ -663,8 +664,7 @@ class ISMCTSPlayer:
             raise RulesError(
                 f"simulations must be a whole number of at least 1; got {brief(simulations)}"
             )
-        if type(seed) is not int or not 0 <= seed < 2**32:
-            raise RulesError(f"seed must be a whole number from 0 to 2**32-1; got {brief(seed)}")
+        _check.seed(seed, "ISMCTSPlayer.random_rollouts", maximum=2**32 - 1)
         if type(uct_c) not in (int, float) or not 0 < uct_c < float("inf"):
             raise RulesError(f"uct_c must be a positive number; got {brief(uct_c)}")
         uct_c = float(uct_c)
@@ -682,15 +682,14 @@ class ISMCTSPlayer:
         return player
 
     def choose(self, view: View) -> Action:
-        """The bot's action for ``view`` (one of ``view.legal_actions``)."""
-        if not isinstance(view, View):
-            raise RulesError(f"choose takes a View; got {type(view).__name__}")
+        """The bot's action for ``view`` (one of ``view.legal_actions()``)."""
+        _check.view(view, "ISMCTSPlayer.choose")
         if not view.is_my_turn:
             raise IllegalActionError(
                 IllegalReason.NOT_YOUR_TURN, f"the view's seat ({view.seat}) is not to act"
             )
-        if len(view.legal_actions) == 1:
-            return view.legal_actions[0]
+        if len(view.legal_actions()) == 1:
+            return view.legal_actions()[0]
         key = (view.variant.id, view.rules)
         if key not in self._games:
             if GAME_NAME not in pyspiel.registered_names():

@@ -21,6 +21,7 @@ from typing import Final, final
 
 import attrs
 
+from spades_core import _check
 from spades_core.actions import Action, Bid, Play
 from spades_core.bots import NormalBot, Why
 from spades_core.bots.bidding import estimate_tricks
@@ -54,9 +55,11 @@ class Tip:
 def coach(view: View) -> Tip:
     """The normal player's move for the seat of ``view`` and why.
 
-    The view must be of the seat to act (its ``legal_actions`` not empty);
-    otherwise :class:`~spades_core.IllegalActionError` is raised.
+    The view must be of the seat to act (its ``legal_actions()`` not empty);
+    otherwise :class:`~spades_core.IllegalActionError` is raised. Anything
+    but a view raises :class:`~spades_core.ArgumentTypeError`.
     """
+    _check.view(view, "coach")
     action, why = _COACH_BOT.decide(view)
     table = table_from_view(view)
     if isinstance(action, Bid):
@@ -106,8 +109,8 @@ def bid_rule(view: View) -> str:
     clause for a sentence: ``"your partnership's bids may total at most 13 and
     your partner bid 12"``, ``"in Mirror Spades your bid is your spade count,
     and you hold 3 spades"``. Used by the coach and to explain a refused bid."""
-    legal = tuple(a.value for a in view.legal_actions if isinstance(a, Bid))
-    spades = view.hand.count(Suit.SPADES)
+    legal = tuple(a.value for a in view.legal_actions() if isinstance(a, Bid))
+    spades = view.hand().count(Suit.SPADES)
     rules = view.rules
     if _cap_binds(view, legal):
         partner = view.bids[view.seat.partner]  # type: ignore[union-attr]
@@ -119,7 +122,7 @@ def bid_rule(view: View) -> str:
     if legal == (0,) and not spades:
         return f"you hold no spades, and in {title} that means Nil"
     if legal == (spades,):
-        if rules.whiz_nil_needs_no_ace and _ACE_OF_SPADES in view.hand:
+        if rules.whiz_nil_needs_no_ace and _ACE_OF_SPADES in view.hand():
             return (
                 f"you hold the A♠, so the house rule whiz_nil_needs_no_ace rules out Nil, "
                 f"and in {title} the other bid is your spade count, {spades}"
@@ -142,7 +145,7 @@ def _cap_binds(view: View, legal: tuple[int, ...]) -> bool:
 def _bid_reason(view: View, table: Table, bid: int, why: Why) -> str:
     hand = table.hand
     spades = _cards_desc(hand & SPADE_MASK)
-    legal = table.legal_bids or tuple(a.value for a in view.legal_actions if isinstance(a, Bid))
+    legal = table.legal_bids or tuple(a.value for a in view.legal_actions() if isinstance(a, Bid))
     capped = _cap_binds(view, legal)
     if why is Why.ONLY_CHOICE or why is Why.BID_FORCED:
         if capped:
