@@ -1,4 +1,4 @@
-"""Computer players (issue 5): levels, the Player protocol, play_game, and each
+"""Computer players: levels, the Player protocol, play_game, and each
 level's behaviour on constructed positions where the right move is clear."""
 
 from __future__ import annotations

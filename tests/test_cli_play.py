@@ -1,4 +1,4 @@
-"""``spades play`` driven end to end with piped input (issue 6).
+"""``spades play`` driven end to end with piped input.
 
 Most tests run the command in-process through :func:`spades_core.cli.main`
 with ``sys.stdin`` replaced by the scripted input; one runs the real

@@ -1,4 +1,4 @@
-"""``spades watch``, ``spades rules`` and ``spades --version`` (issue 6)."""
+"""``spades watch``, ``spades rules`` and ``spades --version``."""
 
 from __future__ import annotations
 

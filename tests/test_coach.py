@@ -1,4 +1,4 @@
-"""Coach tips (issue 5): the normal player's move and one sentence saying why."""
+"""Coach tips: the normal player's move and one sentence saying why."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``sc.determinize``: samples of the hidden cards consistent with a view (issue 4)."""
+"""``sc.determinize``: samples of the hidden cards consistent with a view."""
 
 from __future__ import annotations
 

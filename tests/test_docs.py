@@ -1,4 +1,4 @@
-"""Every code example in the documentation runs (issue 6).
+"""Every code example in the documentation runs.
 
 For each page of ``docs/`` and for ``README.md``, the fenced ``python`` blocks
 are executed in order in one namespace (so a page reads as one session), in a

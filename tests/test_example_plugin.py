@@ -1,4 +1,4 @@
-"""The example plugin package (``examples/custom_variant``, issue 8) works as a
+"""The example plugin package (``examples/custom_variant``) works as a
 separately installed distribution: built into a wheel, installed with
 spades-core into a fresh virtual environment, discovered through its entry
 point, loaded, passing ``check_variant``, played to ``GAME_OVER`` by bots,

@@ -1,4 +1,4 @@
-"""Every example runs (issue 6): each is started as its own process, the way
+"""Every example runs: each is started as its own process, the way
 a reader would run it, and its output is checked."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The fast simulation path (issue 7): ``playout`` gives exactly the games the
+"""The fast simulation path: ``playout`` gives exactly the games the
 checked API gives for the same choices, and the engine's fast internals
 (bulk seeded deal, direct game construction) equal their plain versions.
 """

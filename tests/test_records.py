@@ -1,4 +1,4 @@
-"""Game records (issue 4): ``sc.dumps`` / ``sc.loads`` round trips and every bad record.
+"""Game records: ``sc.dumps`` / ``sc.loads`` round trips and every bad record.
 
 A record is replayed through the engine, so a bad one must raise
 ``RecordFormatError`` naming the hand and the action index (bids then plays,

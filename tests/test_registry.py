@@ -1,7 +1,7 @@
 """The variant registry against real distributions: each test writes
 ``*.dist-info`` metadata and plugin modules into a temporary directory, puts it
 on ``sys.path`` and refreshes the registry, exactly as installing a package
-would (DESIGN.md, "Plugins"; issue 8, "Registry hardening")."""
+would (docs/design.md, "Plugins")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``spades replay FILE`` (issue 4): one JSON line per record, exit status 0/1/2, streaming.
+"""``spades replay FILE``: one JSON line per record, exit status 0/1/2, streaming.
 
 ``tests/data/golden_records.jsonl`` holds records written by ``sc.dumps`` —
 a finished classic game with house rules, Mirror in the middle of a hand, a

@@ -1,4 +1,4 @@
-"""The testing kit for variant authors (issue 8, ``spades_core.testing``): the
+"""The testing kit for variant authors (``spades_core.testing``): the
 built-in variants pass the conformance suite and the state machine, the
 strategies produce valid objects, the kit is optional, and — most important —
 it fails for broken variants, naming the check and a reproducing seed."""

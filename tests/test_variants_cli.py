@@ -1,4 +1,4 @@
-"""``spades variants`` (issue 8): every discovered variant with id, version,
+"""``spades variants``: every discovered variant with id, version,
 distribution and status — ``ok`` or its error in one line — as a table or JSON,
 against real temporary distributions."""
 

@@ -1,4 +1,4 @@
-"""Per-seat views (issue 4): a view shows a seat what it may know and nothing else.
+"""Per-seat views: a view shows a seat what it may know and nothing else.
 
 The central property: two games that differ only in cards a seat cannot see
 give that seat equal views (equal, same hash, same repr, same ``to_dict``).
