@@ -373,7 +373,8 @@ def arguments(target: Target) -> st.SearchStrategy[tuple[list[Any], dict[str, An
         if parameter.name in ("rng", "choose"):
             value = st.one_of(anything, st.builds(random.Random, st.integers(0, 9)))
         if parameter.kind is parameter.VAR_KEYWORD:
-            strategy: st.SearchStrategy[Any] = st.dictionaries(keyword_names, anything, max_size=3)
+            names = keyword_names.filter(lambda name: name not in old_names)
+            strategy: st.SearchStrategy[Any] = st.dictionaries(names, anything, max_size=3)
         elif parameter.kind is parameter.VAR_POSITIONAL:
             strategy = st.lists(anything, max_size=2)
         elif parameter.default is not parameter.empty:

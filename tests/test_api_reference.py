@@ -55,7 +55,9 @@ def tree(module: str) -> ast.Module:
 def all_of(module: str) -> list[str]:
     """The module's ``__all__`` as written."""
     for node in tree(module).body:
-        targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+        if not isinstance(node, ast.Assign | ast.AnnAssign):
+            continue
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
             value = node.value
             assert isinstance(value, ast.List | ast.Tuple), module
@@ -122,9 +124,10 @@ def has_docstring(module: str, name: str, seen: frozenset[str] = frozenset()) ->
                 return _string_after(body, index)
     if defined:
         return False
-    for node in ast.walk(tree(module)):
-        if not isinstance(node, ast.ImportFrom):
+    for found in ast.walk(tree(module)):
+        if not isinstance(found, ast.ImportFrom):
             continue
+        node = found
         for alias in node.names:
             if (alias.asname or alias.name) != name:
                 continue

@@ -240,7 +240,7 @@ def _cases() -> list[Any]:
     cases = []
     for name, argument, kind, call in ROWS:
         for bad, expected in KINDS[kind]:
-            marks = ()
+            marks: tuple[pytest.MarkDecorator, ...] = ()
             if name in ("observation", "information_state", "Tables", "play_hands"):
                 marks = (pytest.mark.integration("batch"),)
             elif name.startswith("ISMCTSPlayer"):

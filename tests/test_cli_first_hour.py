@@ -251,6 +251,7 @@ def test_a_refused_mirror_bid_says_it_must_be_the_spade_count() -> None:
 # -- names, delays, pipes --------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_variant_and_level_names_are_read_in_any_case(
     data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -79,7 +79,7 @@ def test_an_old_module_attribute_is_the_new_object_with_a_warning(
 
 def test_the_old_record_reasons_are_the_strings_of_release_0_1() -> None:
     with deprecated("RecordReason"):
-        reasons = sc.records.REASONS  # type: ignore[attr-defined]
+        reasons = sc.records.REASONS
     assert {"bad_option", "too_large", "must_follow_suit"} <= reasons
     # Every reason of release 0.1 is a RecordReason's tag or an IllegalReason's.
     tags = {reason.value for reason in sc.RecordReason}

@@ -94,6 +94,7 @@ def wheelhouse(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[Path, li
     return directory, requirements
 
 
+@pytest.mark.slow
 def test_example_plugin_installs_and_plays_in_a_fresh_virtual_environment(
     request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:

@@ -79,7 +79,8 @@ def _call(target: Target, data: st.DataObject) -> None:
 # Bounded: no shrinking, whose running time a failing example with a long
 # text or a huge number makes unpredictable; the reported example is unshrunk.
 @settings(
-    max_examples=20,
+    # 20 examples, or fewer when the profile asks for fewer (make quick).
+    max_examples=min(20, settings.default.max_examples),
     phases=[Phase.explicit, Phase.reuse, Phase.generate],
     suppress_health_check=list(HealthCheck),
     deadline=None,

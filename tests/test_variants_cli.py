@@ -185,6 +185,7 @@ VARIANT = ExitingScore(id="exitscore", title="Exits", options={"target_score": 5
 """
 
 
+@pytest.mark.slow
 def test_variants_check_reports_hanging_and_crashing_plugins_and_finishes(site: Site) -> None:
     site.install("spades-variant-hangs", "hangs", HANGING)
     site.install("spades-variant-crashing", "crashing", CRASHING)

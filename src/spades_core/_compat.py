@@ -285,8 +285,6 @@ DEPRECATED_KEYWORDS: Final[dict[str, tuple[str, ...]]] = {
 DEPRECATED_METHODS: Final = frozenset({"Game.legal_plays"})
 """Methods kept under their release 0.1 names."""
 
-_UNSET: Final[Any] = object()
-
 
 def renamed_keyword(call: str, old: str, old_value: Any, new: str, new_value: Any) -> Any:
     """The value of keyword ``new`` of ``call``, given under its old name
