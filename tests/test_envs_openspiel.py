@@ -141,14 +141,14 @@ def test_a_parameter_of_the_wrong_type_is_refused_by_openspiel() -> None:
 
 
 def test_bad_arguments_to_the_modules_functions_raise_spades_errors() -> None:
-    with pytest.raises(sc.RulesError, match="mapping"):
+    with pytest.raises(sc.ArgumentTypeError, match="mapping"):
         openspiel.SpadesCoreGame("variant=classic")  # type: ignore[arg-type]
-    with pytest.raises(sc.RulesError, match="Rules"):
+    with pytest.raises(sc.ArgumentTypeError, match="Rules"):
         openspiel.game_parameters("classic", "house rules")  # type: ignore[arg-type]
-    with pytest.raises(sc.InconsistentViewError, match="View"):
+    with pytest.raises(sc.ArgumentTypeError, match="View"):
         features.observation("a view")  # type: ignore[arg-type]
     view = sc.new_game("classic", seed=1).deal().view(sc.Seat.EAST)
-    with pytest.raises(sc.InconsistentViewError, match="3645"):
+    with pytest.raises(sc.ArgumentTypeError, match="3645"):
         features.information_state(view, out=np.zeros(10, np.float32))
 
 
@@ -473,7 +473,7 @@ def test_an_ismcts_player_sits_at_a_spades_core_table() -> None:
     assert ismcts_hand(5) == game
     player = openspiel.ISMCTSPlayer(lambda game: _ismcts(game, 5), seed=5)
     assert len(game.hand_results) == 1
-    with pytest.raises(sc.RulesError, match="View"):
+    with pytest.raises(sc.ArgumentTypeError, match=r"ISMCTSPlayer\.choose: view must be a View"):
         player.choose(game)  # type: ignore[arg-type]
     dealt = game.deal()
     waiting = next(seat for seat in sc.Seat if seat != dealt.to_act)
@@ -494,8 +494,12 @@ def test_the_ready_made_ismcts_player_is_reproducible() -> None:
         openspiel.ISMCTSPlayer.random_rollouts(5, seed=-1)
     with pytest.raises(sc.RulesError, match="uct_c"):
         openspiel.ISMCTSPlayer.random_rollouts(5, uct_c=-1.0)
-    with pytest.raises(sc.RulesError, match="make_bot"):
+    with pytest.raises(sc.ArgumentTypeError, match="make_bot"):
         openspiel.ISMCTSPlayer("not a function")
+    with pytest.raises(sc.ArgumentTypeError, match="simulations must be a whole number"):
+        openspiel.ISMCTSPlayer.random_rollouts(5.0)  # type: ignore[arg-type]
+    with pytest.raises(sc.ArgumentTypeError, match="uct_c"):
+        openspiel.ISMCTSPlayer.random_rollouts(5, uct_c="1")  # type: ignore[arg-type]
 
 
 def test_simulations_seat_ismcts_by_name() -> None:
@@ -521,7 +525,7 @@ def test_a_state_from_a_game_needs_the_same_rules() -> None:
     other = sc.new_game("classic", seed=1, target_score=200).deal()
     with pytest.raises(sc.RulesError, match="other options"):
         game.state_from_game(other)
-    with pytest.raises(sc.RulesError, match="Game"):
+    with pytest.raises(sc.ArgumentTypeError, match="state_from_game: game must be a Game"):
         game.state_from_game("a game")
     same = sc.new_game("classic", seed=1, target_score=500).deal()
     assert game.state_from_game(same).game == same

@@ -1,6 +1,7 @@
 """Runs without every extra: tests that need one say so with a mark, are left
 out when it is missing, and make a missing extra an error under
-``SPADES_REQUIRE_EXTRAS=1`` (``make test``), never a skip (the root conftest.py).
+``SPADES_REQUIRE_EXTRAS=1`` (``make test``), never a skip (tests/extras_support.py,
+whose hooks the root conftest.py hands to pytest).
 
 A missing extra is pretended in a child pytest by putting ``None`` in
 ``sys.modules`` for its module, which ``importlib.util.find_spec`` and
@@ -10,30 +11,17 @@ A missing extra is pretended in a child pytest by putting ``None`` in
 from __future__ import annotations
 
 import ast
-import importlib.util
 import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+import extras_support as extras
+
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"
-
-
-def _root_conftest() -> Any:
-    # tests/conftest.py holds the Hypothesis profiles; this is the one above it.
-    spec = importlib.util.spec_from_file_location("root_conftest", ROOT / "conftest.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-extras = _root_conftest()
 
 
 def child_pytest(

@@ -63,7 +63,14 @@ from spades_core.actions import Action, Deal
 from spades_core.cards import ALL_CARDS, CardSet
 from spades_core.encoding import BID_ID_BASE, NUM_ACTIONS, action_from_id, legal_ids
 from spades_core.envs import _episode, features
-from spades_core.errors import IllegalActionError, IllegalReason, RulesError, SpadesError, brief
+from spades_core.errors import (
+    ArgumentTypeError,
+    IllegalActionError,
+    IllegalReason,
+    RulesError,
+    SpadesError,
+    brief,
+)
 from spades_core.game import SEATS, Game, Phase, new_game
 from spades_core.options import OptionSpec, Rules
 from spades_core.records import dumps, loads
@@ -180,8 +187,8 @@ def game_parameters(
     chosen = variant if isinstance(variant, Variant) else load_variant(variant)
     if rules is None:
         rules = chosen.rules()
-    elif not isinstance(rules, Rules):
-        raise RulesError(f"rules must be a Rules (from Variant.rules); got {brief(rules)}")
+    else:
+        _check.instance(rules, Rules, "game_parameters", "rules", "a Rules (from Variant.rules)")
     parameters: dict[str, Any] = {"variant": chosen.id, **own}
     for name, value in rules.overrides:
         parameter = _OPTIONS.get(name)
@@ -264,9 +271,9 @@ class SpadesCoreGame(pyspiel.Game):  # type: ignore[misc]
     """One variant under one set of options, as an OpenSpiel game (see the module docs)."""
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
-        if params is not None and not isinstance(params, Mapping):
-            raise RulesError(
-                f"parameters must be a mapping of names to values; got {brief(params)}"
+        if params is not None:
+            _check.instance(
+                params, Mapping, "SpadesCoreGame", "params", "a mapping of names to values"
             )
         given = dict(params or {})
         variant_id = given.get("variant", _OWN_PARAMETERS["variant"])
@@ -323,8 +330,7 @@ class SpadesCoreGame(pyspiel.Game):  # type: ignore[misc]
     def state_from_game(self, game: Game) -> SpadesCoreState:
         """A state at ``game`` (of this game's variant and rules), starting an
         episode at its current hand (its points count from the current scores)."""
-        if not isinstance(game, Game):
-            raise RulesError(f"state_from_game takes a Game; got {type(game).__name__}")
+        _check.game(game, "state_from_game")
         if game.variant.id != self.variant.id or not _same_rules(
             game.variant, game.rules, self.rules
         ):
@@ -641,7 +647,10 @@ class ISMCTSPlayer:
 
     def __init__(self, make_bot: Any, *, seed: int = 0) -> None:
         if not callable(make_bot):
-            raise RulesError(f"make_bot must build a bot from a game; got {brief(make_bot)}")
+            raise ArgumentTypeError(
+                "ISMCTSPlayer: make_bot must build a bot from a game; "
+                f"got {_check.described(make_bot)}"
+            )
         self._make_bot = make_bot
         self._rng = random.Random(seed)
         self._games: dict[tuple[str, Rules], tuple[SpadesCoreGame, Any]] = {}
@@ -660,12 +669,14 @@ class ISMCTSPlayer:
         """OpenSpiel's ``ISMCTSBot`` with ``simulations`` per decision, each
         leaf valued by one random roll-out to the end of the hand; ``seed``
         (0 to 2**32-1) makes its choices reproducible."""
-        if type(simulations) is not int or simulations < 1:
-            raise RulesError(
-                f"simulations must be a whole number of at least 1; got {brief(simulations)}"
-            )
+        _check.count(simulations, "ISMCTSPlayer.random_rollouts", "simulations", minimum=1)
         _check.seed(seed, "ISMCTSPlayer.random_rollouts", maximum=2**32 - 1)
-        if type(uct_c) not in (int, float) or not 0 < uct_c < float("inf"):
+        if type(uct_c) not in (int, float):
+            raise ArgumentTypeError(
+                f"ISMCTSPlayer.random_rollouts: uct_c must be a positive number; "
+                f"got {_check.described(uct_c)}"
+            )
+        if not 0 < uct_c < float("inf"):
             raise RulesError(f"uct_c must be a positive number; got {brief(uct_c)}")
         uct_c = float(uct_c)
         from open_spiel.python.algorithms import ismcts, mcts
