@@ -80,7 +80,7 @@ def _call(target: Target, data: st.DataObject) -> None:
 # text or a huge number makes unpredictable; the reported example is unshrunk.
 @settings(
     # 20 examples, or fewer when the profile asks for fewer (make quick).
-    max_examples=min(20, settings.default.max_examples),
+    max_examples=min(20, settings().max_examples),
     phases=[Phase.explicit, Phase.reuse, Phase.generate],
     suppress_health_check=list(HealthCheck),
     deadline=None,

@@ -271,9 +271,10 @@ class SpadesCoreGame(pyspiel.Game):  # type: ignore[misc]
     """One variant under one set of options, as an OpenSpiel game (see the module docs)."""
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
-        if params is not None:
-            _check.instance(
-                params, Mapping, "SpadesCoreGame", "params", "a mapping of names to values"
+        if params is not None and not isinstance(params, Mapping):
+            raise ArgumentTypeError(
+                "SpadesCoreGame: params must be a mapping of names to values; "
+                f"got {_check.described(params)}"
             )
         given = dict(params or {})
         variant_id = given.get("variant", _OWN_PARAMETERS["variant"])
