@@ -43,7 +43,15 @@ ENGINE_BUILT: Final = frozenset({sc.Game, sc.HandResult})
 the constructor"): their constructors are not entry points, their methods are."""
 
 HOOKS: Final = frozenset(
-    {"legal_bids", "score_hand", "game_outcome", "revealed_spade_counts", "check_rules"}
+    {
+        "legal_bids",
+        "score_hand",
+        "score_items",
+        "game_outcome",
+        "revealed_spade_counts",
+        "check_rules",
+        "array_forms",
+    }
 )
 """Variant hook methods: the engine calls them with checked values and checks
 their answers, so they are not fuzzed as entry points."""

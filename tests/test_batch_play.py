@@ -12,7 +12,7 @@ import pytest
 
 import spades_core as sc
 from spades_core import batch
-from spades_core.batch import Decision, UnsupportedVariantError
+from spades_core.batch import Decision
 
 pytestmark = pytest.mark.integration("batch")
 
@@ -203,24 +203,29 @@ def test_an_illegal_policy_choice_raises_illegal_action_error() -> None:
         batch.play_hands("classic", range(10), policy=wrong_shape)
 
 
-class _NoBatchVariant(sc.Variant):
+class _Threes(sc.Variant):
+    """A plugin without array forms: every seat bids 1, 2 or 3."""
+
     def legal_bids(
         self, rules: sc.Rules, seat: sc.Seat, hand: sc.CardSet, bids: Mapping[sc.Seat, int]
     ) -> tuple[int, ...]:
         return (1, 2, 3)
 
 
-class _BatchReadyVariant(_NoBatchVariant):
-    def batch_legal_bids(
+class _ThreesArrays(batch.BaseArrayForms):
+    def legal_bids(
         self,
         rules: sc.Rules,
         hands: npt.NDArray[np.uint64],
         seats: npt.NDArray[np.int8],
         bids: npt.NDArray[np.int8],
-    ) -> npt.NDArray[np.bool_]:
-        legal = np.zeros((len(hands), 14), dtype=np.bool_)
-        legal[:, 1:4] = True
-        return legal
+    ) -> npt.NDArray[np.int32]:
+        return batch.bid_masks(np.ones(len(hands), np.int32), 3)
+
+
+class _ThreesWithArrays(_Threes):
+    def array_forms(self) -> batch.ArrayForms:
+        return _ThreesArrays(self)
 
 
 def _plugin(kind: type[sc.Variant], variant_id: str) -> sc.Variant:
@@ -231,39 +236,80 @@ def _plugin(kind: type[sc.Variant], variant_id: str) -> sc.Variant:
     )
 
 
-def test_a_plugin_without_batch_hooks_is_refused_clearly() -> None:
-    with pytest.raises(UnsupportedVariantError, match="batch_legal_bids"):
-        batch.play_hands(_plugin(_NoBatchVariant, "threes"), range(5))
+def _engine_hand(variant: sc.Variant, seed: int) -> sc.HandResult:
+    game = sc.new_game(variant, seed=seed).deal()
+    while game.phase in (sc.Phase.BID, sc.Phase.PLAY):
+        game = game.apply(game.legal_actions()[0])
+    return game.hand_results[0]
 
 
-def test_a_plugin_with_batch_hooks_runs_and_matches_the_engine() -> None:
-    variant = _plugin(_BatchReadyVariant, "threes-batch")
+@pytest.mark.parametrize("kind", [_Threes, _ThreesWithArrays])
+def test_a_plugin_runs_with_or_without_array_forms_and_matches_the_engine(
+    kind: type[sc.Variant],
+) -> None:
+    variant = _plugin(kind, "threes")
     result = batch.play_hands(variant, range(200), policy="lowest")
+    assert (result.bids == 1).all()
     for row in range(0, 200, 23):
-        game = sc.new_game(variant, seed=row).deal()
-        while game.phase in (sc.Phase.BID, sc.Phase.PLAY):
-            game = game.apply(game.legal_actions()[0])
-        hand = game.hand_results[0]
-        assert tuple(map(int, result.bids[row])) == (1, 1, 1, 1)
+        hand = _engine_hand(variant, row)
+        assert tuple(map(int, result.tricks[row])) == tuple(hand.tricks.values())
         assert tuple(map(int, result.points[row])) == tuple(hand.points.values())
 
 
-def test_a_plugin_batch_hook_answering_nonsense_is_reported() -> None:
-    class Broken(_NoBatchVariant):
-        def batch_legal_bids(self, *args: object) -> object:
-            return np.zeros((1, 3))
+def test_a_plugin_scoring_its_own_way_runs_through_its_hook() -> None:
+    class Doubled(_Threes):
+        def score_hand(
+            self,
+            rules: sc.Rules,
+            bids: sc.SeatMap[int],
+            tricks: sc.SeatMap[int],
+            bags_before: sc.TeamMap[int],
+        ) -> tuple[sc.TeamMap[int], sc.TeamMap[int]]:
+            points, bags = super().score_hand(rules, bids, tricks, bags_before)
+            return sc.TeamMap(tuple(2 * p for p in points.values())), bags
 
-    with pytest.raises(UnsupportedVariantError, match="shape"):
+    variant = _plugin(Doubled, "doubled")
+    result = batch.play_hands(variant, range(60), policy="lowest")
+    for row in range(0, 60, 7):
+        hand = _engine_hand(variant, row)
+        assert tuple(map(int, result.points[row])) == tuple(hand.points.values())
+        assert tuple(map(int, result.bags[row])) == tuple(hand.bags.values())
+
+
+@pytest.mark.parametrize(
+    ("answer", "words"),
+    [
+        (np.zeros((5, 14), dtype=np.bool_), "legal_bids must return an integer array of shape"),
+        (np.zeros(5, dtype=np.int32), "each with at least one bid"),
+        (np.full(5, 1 << 14, dtype=np.int32), "14-bit bid masks"),
+        ([2, 2, 2, 2, 2], "legal_bids must return"),
+        (ZeroDivisionError("boom"), "failed in the array form legal_bids: ZeroDivisionError"),
+    ],
+)
+def test_an_array_form_answering_nonsense_is_reported(answer: object, words: str) -> None:
+    class Wrong(batch.BaseArrayForms):
+        def legal_bids(self, *args: object) -> Any:
+            if isinstance(answer, Exception):
+                raise answer
+            return answer
+
+    class Broken(_Threes):
+        def array_forms(self) -> batch.ArrayForms:
+            return Wrong(self)
+
+    with pytest.raises(sc.VariantLoadError, match="variant 'broken'") as caught:
         batch.play_hands(_plugin(Broken, "broken"), range(5))
+    assert words in str(caught.value)
 
 
-def test_a_custom_scoring_hook_without_batch_scoring_is_refused() -> None:
-    class OwnScoring(_BatchReadyVariant):
-        def score_hand(self, *args: Any, **kwargs: Any) -> Any:
-            return (0, 0), (0, 0)
+@pytest.mark.parametrize("forms", ["forms", 3, object()])
+def test_array_forms_that_are_not_array_forms_are_refused(forms: object) -> None:
+    class Odd(_Threes):
+        def array_forms(self) -> batch.ArrayForms:
+            return forms  # type: ignore[return-value]
 
-    with pytest.raises(UnsupportedVariantError, match="batch_score_hands"):
-        batch.play_hands(_plugin(OwnScoring, "own-scoring"), range(5))
+    with pytest.raises(sc.VariantLoadError, match="array_forms must return None or an object"):
+        batch.play_hands(_plugin(Odd, "odd"), range(5))
 
 
 def test_derived_builtin_variants_play_with_their_new_defaults() -> None:

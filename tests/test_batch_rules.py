@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 
 import spades_core as sc
 from spades_core import scoring, tricks
-from spades_core.batch import _rules
+from spades_core.batch import _rules, array_forms_of
 from spades_core.testing.strategies import option_sets
+from spades_core.variant import checked_game_end
 
 pytestmark = pytest.mark.integration("batch")
 
@@ -129,7 +130,7 @@ def test_breaking_spades_matches_the_trick_rules() -> None:
     assert _rules.breaks_spades(np.array([39]), np.array([-1]), any_spade=False).tolist() == [False]
 
 
-def test_bid_rules_match_each_variant_hook() -> None:
+def test_each_built_in_variants_bid_form_matches_its_hook() -> None:
     rnd = random.Random(11)
     for variant, options in (
         ("classic", {}),
@@ -139,7 +140,9 @@ def test_bid_rules_match_each_variant_hook() -> None:
         ("whiz", {}),
         ("whiz", {"whiz_nil_needs_no_ace": True}),
     ):
-        rules = _rules.batch_rules(sc.load_variant(variant), dict(options))
+        chosen = sc.load_variant(variant)
+        forms = array_forms_of(chosen)
+        rules = chosen.rules(**options)
         games = []
         for seed in range(300):
             game = sc.new_game(variant, seed=seed, **options).deal()
@@ -151,7 +154,7 @@ def test_bid_rules_match_each_variant_hook() -> None:
         hands = np.array([g.hand(s).mask for g, s in zip(games, to_act, strict=True)], np.uint64)  # type: ignore[arg-type]
         made = [[-1 if bid is None else bid for bid in g.bids.values_] for g in games]
         bids = np.array(made, np.int8)
-        masks = rules.legal_bids(rules.rules, hands, seats, bids)
+        masks = forms.legal_bids(rules, hands, seats, bids)
         for mask, game in zip(masks, games, strict=True):
             assert [b for b in range(14) if int(mask) >> b & 1] == list(game.legal_bids())
 
@@ -199,3 +202,28 @@ def test_game_outcomes_match_the_scalar_rule(
     for outcome, pair in zip(outcomes, scores, strict=True):
         expected = scoring.game_outcome(rules, pair)
         assert int(outcome) == (-1 if expected is None else expected)
+
+
+@settings(max_examples=150)
+@given(
+    variant=st.sampled_from(["classic", "mirror", "whiz"]),
+    data=st.data(),
+    rows=st.lists(
+        st.tuples(st.integers(-900, 900), st.integers(-900, 900), st.integers(1, 6)), min_size=1
+    ),
+)
+def test_game_ends_match_the_engines_game_end(
+    variant: str, data: st.DataObject, rows: list[tuple[int, int, int]]
+) -> None:
+    """The hand limit included: a game at ``max_hands`` ends, the higher score
+    winning and equal scores a draw, exactly as the engine decides."""
+    chosen = sc.load_variant(variant)
+    rules = chosen.rules(**data.draw(option_sets(chosen), label="options"))
+    scores = np.array([(ns, ew) for ns, ew, _ in rows], dtype=np.int64)
+    hands = np.array([hand for _, _, hand in rows], dtype=np.int64)
+    outcomes = _rules.game_outcomes(rules, scores)
+    over, winner = _rules.game_ends(rules, outcomes, scores, hands)
+    for row, (ns, ew, hand) in enumerate(rows):
+        ended, team = checked_game_end(chosen, rules, (ns, ew), hand)
+        assert bool(over[row]) == ended
+        assert int(winner[row]) == (-1 if team is None else int(team))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -17,9 +18,9 @@ pytestmark = pytest.mark.integration("batch")
 
 def _starts() -> dict[str, int]:
     starts, position = {}, 0
-    for name, length in OBSERVATION_SECTIONS:
+    for name, shape in OBSERVATION_SECTIONS:
         starts[name] = position
-        position += length
+        position += math.prod(shape)
     return starts
 
 

@@ -12,8 +12,9 @@ import pytest
 
 import spades_core as sc
 from spades_core.cli import main, render
-from spades_core.cli.render import Style, score_breakdown
+from spades_core.cli.render import Style
 from spades_core.cli.rules import format_value, markdown_option_table
+from spades_core.scoring import score_breakdown
 
 
 def test_watch_plays_a_whole_game_trick_by_trick(capsys: pytest.CaptureFixture[str]) -> None:
@@ -87,73 +88,6 @@ def test_version_flag_prints_the_package_version() -> None:
     assert completed.stdout.strip() == f"spades-core {sc.__version__}"
 
 
-@pytest.mark.parametrize(
-    ("fixture", "variant_id", "bids", "tricks", "bags_before", "labels_ns"),
-    [
-        # F2: bid 7, won 9 → 70 + 2 overtricks.
-        ("F2", "classic", (3, 2, 4, 4), (5, 2, 4, 2), (0, 0), ["contract 7 made", "2 overtricks"]),
-        # F4: the tenth bag costs 100.
-        (
-            "F4",
-            "classic",
-            (5, 2, 3, 3),
-            (6, 1, 4, 2),
-            (8, 0),
-            ["contract 8 made", "2 overtricks", "bag penalty"],
-        ),
-        # F8: in Mirror a Nil's tricks are bags and do not rescue the partner.
-        (
-            "F8",
-            "mirror",
-            (0, 4, 5, 4),
-            (2, 4, 4, 3),
-            (0, 0),
-            ["North's 2 Nil tricks", "contract 5 set", "North's Nil failed"],
-        ),
-        # F16: Mirror, set, and the Nil's bag reaches ten.
-        (
-            "F16",
-            "mirror",
-            (0, 5, 4, 4),
-            (1, 4, 3, 5),
-            (9, 0),
-            ["North's 1 Nil trick", "contract 4 set", "North's Nil failed", "bag penalty"],
-        ),
-    ],
-)
-def test_score_breakdown_adds_up_to_the_fixture(
-    fixture: str,
-    variant_id: str,
-    bids: tuple[int, int, int, int],
-    tricks: tuple[int, int, int, int],
-    bags_before: tuple[int, int],
-    labels_ns: list[str],
-) -> None:
-    rules = sc.load_variant(variant_id).rules()
-    points, bags = sc.load_variant(variant_id).score_hand(
-        rules, sc.SeatMap(bids), sc.SeatMap(tricks), sc.TeamMap(bags_before)
-    )
-    result = sc.HandResult(
-        number=0,
-        dealer=sc.Seat.WEST,
-        dealt=(0, 0, 0, 0),
-        bids=bids,
-        won=tricks,
-        points=(points[sc.Team.NS], points[sc.Team.EW]),
-        bags=(bags[sc.Team.NS], bags[sc.Team.EW]),
-        scores=(points[sc.Team.NS], points[sc.Team.EW]),
-        first_leader=sc.Seat.NORTH,
-        plays=(),
-    )
-    breakdown = score_breakdown(rules, result, bags_before)
-    for team in sc.Team:
-        assert sum(line.points for line in breakdown[team]) == points[team], fixture
-    labels = [line.label for line in breakdown[sc.Team.NS]]
-    assert len(labels) == len(labels_ns)
-    for label, expected in zip(labels, labels_ns, strict=True):
-        assert label.startswith(expected), (fixture, labels)
-
-
 def test_colour_only_on_a_terminal_without_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
     from spades_core.cli.render import use_colour
 
@@ -178,23 +112,24 @@ def test_colour_only_on_a_terminal_without_no_color(monkeypatch: pytest.MonkeyPa
     ],
 )
 @pytest.mark.parametrize("variant_id", ["classic", "mirror", "whiz"])
-def test_score_breakdown_explains_every_hand_of_random_games(
+def test_the_hand_report_prints_the_scorings_own_items(
     variant_id: str, options: dict[str, Any]
 ) -> None:
-    """docs/rules.md, Scoring, under house rules: the items always add up to the
-    engine's points, so the breakdown never falls back to a bare total."""
+    """The report shows each item of the scoring's breakdown with its points
+    and the hand total, under house rules: it computes no score of its own."""
+    plain = Style(colour=False)
     for seed in range(4):
         game = sc.new_game(variant_id, seed=seed, target_score=150, **options)
         chooser = random.Random(seed)
         while not game.is_over and game.hand_number < 4:
             game = game.apply(chooser.choice(game.legal_actions()))
-        bags_before = (0, 0)
-        for result in game.hand_results:
-            breakdown = score_breakdown(game.rules, result, bags_before)
+        for number, result in enumerate(game.hand_results):
+            text = "\n".join(render.result_lines(game, plain, number))
+            breakdown = score_breakdown(game, number)
             for team in sc.Team:
-                assert breakdown[team][0].label != "scored by the variant's own rules"
-                assert sum(line.points for line in breakdown[team]) == result.points[team]
-            bags_before = (result.bags[sc.Team.NS], result.bags[sc.Team.EW])
+                for item in breakdown.team_items(team):
+                    assert f"    {item.label:<52} {plain.points(item.points, 6)}" in text
+                assert f"hand {plain.points(result.points[team])} → " in text
 
 
 def test_colour_adds_escapes_and_nothing_else() -> None:
@@ -208,7 +143,7 @@ def test_colour_adds_escapes_and_nothing_else() -> None:
     assert seat is not None
     view = game.view(seat)
     legal = sc.CardSet.of(a.card for a in view.legal_actions() if isinstance(a, sc.Play))
-    first, second = game.hand_results
+    assert len(game.hand_results) == 2
 
     def table(style: Style) -> list[str]:
         return render.table_lines(view, style, labels={sc.Seat.SOUTH: "you"})
@@ -219,8 +154,7 @@ def test_colour_adds_escapes_and_nothing_else() -> None:
         )
 
     def result(style: Style) -> list[str]:
-        bags = (first.bags[sc.Team.NS], first.bags[sc.Team.EW])
-        return render.result_lines(game.rules, second, bags, style)
+        return render.result_lines(game, style, 1)
 
     ansi = re.compile(r"\x1b\[[0-9;]*m")
     for make in (table, hand, result):

@@ -275,6 +275,7 @@ OLD_NAMES = (
     r"from spades_core\.tricks import [^\n]*\blegal_mask\b",
     r"\.legal_plays\(",
     r"\bbatch\.play\(",
+    r"from spades_core\.batch import [^\n]*\b(play|play_chunks)\b(?!_)",
     r"\bplay_chunks\b",
     r"\bDEFAULT_MAX_HANDS\b",
     r"\brecords\.REASONS\b|from spades_core\.records import [^\n]*\bREASONS\b",

@@ -2,10 +2,11 @@
 separately installed distribution: built into a wheel, installed with
 spades-core into a fresh virtual environment, discovered through its entry
 point, loaded, passing ``check_variant``, played to ``GAME_OVER`` by bots,
-listed by ``spades variants``, and passing its own test suite there.
+listed by ``spades variants``, and passing its own test suite there (its array
+forms included).
 
-Third-party wheels (hatchling to build, attrs, typing-extensions, Hypothesis
-and pytest to run) are downloaded from the package index once, at the versions
+Third-party wheels (hatchling to build, attrs, typing-extensions, Hypothesis,
+pytest and numpy to run) are downloaded from the package index once, at the versions
 of this environment, into pytest's cache directory and reused from there.
 """
 
@@ -22,8 +23,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "custom_variant"
-RUNTIME = ("attrs", "typing_extensions", "hypothesis", "pytest")
-"""spades-core's dependencies and its testing extra, pinned to this environment's versions."""
+RUNTIME = ("attrs", "typing_extensions", "hypothesis", "pytest", "numpy")
+"""spades-core's dependencies, its testing extra and numpy (the batch extra, for
+the plugin's array forms), pinned to this environment's versions."""
 
 CHECK_SCRIPT = """
 import json
@@ -152,6 +154,8 @@ def test_example_plugin_installs_and_plays_in_a_fresh_virtual_environment(
     )
     assert "test_suicide_passes_the_conformance_suite[suicide] PASSED" in output
     assert "TestSuicideMachine::runTest PASSED" in output
+    assert "test_suicide_array_forms_agree_with_its_hooks[suicide] PASSED" in output
+    assert "test_suicide_runs_in_the_batch_engine PASSED" in output
     summary = output.strip().splitlines()[-1]
     assert " passed" in summary
     assert "failed" not in summary

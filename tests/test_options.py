@@ -22,6 +22,7 @@ from spades_core import (
     Suit,
 )
 from spades_core.options import STANDARD_OPTIONS
+from spades_variants.whiz import WHIZ_NIL_NEEDS_NO_ACE
 
 VARIANTS = ["classic", "mirror", "whiz"]
 
@@ -140,7 +141,7 @@ def test_defaults_match_the_rules_md_table_exactly(variant: str) -> None:
     )
     rules = sc.new_game(variant, seed=1).rules
     for name, expected in RULES_MD_DEFAULTS[variant].items():
-        assert _plain(getattr(rules, name)) == expected, name
+        assert _plain(rules.get(name)) == expected, name
         assert _plain(rules.get(name)) == expected, name
     assert rules.overrides == ()
     assert rules == chosen.rules()
@@ -172,8 +173,8 @@ def test_default_modes_are_enum_members(variant: str) -> None:
 def test_every_documented_value_is_accepted(variant: str, option: str) -> None:
     for value in GOOD_VALUES[option]:
         game = sc.new_game(variant, seed=1, dealer=None, **{option: value})
-        assert _plain(getattr(game.rules, option)) == _plain(value)
-        assert game.rules.overrides == ((option, getattr(game.rules, option)),)
+        assert _plain(game.rules.get(option)) == _plain(value)
+        assert game.rules.overrides == ((option, game.rules.get(option)),)
         assert game.rules.overrides_json() == {option: _plain(value)}
         assert game.phase is Phase.DEAL
 
@@ -279,9 +280,6 @@ def test_an_unknown_option_is_a_rules_error_listing_the_options(variant: str, na
         ("mirror", "max_team_bid", 13),
         ("mirror", "max_team_bid", None),
         ("whiz", "max_team_bid", 10),
-        ("classic", "whiz_nil_needs_no_ace", False),
-        ("classic", "whiz_nil_needs_no_ace", True),
-        ("mirror", "whiz_nil_needs_no_ace", True),
     ],
 )
 def test_an_option_of_another_variant_is_an_error_never_ignored(
@@ -295,10 +293,24 @@ def test_an_option_of_another_variant_is_an_error_never_ignored(
         assert supported in message
 
 
+@pytest.mark.parametrize(("variant", "value"), [("classic", False), ("mirror", True)])
+def test_the_whiz_ace_rule_is_whizs_own_option(variant: str, value: bool) -> None:
+    with pytest.raises(RulesError, match="unknown option 'whiz_nil_needs_no_ace'"):
+        sc.new_game(variant, seed=1, whiz_nil_needs_no_ace=value)
+    whiz = sc.load_variant("whiz")
+    assert whiz.option_specs["whiz_nil_needs_no_ace"] is WHIZ_NIL_NEEDS_NO_ACE
+    assert "whiz_nil_needs_no_ace" not in STANDARD_OPTIONS
+    assert whiz.rules().extra == (("whiz_nil_needs_no_ace", False),)
+    assert whiz.rules(whiz_nil_needs_no_ace=True).get(WHIZ_NIL_NEEDS_NO_ACE) is True
+
+
 def test_every_standard_option_is_in_the_rules_md_table() -> None:
     documented = set().union(*(set(d) for d in RULES_MD_DEFAULTS.values()))
-    assert set(STANDARD_OPTIONS) == documented == set(ACCEPTS)
-    for name, spec in STANDARD_OPTIONS.items():
+    assert set(STANDARD_OPTIONS) | {WHIZ_NIL_NEEDS_NO_ACE.name} == documented == set(ACCEPTS)
+    for name, spec in (
+        *STANDARD_OPTIONS.items(),
+        (WHIZ_NIL_NEEDS_NO_ACE.name, WHIZ_NIL_NEEDS_NO_ACE),
+    ):
         assert spec.name == name
         assert spec.accepts == ACCEPTS[name]
         assert spec.summary
@@ -314,7 +326,7 @@ def test_option_table_lists_every_option_with_its_default(variant: str) -> None:
     for name, accepts, default, summary in table:
         assert accepts == ACCEPTS[name]
         assert _plain(default) == RULES_MD_DEFAULTS[variant][name]
-        assert summary == STANDARD_OPTIONS[name].summary
+        assert summary == STANDARD_OPTIONS.get(name, WHIZ_NIL_NEEDS_NO_ACE).summary
 
 
 def test_rules_get_rejects_an_unknown_name() -> None:
@@ -348,8 +360,10 @@ def test_derive_checks_and_converts_its_defaults() -> None:
     assert derived.id == "classic"
     with pytest.raises(RulesError, match="'target_score' accepts"):
         classic.derive(id="x", target_score=0)
-    with pytest.raises(RulesError, match="does not apply to the 'classic' variant"):
+    with pytest.raises(RulesError, match="unknown option 'whiz_nil_needs_no_ace'"):
         classic.derive(id="x", whiz_nil_needs_no_ace=True)
+    with pytest.raises(RulesError, match="does not apply to the 'mirror' variant"):
+        sc.load_variant("mirror").derive(id="x", max_team_bid=9)
     with pytest.raises(RulesError, match="unknown option 'nope'"):
         classic.derive(id="x", nope=1)
     with pytest.raises(RulesError, match="variant id"):
@@ -376,7 +390,7 @@ def test_derived_variant_keeps_its_bidding_behaviour_and_plays() -> None:
     assert game.legal_bids() == (2,)  # holds the A♠: no Nil by the derived default
     # A game option still overrides the derived default.
     relaxed = sc.new_game(whiz_strict, seed=4, dealer=Seat.WEST, whiz_nil_needs_no_ace=False)
-    assert relaxed.rules.whiz_nil_needs_no_ace is False
+    assert relaxed.rules.get(WHIZ_NIL_NEEDS_NO_ACE) is False
 
 
 def test_derived_variant_refuses_options_it_does_not_have() -> None:

@@ -163,7 +163,7 @@ def check_bids(variant: str, result: HandResult, rules: Rules) -> None:
     elif variant == "whiz":
         for seat in Seat:
             assert bids[seat] in (0, spades[seat])
-            if rules.whiz_nil_needs_no_ace and ACE_OF_SPADES in result.deal[seat]:
+            if rules.get("whiz_nil_needs_no_ace") and ACE_OF_SPADES in result.deal[seat]:
                 assert bids[seat] == spades[seat]
     else:
         cap = rules.max_team_bid

@@ -5,6 +5,7 @@ it fails for broken variants, naming the check and a reproducing seed."""
 
 from __future__ import annotations
 
+import enum
 import importlib.metadata
 import os
 import subprocess
@@ -16,8 +17,9 @@ from typing import Any, ClassVar
 
 import attrs
 import pytest
-from hypothesis import given, settings
+from hypothesis import find, given, settings
 from hypothesis import strategies as st
+from hypothesis.errors import NoSuchExample
 
 import spades_core as sc
 import spades_core.views
@@ -75,6 +77,34 @@ def test_option_combinations_cover_every_choice_of_the_standard_options() -> Non
     assert whiz["nil_tricks"] == ("count_toward_contract", "bags_only", "bags_with_points")
     assert whiz["whiz_nil_needs_no_ace"] == (False, True)
     assert "whiz_nil_needs_no_ace" not in option_values("classic")
+
+
+class _Dues(enum.StrEnum):
+    NONE = "none"
+    FLAT = "flat"
+
+
+def test_a_plugins_own_flags_and_choices_are_tried_from_their_specs() -> None:
+    """No option name is special: whatever an option spec lists is tried,
+    Whiz's ace rule and a plugin's own flag and choice alike; a plugin's own
+    whole-number option keeps its default unless values are given."""
+    from spades_core.options import bool_option, choice_option, int_option
+
+    generous = bool_option("generous", "a made Nil scores double")
+    dues = choice_option("dues", "what each team pays per hand", _Dues)
+    tax = int_option("tax", "points each team pays", minimum=0, maximum=9)
+
+    class Own(sc.Variant):
+        def legal_bids(self, rules: sc.Rules, seat: sc.Seat, hand: object, bids: object) -> range:
+            return range(1, 14)
+
+    own = Own(id="own", title="Own", options={generous: False, dues: "none", tax: 0})
+    assert option_values(own) == {"generous": (False, True), "dues": ("none", "flat")}
+    assert option_values(own, {"tax": (0, 5)})["tax"] == (0, 5)
+    assert find(option_sets(own), lambda options: options.get("generous") is True)
+    assert find(option_sets(own), lambda options: options.get("dues") == "flat")
+    with pytest.raises(NoSuchExample):
+        find(option_sets(own), lambda options: "tax" in options)
 
 
 class ClassicMachine(VariantMachine):

@@ -104,7 +104,7 @@ def swappable(scenario: Scenario, card: int) -> bool:
     rules = scenario.game.rules
     if card == TWO_OF_CLUBS.id and rules.first_lead is sc.FirstLead.TWO_OF_CLUBS:
         return False
-    return not (card == ACE_OF_SPADES.id and rules.whiz_nil_needs_no_ace)
+    return not (card == ACE_OF_SPADES.id and dict(rules.extra).get("whiz_nil_needs_no_ace"))
 
 
 def swap_hidden_cards(

@@ -23,6 +23,7 @@ import random
 from typing import TYPE_CHECKING, TypeVar
 
 from spades_core.errors import ArgumentTypeError, InvalidNotationError, RulesError, brief
+from spades_core.rng import MAX_SEED
 from spades_core.seats import Seat
 
 if TYPE_CHECKING:
@@ -30,7 +31,6 @@ if TYPE_CHECKING:
     from spades_core.views import View
 
 __all__ = [
-    "MAX_SEED",
     "count",
     "described",
     "game",
@@ -43,8 +43,6 @@ __all__ = [
     "whole_number",
 ]
 
-MAX_SEED = (1 << 64) - 1
-"""The largest seed: seeds that decide deals are whole numbers 0 to 2**64-1."""
 
 T = TypeVar("T")
 

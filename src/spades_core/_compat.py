@@ -51,6 +51,7 @@ __all__ = [
     "module_attribute",
     "renamed_keyword",
     "upgrade_pickled_game",
+    "view_state",
 ]
 
 REMOVED_IN: Final = "0.3.0"
@@ -238,18 +239,30 @@ class _MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 def upgrade_pickled_game(game: Any, setters: Mapping[str, Callable[[Any, object], None]]) -> None:
     """Bring a game unpickled from release 0.1 up to date: its history was a
-    tuple (now a ``HandResults``) and its rules lack the options added since."""
+    tuple (now a ``HandResults``), and its rules lack the options added since
+    or hold one that has moved to a variant of its own."""
     import attrs
 
-    from spades_core.options import Rules
+    from spades_core.options import STANDARD_OPTIONS, Rules
     from spades_core.results import HandResults
 
     if not isinstance(game._results, HandResults):
         setters["_results"](game, HandResults(game._results))
     setup = game._setup
-    if not all(hasattr(setup.rules, field.name) for field in attrs.fields(Rules)):
+    own_options = {name for name in setup.variant.option_specs if name not in STANDARD_OPTIONS}
+    if (
+        not all(hasattr(setup.rules, field.name) for field in attrs.fields(Rules))
+        or {name for name, _ in setup.rules.extra} != own_options
+    ):
         rules = setup.variant.rules(**dict(setup.rules.overrides))
         setters["_setup"](game, attrs.evolve(setup, rules=rules))
+
+
+def view_state(state: Mapping[str, Any]) -> dict[str, Any]:
+    """The pickled state of a ``View`` by today's field names: a view pickled
+    by release 0.1 names ``hand`` and ``legal_actions`` without the underscore."""
+    renamed = {"hand": "_hand", "legal_actions": "_legal_actions"}
+    return {renamed.get(name, name): value for name, value in state.items()}
 
 
 class _Package(types.ModuleType):

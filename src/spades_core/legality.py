@@ -3,12 +3,15 @@ why an action is not.
 
 :func:`legal_actions` is what ``Game.legal_actions()`` returns (and caches);
 :func:`check` raises the :class:`~spades_core.IllegalActionError` that
-applying an illegal action raises, with the reason and an explanation. The
-trick rules themselves are those of :mod:`spades_core.tricks`.
+applying an illegal action raises, with the reason and an explanation.
+:func:`card_refusal`, :func:`bid_refusal` and :func:`phase_refusal` are the
+one statement of those reasons, on plain numbers, which the batch engine
+asks too. The trick rules themselves are those of :mod:`spades_core.tricks`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from types import MappingProxyType
 from typing import Final
 
@@ -23,18 +26,22 @@ from spades_core.errors import (
     brief,
 )
 from spades_core.game import NO_SEAT, SEATS, Game, GameSetup, Phase
-from spades_core.options import FirstLead
+from spades_core.options import FirstLead, Rules
 from spades_core.seats import Seat
 from spades_core.tricks import NO_SUIT, RANKS, legal_card_mask
-from spades_core.variant import checked_legal_bids
+from spades_core.variant import Variant, checked_legal_bids
 
 __all__ = [
+    "bid_refusal",
     "bid_values",
+    "card_refusal",
     "check",
     "legal_actions",
     "legal_bid_values",
     "legal_play_mask",
+    "phase_refusal",
     "plays_of_mask",
+    "wrong_phase",
 ]
 
 _TWO_OF_CLUBS_FIRST: Final = FirstLead.TWO_OF_CLUBS
@@ -153,14 +160,13 @@ def check(game: Game, action: object, seat: object = None) -> None:
     if isinstance(action, Bid):
         if phase is not Phase.BID:
             raise wrong_phase(game, "bid")
-        legal = legal_bid_values(game)
-        if action.value not in legal:
-            who = SEATS[game._to_act].name
-            shown = ", ".join("Nil" if b == 0 else str(b) for b in legal)
-            raise _illegal(
-                IllegalReason.BID_NOT_ALLOWED,
-                f"{who} may not bid {action}; the {game._setup.variant.id} rules allow {shown}",
-            )
+        setup = game._setup
+        seat = game._to_act
+        refusal = bid_refusal(
+            setup.variant, setup.rules, seat, game._held[seat], game._bids, action.value
+        )
+        if refusal is not None:
+            raise refusal
         return
     if isinstance(action, Play):
         if phase is not Phase.PLAY:
@@ -174,41 +180,95 @@ def check(game: Game, action: object, seat: object = None) -> None:
 
 
 def wrong_phase(game: Game, what: str) -> IllegalActionError:
-    phase = game._phase
+    """The error for trying to ``what`` (``"bid"``, ``"play a card"``) in the wrong phase."""
+    return phase_refusal(game._phase, game._to_act, what)
+
+
+def phase_refusal(phase: Phase, to_act: int, what: str) -> IllegalActionError:
+    """The error for trying to ``what`` (``"deal"``, ``"bid"``, ``"play a
+    card"``) in ``phase``, seat number ``to_act`` (or :data:`NO_SEAT`) to act."""
     needed = {
         Phase.DEAL: "the next hand must be dealt",
-        Phase.BID: f"{SEATS[game._to_act].name} must bid" if game._to_act >= 0 else "",
-        Phase.PLAY: f"{SEATS[game._to_act].name} must play a card" if game._to_act >= 0 else "",
+        Phase.BID: f"{SEATS[to_act].name} must bid" if to_act >= 0 else "",
+        Phase.PLAY: f"{SEATS[to_act].name} must play a card" if to_act >= 0 else "",
         Phase.GAME_OVER: "the game is over",
     }[phase]
     return _illegal(IllegalReason.WRONG_PHASE, f"cannot {what} now: {needed}")
 
 
-def _check_play(game: Game, card: int) -> None:
-    seat = SEATS[game._to_act]
-    held = game._held[seat]
+def bid_refusal(
+    variant: Variant,
+    rules: Rules,
+    seat: int,
+    hand: int,
+    bids: tuple[int | None, ...],
+    value: int,
+) -> IllegalActionError | None:
+    """Why seat number ``seat`` holding the mask ``hand`` may not bid
+    ``value`` after ``bids`` (by seat, ``None`` for no bid yet), as the
+    :class:`IllegalActionError` the engine raises; ``None`` if the bid is
+    legal. The variant's ``legal_bids`` hook decides, checked."""
+    made = MappingProxyType({SEATS[i]: b for i, b in enumerate(bids) if b is not None})
+    legal = checked_legal_bids(variant, rules, SEATS[seat], card_set(hand), made)
+    if value in legal:
+        return None
+    shown = ", ".join("Nil" if b == 0 else str(b) for b in legal)
+    return _illegal(
+        IllegalReason.BID_NOT_ALLOWED,
+        f"{SEATS[seat].name} may not bid {BIDS[value] if 0 <= value <= 13 else value}; "
+        f"the {variant.id} rules allow {shown}",
+    )
+
+
+def card_refusal(
+    seat: int,
+    held: int,
+    trick: Sequence[int],
+    broken: bool,
+    leads_two_of_clubs: bool,
+    card: int,
+) -> IllegalActionError | None:
+    """Why seat number ``seat`` holding the mask ``held`` may not play card
+    id ``card`` to the trick so far (``trick``, card ids; empty for a lead),
+    spades ``broken`` or not, ``leads_two_of_clubs`` when a lead now is the
+    hand's forced first lead of the 2♣: the :class:`IllegalActionError` the
+    engine raises, or ``None`` if the card is legal.
+
+    The one statement of why a card is refused; the engine and the batch
+    engine (for the rows it refuses) both ask it.
+    """
+    who = SEATS[seat]
     shown = ALL_CARDS[card]
     if not held >> card & 1:
-        raise _illegal(IllegalReason.CARD_NOT_IN_HAND, f"{seat.name} does not hold {shown}")
-    if legal_play_mask(game) >> card & 1:
-        return
-    trick = game._trick
+        return _illegal(IllegalReason.CARD_NOT_IN_HAND, f"{who.name} does not hold {shown}")
+    led = trick[0] // RANKS if trick else NO_SUIT
+    if legal_card_mask(held, led, broken, leads_two_of_clubs and not trick) >> card & 1:
+        return None
     if trick:
-        led = ALL_CARDS[trick[0]].suit
-        follow = CardSet(held & SUIT_MASKS[led])
-        raise _illegal(
+        suit = ALL_CARDS[trick[0]].suit
+        follow = CardSet(held & SUIT_MASKS[suit])
+        return _illegal(
             IllegalReason.MUST_FOLLOW_SUIT,
-            f"{seat.name} must follow {led.name.lower()} ({follow}) and cannot play {shown}",
+            f"{who.name} must follow {suit.name.lower()} ({follow}) and cannot play {shown}",
         )
-    if _leads_two_of_clubs(game):
-        raise _illegal(
+    if leads_two_of_clubs:
+        return _illegal(
             IllegalReason.MUST_LEAD_TWO_OF_CLUBS,
-            f"{seat.name} must lead the 2C to the first trick, not {shown}",
+            f"{who.name} must lead the 2C to the first trick, not {shown}",
         )
-    raise _illegal(
+    return _illegal(
         IllegalReason.SPADES_NOT_BROKEN,
-        f"{seat.name} cannot lead {shown}: spades are not broken and {seat.name} holds other suits",
+        f"{who.name} cannot lead {shown}: spades are not broken and {who.name} holds other suits",
     )
+
+
+def _check_play(game: Game, card: int) -> None:
+    seat = game._to_act
+    refusal = card_refusal(
+        seat, game._held[seat], game._trick, game._broken, _leads_two_of_clubs(game), card
+    )
+    if refusal is not None:
+        raise refusal
 
 
 def explicit_hands(action: Deal) -> object:

@@ -116,6 +116,10 @@ class OptionSpec(Generic[_T]):
     accepts: str
     summary: str
     parse: Callable[[object], _T] = attrs.field(eq=False, repr=False)
+    values: tuple[object, ...] | None = attrs.field(default=None, kw_only=True)
+    """Every value the option accepts, when they can be listed (a flag's
+    ``False`` and ``True``, a choice's strings); ``None`` for a range of
+    numbers. Tools that try every combination of options read it."""
 
     def check(self, value: object) -> _T:
         """The value, checked; a :class:`RulesError` naming the option otherwise."""
@@ -201,7 +205,9 @@ def choice_option(name: str, summary: str, choices: type[_E]) -> OptionSpec[_E]:
                     return member
         raise spec.error(value)
 
-    spec = OptionSpec(name, accepts, summary, parse)
+    spec = OptionSpec(
+        name, accepts, summary, parse, values=tuple(member.value for member in choices)
+    )
     return spec
 
 
@@ -213,7 +219,7 @@ def bool_option(name: str, summary: str) -> OptionSpec[bool]:
             raise spec.error(value)
         return value
 
-    spec = OptionSpec(name, "True or False", summary, parse)
+    spec = OptionSpec(name, "True or False", summary, parse, values=(False, True))
     return spec
 
 
@@ -248,7 +254,6 @@ STANDARD_OPTIONS: Final[Mapping[str, OptionSpec[Any]]] = {
             maximum=13,
             allow_none=True,
         ),
-        bool_option("whiz_nil_needs_no_ace", "a player holding the A♠ may not bid Nil"),
         int_option(
             "max_hands",
             "the game ends after this many hands, the higher score winning (None: no limit)",
@@ -262,6 +267,10 @@ STANDARD_OPTIONS: Final[Mapping[str, OptionSpec[Any]]] = {
 
 UNIVERSAL_OPTIONS: Final = ("max_hands",)
 """Standard options every variant has, listed or not (default ``None``)."""
+
+
+_FORMER_STANDARD: Final = "whiz_nil_needs_no_ace"
+"""A standard option of release 0.1 that is now Whiz's own option."""
 
 
 @final
@@ -286,7 +295,6 @@ class Rules:
     break_rule: BreakRule = BreakRule.OFFSUIT_SPADE
     first_lead: FirstLead = FirstLead.LEFT_OF_DEALER
     max_team_bid: int | None = None
-    whiz_nil_needs_no_ace: bool = False
     max_hands: int | None = None
     extra: tuple[tuple[str, object], ...] = ()
     overrides: tuple[tuple[str, object], ...] = ()
@@ -317,6 +325,23 @@ class Rules:
             standard: object = getattr(self, name)
             return standard
         raise RulesError(f"no option named {brief(name)}")
+
+    def __getstate__(self) -> dict[str, object]:
+        return {field.name: getattr(self, field.name) for field in attrs.fields(Rules)}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        # Rules pickled while whiz_nil_needs_no_ace was a standard option hold
+        # it as an attribute; it is Whiz's own option now, so it moves to the
+        # variant options in ``extra``, which Whiz reads it from.
+        if _FORMER_STANDARD in state:
+            state = dict(state)
+            flag = state.pop(_FORMER_STANDARD)
+            extra: tuple[tuple[str, object], ...] = state.get("extra", ())  # type: ignore[assignment]
+            if all(name != _FORMER_STANDARD for name, _ in extra):
+                state["extra"] = (*extra, (_FORMER_STANDARD, flag))
+        for field in attrs.fields(Rules):
+            if field.name in state:
+                object.__setattr__(self, field.name, state[field.name])
 
     def overrides_json(self) -> dict[str, object]:
         """The caller's overrides with enum members written as their strings."""

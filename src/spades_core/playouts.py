@@ -50,7 +50,7 @@ from spades_core.game import Game, Phase
 from spades_core.legality import bid_values
 from spades_core.results import card_ids
 from spades_core.transitions import score_hand
-from spades_core.tricks import first_leader, play_tricks, rule_flags
+from spades_core.tricks import LEFT_OF, first_leader, play_tricks, rule_flags
 
 __all__ = ["Chooser", "playout"]
 
@@ -170,7 +170,7 @@ def _finish_hand(game: Game, pick: Chooser) -> Game:
             pick(1)
             dealt = _seeded.deal_masks(setup.seed, len(game._results), dealer)
             made: list[int | None] = [None, None, None, None]
-            seat = (dealer + 1) % 4
+            seat = LEFT_OF[dealer]
         else:
             dealt = game._dealt
             made = list(game._bids)

@@ -73,6 +73,7 @@ from spades_core.errors import (
 )
 from spades_core.game import SEATS, Game, Phase, new_game
 from spades_core.registry import load_variant
+from spades_core.rng import MAX_SEED
 from spades_core.seats import Seat
 from spades_core.variant import Variant
 
@@ -110,7 +111,6 @@ MAX_NAME_LENGTH: Final = 64
 MAX_NUMBER: Final = 2**64
 """No whole number in a record's options may exceed this in magnitude."""
 
-_MAX_SEED: Final = (1 << 64) - 1
 _RECORD_FIELDS: Final = frozenset(
     {"format", "version", "variant", "variant_version", "options", "seed", "first_dealer", "hands"}
 )
@@ -387,7 +387,7 @@ def _start(record: Mapping[str, Any], variant: Variant) -> Game:
         _fail(f"'options' must be an object; got {_type_name(options)}", RecordReason.WRONG_TYPE)
     checked = _read_options(options, variant)
     seed = record.get("seed")
-    if seed is not None and (not _is_int(seed) or not 0 <= seed <= _MAX_SEED):
+    if seed is not None and (not _is_int(seed) or not 0 <= seed <= MAX_SEED):
         _fail(
             f"'seed' must be a whole number from 0 to 2**64-1; got {brief(seed)}",
             RecordReason.BAD_VALUE,

@@ -17,7 +17,7 @@ import attrs
 
 from spades_core.cards import ALL_CARDS, Card, CardSet
 from spades_core.seats import Seat, SeatMap, TeamMap
-from spades_core.tricks import trick_winner
+from spades_core.tricks import LEFT_OF, trick_winner
 
 __all__ = [
     "SEATS",
@@ -138,7 +138,8 @@ class HandResult:
     @property
     def bidding_order(self) -> tuple[Seat, ...]:
         """The seats in the order they bid (left of the dealer first)."""
-        return tuple(SEATS[(self._dealer + 1 + i) % 4] for i in range(4))
+        first = LEFT_OF[self._dealer]
+        return tuple(SEATS[(first + i) % 4] for i in range(4))
 
     def __repr__(self) -> str:
         return (

@@ -28,8 +28,12 @@ import struct
 from collections.abc import Iterable
 from typing import Final
 
-__all__ = ["SeedStream", "deal_masks", "first_dealer", "mix64", "shuffled_deck"]
+from spades_core.tricks import LEFT_OF
 
+__all__ = ["MAX_SEED", "SeedStream", "deal_masks", "first_dealer", "mix64", "shuffled_deck"]
+
+MAX_SEED: Final = (1 << 64) - 1
+"""The largest seed: a seed is a whole number from 0 to 2**64-1 (one 64-bit word)."""
 _MASK64: Final = (1 << 64) - 1
 _GAMMA: Final = 0x9E3779B97F4A7C15
 _PURPOSE_DEALER: Final = 1
@@ -125,8 +129,8 @@ def deal_masks(seed: int, hand_index: int, dealer: int) -> tuple[int, int, int, 
     for j in _shuffle_draws(seed, hand_index):
         deck[i], deck[j] = deck[j], deck[i]
         i -= 1
-    # Position p goes to seat (dealer + 1 + p) % 4: every fourth card to one seat.
-    first = (dealer + 1) % 4
+    # Position p goes to seat (left of dealer + p) % 4: every fourth card to one seat.
+    first = LEFT_OF[dealer]
     return (
         sum(deck[-first % 4 :: 4]),
         sum(deck[(1 - first) % 4 :: 4]),

@@ -122,7 +122,7 @@ def bid_rule(view: View) -> str:
     if legal == (0,) and not spades:
         return f"you hold no spades, and in {title} that means Nil"
     if legal == (spades,):
-        if rules.whiz_nil_needs_no_ace and _ACE_OF_SPADES in view.hand():
+        if dict(rules.extra).get("whiz_nil_needs_no_ace") is True and _ACE_OF_SPADES in view.hand():
             return (
                 f"you hold the A♠, so the house rule whiz_nil_needs_no_ace rules out Nil, "
                 f"and in {title} the other bid is your spade count, {spades}"

@@ -37,6 +37,7 @@ from spades_core.results import make_trick as _make_trick
 from spades_core.seats import Seat, Team
 from spades_core.tricks import (
     FIRST_SPADE,
+    LEFT_OF,
     NO_SUIT,
     RANKS,
     breaks_spades,
@@ -117,8 +118,7 @@ def deal(game: Game, hands: object = None) -> Game:
         masks = rng.deal_masks(game._setup.seed, len(game._results), game._dealer)
     else:
         masks = tuple(cardset.mask for cardset in deal_of(hands).hands or ())  # type: ignore[assignment]
-    # Bidding starts left of the dealer.
-    return game_bidding(game, _BID, masks, _NO_BIDS, (game._dealer + 1) % 4)
+    return game_bidding(game, _BID, masks, _NO_BIDS, LEFT_OF[game._dealer])
 
 
 def bid_unchecked(game: Game, value: int) -> Game:
@@ -127,7 +127,7 @@ def bid_unchecked(game: Game, value: int) -> Game:
     bids = list(game._bids)
     bids[seat] = value
     to_act = (seat + 1) % 4
-    if to_act != (game._dealer + 1) % 4:
+    if to_act != LEFT_OF[game._dealer]:
         return game_bidding(game, _BID, game._dealt, tuple(bids), to_act)
     leader = first_leader(
         game._dealer, game._held, game._setup.rules.first_lead is _TWO_OF_CLUBS_FIRST
@@ -198,7 +198,7 @@ def score_hand(
     )
     return game_between_hands(
         setup,
-        dealer if over else SEATS[(dealer + 1) % 4],
+        dealer if over else SEATS[LEFT_OF[dealer]],
         scores,
         bags,
         results.appended(result),

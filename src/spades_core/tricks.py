@@ -42,6 +42,7 @@ from spades_core.options import BreakRule, FirstLead, Rules
 
 __all__ = [
     "FIRST_SPADE",
+    "LEFT_OF",
     "NON_SPADE_MASK",
     "NON_SPADE_SUITS",
     "NO_SUIT",
@@ -101,6 +102,18 @@ def legal_card_mask(held: int, led: int, broken: bool, lead_two_of_clubs: bool) 
     return held & NON_SPADE_MASK or held
 
 
+LEFT_OF: Final = (1, 2, 3, 0)
+"""``LEFT_OF[seat]``: the seat (0-3) on the left of ``seat``. Left of the
+dealer sits the seat that is dealt the first card, bids first, leads the
+first trick (unless ``first_lead="two_of_clubs"``) and deals the next hand.
+(A lookup, not a function: the engine asks it every hand. Index a numpy
+array made of it for many dealers at once.)
+
+>>> LEFT_OF[3]
+0
+"""
+
+
 def first_leader(dealer: int, held: Sequence[int], two_of_clubs: bool) -> int:
     """The seat (0-3) that leads a hand's first trick: left of ``dealer``, or
     under ``two_of_clubs`` the seat whose mask in ``held`` has the deuce of clubs."""
@@ -108,7 +121,7 @@ def first_leader(dealer: int, held: Sequence[int], two_of_clubs: bool) -> int:
         for seat in range(4):
             if held[seat] >> TWO_OF_CLUBS & 1:
                 return seat
-    return (dealer + 1) % 4
+    return LEFT_OF[dealer]
 
 
 def breaks_spades(card: int, led: int, any_spade: bool) -> bool:

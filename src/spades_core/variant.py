@@ -9,7 +9,9 @@ answer. Override only what the variant changes:
   default: every variant says how it bids);
 * :meth:`Variant.score_hand` — points and bags for a finished hand;
 * :meth:`Variant.game_outcome` — whether a team has won after a hand;
-* :meth:`Variant.check_rules` — rejecting option combinations it cannot play.
+* :meth:`Variant.check_rules` — rejecting option combinations it cannot play;
+* :meth:`Variant.score_items` — a hand's score itemised for people;
+* :meth:`Variant.array_forms` — its rules on arrays, for the batch engine.
 
 Trick play (following suit, spades as trump, breaking spades, the first lead)
 is the engine's, configured by the ``break_rule`` and ``first_lead`` options.
@@ -35,13 +37,23 @@ import re
 from collections.abc import Iterable, Mapping
 from itertools import islice
 from types import MappingProxyType
-from typing import Any, Final, TypeAlias
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from spades_core.cards import CardSet
 from spades_core.errors import RulesError, SpadesError, VariantLoadError, brief
 from spades_core.options import STANDARD_OPTIONS, UNIVERSAL_OPTIONS, OptionSpec, Rules
-from spades_core.scoring import game_outcome, score_hand
+from spades_core.scoring import (
+    ScoreBreakdown,
+    ScoreItem,
+    ScoreKind,
+    game_outcome,
+    itemised_score,
+    score_hand,
+)
 from spades_core.seats import Seat, SeatMap, Team, TeamMap
+
+if TYPE_CHECKING:
+    from spades_core.batch import ArrayForms
 
 __all__ = [
     "HAND_SCORE_LIMIT",
@@ -50,7 +62,9 @@ __all__ = [
     "checked_game_end",
     "checked_game_outcome",
     "checked_legal_bids",
+    "checked_revealed_spade_counts",
     "checked_score_hand",
+    "checked_score_items",
 ]
 
 _ID_PATTERN = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
@@ -340,12 +354,50 @@ class Variant:
         points, bags = score_hand(rules, bids.values_, tricks.values_, bags_before.values_)  # type: ignore[arg-type]
         return TeamMap(points), TeamMap(bags)
 
+    def score_items(
+        self,
+        rules: Rules,
+        bids: SeatMap[int],
+        tricks: SeatMap[int],
+        bags_before: TeamMap[int],
+    ) -> Iterable[ScoreItem]:
+        """The items a finished hand's score is made of, for people: what
+        :func:`spades_core.scoring.score_breakdown` shows. Each team's items
+        must add up to the points :meth:`score_hand` gives it, and their bags
+        to its bags after the hand minus ``bags_before``.
+
+        The default itemises the standard scoring. A variant that overrides
+        :meth:`score_hand` but not this hook gets one
+        :attr:`~spades_core.scoring.ScoreKind.VARIANT` item per team carrying
+        its points; override this to itemise your own scoring (for instance
+        the standard items plus one of your own).
+        """
+        return itemised_score(rules, bids.values_, tricks.values_, bags_before.values_)  # type: ignore[arg-type]
+
     def game_outcome(self, rules: Rules, scores: TeamMap[int]) -> Team | None:
         """The team that has won with these running ``scores`` after a hand, or
         ``None`` to play on. The default applies the target score and the loss
         floor (docs/rules.md, Game end); the engine ends
         the game at ``max_hands`` itself."""
         return game_outcome(rules, scores.values_)  # type: ignore[arg-type]
+
+    # -- array forms ----------------------------------------------------------
+
+    def array_forms(self) -> ArrayForms | None:
+        """This variant's rules on arrays, for the batch engine
+        (:mod:`spades_core.batch`), or ``None`` (the default).
+
+        Return an :class:`~spades_core.batch.ArrayForms` object (most simply
+        a subclass of :class:`~spades_core.batch.BaseArrayForms`, built with
+        ``self``) whose methods are the declared array twins of this
+        variant's hooks. numpy is an optional extra, so import the module
+        that defines them inside this method, not at the top of the
+        variant's module. Without array forms the batch engine calls the
+        hooks themselves row by row: slower, never refused.
+        :func:`spades_core.testing.check_array_forms` checks that the twins
+        agree with the hooks.
+        """
+        return None
 
 
 def _option_spec(variant_id: str, option: object) -> OptionSpec[Any]:
@@ -399,6 +451,7 @@ HAND_SCORE_LIMIT: Final = 10**9
 """The largest number of points (either sign) or bags a team may get from
 one hand's score; a hook answering more is refused."""
 
+_SEATS: Final = tuple(Seat)
 _MOST_BID_LISTS: Final = 4096
 _ONLY_INT: Final = frozenset({int})
 # Answers of legal_bids already checked, by value: the given tuple or range (a
@@ -471,6 +524,35 @@ def _check_bid_list(variant: Variant, values: object, key: object) -> tuple[int,
             _BID_LISTS.clear()
         _BID_LISTS[key] = checked
     return checked
+
+
+def checked_revealed_spade_counts(
+    variant: Variant, rules: Rules, bids: tuple[int | None, ...]
+) -> tuple[int | None, ...]:
+    """The dealt spade counts the bids made so far reveal, by seat number
+    (``None``: not revealed), by the variant's
+    :meth:`~Variant.revealed_spade_counts` for ``bids`` by seat number
+    (``None`` for a seat that has not bid).
+
+    Raises :class:`~spades_core.VariantLoadError` naming the variant when the
+    hook fails or answers anything but a mapping of seats to counts 0-13.
+    """
+    if type(variant).revealed_spade_counts is Variant.revealed_spade_counts:
+        return (None, None, None, None)
+    made = MappingProxyType({_SEATS[i]: bid for i, bid in enumerate(bids) if bid is not None})
+    try:
+        counts = variant.revealed_spade_counts(rules, made)
+        found = tuple(counts.get(seat) for seat in _SEATS)
+    except SpadesError:
+        raise
+    except (Exception, SystemExit) as error:
+        raise _failed(variant, "revealed_spade_counts", error) from error
+    if not all(count is None or (type(count) is int and 0 <= count <= 13) for count in found):
+        raise VariantLoadError(
+            f"variant {variant.id!r}: revealed_spade_counts must map seats to spade counts "
+            f"0-13; it returned {brief(counts)}"
+        )
+    return found
 
 
 def _team_numbers(value: object, lowest: int) -> tuple[int, int] | None:
@@ -566,3 +648,101 @@ def checked_game_end(
         return False, None
     ns, ew = scores
     return True, None if ns == ew else (Team.NS if ns > ew else Team.EW)
+
+
+# -- itemising a hand's score, checked ------------------------------------------
+
+_MOST_SCORE_ITEMS: Final = 100
+
+
+def checked_score_items(
+    variant: Variant,
+    rules: Rules,
+    bids: tuple[int, ...],
+    tricks: tuple[int, ...],
+    bags_before: tuple[int, int],
+) -> ScoreBreakdown:
+    """The :class:`~spades_core.scoring.ScoreBreakdown` of a hand by the
+    variant's :meth:`~Variant.score_items`, for bids and tricks by seat number.
+
+    A variant that overrides :meth:`~Variant.score_hand` but not
+    :meth:`~Variant.score_items` gets one ``VARIANT`` item per team carrying
+    the points and bags its ``score_hand`` gave. Raises
+    :class:`~spades_core.VariantLoadError` naming the variant when the hook
+    fails, answers anything but :class:`~spades_core.scoring.ScoreItem`
+    objects, or items that do not add up to the points and bags of
+    :meth:`~Variant.score_hand`.
+    """
+    points, bags = checked_score_hand(variant, rules, bids, tricks, bags_before)
+    kind = type(variant)
+    if kind.score_items is Variant.score_items and kind.score_hand is not Variant.score_hand:
+        items: tuple[ScoreItem, ...] = tuple(
+            ScoreItem(
+                ScoreKind.VARIANT,
+                team,
+                points[team],
+                bags[team] - bags_before[team],
+                f"scored by the {variant.title} rules",
+            )
+            for team in Team
+        )
+    else:
+        items = _asked_score_items(variant, rules, bids, tricks, bags_before)
+    for team in Team:
+        mine = [item for item in items if item.team is team]
+        if (
+            sum(item.points for item in mine) != points[team]
+            or bags_before[team] + sum(item.bags for item in mine) != bags[team]
+        ):
+            raise VariantLoadError(
+                f"variant {variant.id!r}: score_items must add up to what score_hand gives "
+                f"each team; {team.name}'s items give {sum(item.points for item in mine)} "
+                f"points and {sum(item.bags for item in mine):+} bags, score_hand "
+                f"{points[team]} points and {bags[team] - bags_before[team]:+} bags"
+            )
+    ordered = tuple(item for team in Team for item in items if item.team is team)
+    return ScoreBreakdown(ordered, TeamMap(points), TeamMap(bags_before), TeamMap(bags))
+
+
+def _asked_score_items(
+    variant: Variant,
+    rules: Rules,
+    bids: tuple[int, ...],
+    tricks: tuple[int, ...],
+    bags_before: tuple[int, int],
+) -> tuple[ScoreItem, ...]:
+    try:
+        answer: object = variant.score_items(
+            rules, SeatMap(bids), SeatMap(tricks), TeamMap(bags_before)
+        )
+        items = (
+            tuple(islice(answer, _MOST_SCORE_ITEMS + 1))
+            if isinstance(answer, Iterable) and not isinstance(answer, str | bytes | Mapping)
+            else None
+        )
+    except SpadesError:
+        raise
+    except (Exception, SystemExit) as error:
+        raise _failed(variant, "score_items", error) from error
+    if (
+        items is None
+        or len(items) > _MOST_SCORE_ITEMS
+        or not all(
+            type(item) is ScoreItem
+            and type(item.kind) is ScoreKind
+            and type(item.team) is Team
+            and (item.seat is None or type(item.seat) is Seat)
+            and type(item.label) is str
+            and type(item.points) is int
+            and type(item.bags) is int
+            and abs(item.points) <= HAND_SCORE_LIMIT
+            and abs(item.bags) <= HAND_SCORE_LIMIT
+            for item in items
+        )
+    ):
+        raise VariantLoadError(
+            f"variant {variant.id!r}: score_items must return at most {_MOST_SCORE_ITEMS} "
+            "ScoreItem objects, each with a ScoreKind, a Team, whole numbers of points and "
+            f"bags and a str label; it returned {brief(answer, 120)}"
+        )
+    return items

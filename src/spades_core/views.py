@@ -37,12 +37,13 @@ import attrs
 from spades_core import _check, _compat
 from spades_core.actions import Action, Bid, Play
 from spades_core.cards import Card, CardSet, Suit
-from spades_core.errors import RulesError, SpadesError, VariantLoadError, brief
-from spades_core.game import SEATS, Phase
+from spades_core.errors import RulesError
+from spades_core.game import Phase
 from spades_core.options import Rules
 from spades_core.results import HandResults, Trick
 from spades_core.seats import Seat, SeatMap, Team, TeamMap
 from spades_core.tricks import NO_SUIT, RANKS, breaks_spades, rule_flags, shown_out
+from spades_core.variant import checked_revealed_spade_counts
 
 if TYPE_CHECKING:
     from spades_core.game import Game
@@ -145,6 +146,15 @@ class View:
             if who == self.seat:
                 mask |= card.mask
         return CardSet(mask)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in _VIEW_FIELDS}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # Views pickled before hand and legal_actions became methods name
+        # their fields without the underscore.
+        for name, value in _compat.view_state(state).items():
+            object.__setattr__(self, name, value)
 
     def _own_seat(self, seat: object, call: str) -> None:
         if seat is None:
@@ -254,6 +264,9 @@ class View:
         )
 
 
+_VIEW_FIELDS: tuple[str, ...] = tuple(field.name for field in attrs.fields(View))
+
+
 def _action_text(action: Action) -> str | int:
     if isinstance(action, Bid):
         return action.value
@@ -289,27 +302,6 @@ def _shown_out(game: Game) -> SeatMap[frozenset[Suit]]:
     return SeatMap(tuple(_SUIT_SETS[mask] for mask in out))
 
 
-def _revealed_counts(game: Game, made: dict[Seat, int]) -> tuple[int | None, ...]:
-    # A plugin hook: whatever it raises or answers, only a VariantLoadError leaves.
-    variant = game._setup.variant
-    try:
-        counts = variant.revealed_spade_counts(game._setup.rules, made)
-        found = tuple(counts.get(seat) for seat in SEATS)
-    except SpadesError:
-        raise
-    except (Exception, SystemExit) as error:
-        raise VariantLoadError(
-            f"variant {variant.id!r} failed in revealed_spade_counts: "
-            f"{type(error).__name__}: {error}"
-        ) from error
-    if not all(count is None or (type(count) is int and 0 <= count <= 13) for count in found):
-        raise VariantLoadError(
-            f"variant {variant.id!r}: revealed_spade_counts must map seats to spade counts "
-            f"0-13; it returned {brief(counts)}"
-        )
-    return found
-
-
 def view_for(game: Game, seat: Seat | None) -> View:
     """The view of ``game`` for ``seat`` (``None``: a spectator)."""
     in_hand = game._phase in (Phase.BID, Phase.PLAY)
@@ -317,8 +309,9 @@ def view_for(game: Game, seat: Seat | None) -> View:
     to_act = game.to_act
     bids: SeatMap[int | None] = SeatMap(game._bids)
     if in_hand:
-        made = {SEATS[i]: b for i, b in enumerate(game._bids) if b is not None}
-        spade_counts: SeatMap[int | None] = SeatMap(_revealed_counts(game, made))
+        spade_counts: SeatMap[int | None] = SeatMap(
+            checked_revealed_spade_counts(game._setup.variant, game._setup.rules, game._bids)
+        )
         shown_out = _shown_out(game)
         cards_left = SeatMap(tuple(mask.bit_count() for mask in game._held))
     else:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from spades_core import CardSet, Rules, Seat, Variant
+
+if TYPE_CHECKING:
+    from spades_core.batch import ArrayForms
 
 __all__ = ["CLASSIC", "ClassicVariant"]
 
@@ -21,6 +24,13 @@ class ClassicVariant(Variant):
         cap = rules.max_team_bid
         highest = 13 if cap is None else min(13, cap - bids.get(seat.partner, 0))
         return range(highest + 1)
+
+    def array_forms(self) -> ArrayForms:
+        """This variant's rules on arrays (:class:`spades_variants._arrays.ClassicArrays`),
+        imported only when the batch engine asks: it needs numpy."""
+        from spades_variants._arrays import ClassicArrays
+
+        return ClassicArrays(self)
 
 
 CLASSIC: Final = ClassicVariant(

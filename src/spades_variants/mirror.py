@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from spades_core import CardSet, Rules, Seat, Suit, Variant
 from spades_variants import MIRROR_FAMILY_OPTIONS
+
+if TYPE_CHECKING:
+    from spades_core.batch import ArrayForms
 
 __all__ = ["MIRROR", "MirrorVariant"]
 
@@ -25,6 +28,13 @@ class MirrorVariant(Variant):
     def revealed_spade_counts(self, rules: Rules, bids: Mapping[Seat, int]) -> dict[Seat, int]:
         """Every bid is the bidder's spade count."""
         return dict(bids)
+
+    def array_forms(self) -> ArrayForms:
+        """This variant's rules on arrays (:class:`spades_variants._arrays.MirrorArrays`),
+        imported only when the batch engine asks: it needs numpy."""
+        from spades_variants._arrays import MirrorArrays
+
+        return MirrorArrays(self)
 
 
 MIRROR: Final = MirrorVariant(

@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from spades_core import Card, CardSet, Rules, Seat, Suit, Variant
+from spades_core.options import bool_option
 from spades_variants import MIRROR_FAMILY_OPTIONS
 
-__all__ = ["WHIZ", "WhizVariant"]
+if TYPE_CHECKING:
+    from spades_core.batch import ArrayForms
+
+__all__ = ["WHIZ", "WHIZ_NIL_NEEDS_NO_ACE", "WhizVariant"]
+
+WHIZ_NIL_NEEDS_NO_ACE: Final = bool_option(
+    "whiz_nil_needs_no_ace", "a player holding the A♠ may not bid Nil"
+)
+"""Whiz's own house rule (off by default): a player holding the A♠ may not bid Nil."""
 
 _ACE_OF_SPADES: Final = Card.parse("AS")
 _SPADES: Final = Suit.SPADES
@@ -23,13 +32,21 @@ class WhizVariant(Variant):
         """Nil and the spade count; only the count when ``whiz_nil_needs_no_ace``
         is on and the hand holds the A♠; only Nil with no spades."""
         spades = hand.count(_SPADES)
-        if spades and rules.whiz_nil_needs_no_ace and _ACE_OF_SPADES in hand:
+        # The house rule is looked up only for a hand holding the A♠.
+        if spades and hand.mask >> _ACE_OF_SPADES.id & 1 and rules.get(WHIZ_NIL_NEEDS_NO_ACE):
             return (spades,)
         return (0, spades) if spades else (0,)
 
     def revealed_spade_counts(self, rules: Rules, bids: Mapping[Seat, int]) -> dict[Seat, int]:
         """A non-Nil bid is the bidder's spade count; Nil reveals nothing."""
         return {seat: bid for seat, bid in bids.items() if bid != 0}
+
+    def array_forms(self) -> ArrayForms:
+        """This variant's rules on arrays (:class:`spades_variants._arrays.WhizArrays`),
+        imported only when the batch engine asks: it needs numpy."""
+        from spades_variants._arrays import WhizArrays
+
+        return WhizArrays(self)
 
 
 WHIZ: Final = WhizVariant(
@@ -44,6 +61,6 @@ WHIZ: Final = WhizVariant(
         "another hand. Optional house rule, off by default (whiz_nil_needs_no_ace=true): "
         "a player holding the ace of spades may not bid Nil."
     ),
-    options={**MIRROR_FAMILY_OPTIONS, "whiz_nil_needs_no_ace": False},
+    options={**MIRROR_FAMILY_OPTIONS, WHIZ_NIL_NEEDS_NO_ACE: False},
 )
 """The Whiz Spades variant."""

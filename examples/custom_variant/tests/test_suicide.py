@@ -16,7 +16,7 @@ from hypothesis import given, settings
 import spades_core as sc
 import spades_variant_suicide
 from spades_core.registry import variant_entries
-from spades_core.testing import VariantMachine, check_variant
+from spades_core.testing import VariantMachine, check_array_forms, check_variant
 from spades_core.testing.strategies import games
 from spades_variant_suicide import SUICIDE
 
@@ -103,6 +103,21 @@ def test_suicide_passes_the_conformance_suite(spades_variant: sc.Variant) -> Non
     # The pytest plugin's fixture; pyproject.toml restricts it to "suicide".
     assert spades_variant.id == "suicide"
     check_variant(spades_variant, max_examples=10, hands=2)
+
+
+def test_suicide_array_forms_agree_with_its_hooks(spades_variant: sc.Variant) -> None:
+    # The bidding rule on arrays (_arrays.py) against legal_bids, and the
+    # batch engine against the engine in whole hands and games.
+    check_array_forms(spades_variant, scenarios=4)
+
+
+def test_suicide_runs_in_the_batch_engine() -> None:
+    from spades_core import batch
+
+    result = batch.play_hands("suicide", range(500), policy="random", rng=1)
+    nils = (result.bids == 0).reshape(-1, 2, 2).sum(axis=1)
+    assert (nils == 1).all(), "exactly one Nil per partnership"
+    assert ((result.bids == 0) | (result.bids >= 4)).all()
 
 
 class SuicideMachine(VariantMachine):

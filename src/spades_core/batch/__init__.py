@@ -2,9 +2,16 @@
 
 :func:`play_hands` plays the first hand of a game for every seed of an array and
 returns :class:`BatchResult` arrays; deals and dealers are exactly the
-engine's for the same seeds, and every option of the built-in variants is
-honoured, scoring included. :class:`Tables` holds many tables at once for
-learning agents: legal masks, observations and ``step(actions)``.
+engine's for the same seeds, and every option is honoured, scoring
+included. :class:`Tables` holds many tables at once for learning agents:
+legal masks, observations and ``step(actions)``.
+
+Every variant plays here. A variant's rules reach the batch engine as its
+array forms (:class:`ArrayForms`, from :meth:`spades_core.Variant.array_forms`,
+the built-in variants' included); a variant without them runs through
+:class:`BaseArrayForms`, which calls its hooks row by row. :func:`bid_masks`,
+:func:`suit_counts`, :func:`holds` and :func:`partner_bids` help write array
+forms; :func:`score_hands` is the standard scoring on arrays.
 
 >>> import numpy as np
 >>> from spades_core import batch
@@ -27,9 +34,17 @@ except ModuleNotFoundError as error:  # pragma: no cover - the batch extra insta
     ) from error
 
 from spades_core import _compat
+from spades_core.batch._forms import ArrayForms, BaseArrayForms, CheckedForms, array_forms_of
 from spades_core.batch._play import DEFAULT_CHUNK, BatchResult, play_hands, play_hands_in_chunks
 from spades_core.batch._policies import BUILTIN_POLICIES, Decision, Policy
-from spades_core.batch._rules import NO_BID, UnsupportedVariantError
+from spades_core.batch._rules import (
+    NO_BID,
+    bid_masks,
+    holds,
+    partner_bids,
+    score_hands,
+    suit_counts,
+)
 from spades_core.batch._tables import (
     BIDDING,
     EPISODES,
@@ -48,13 +63,21 @@ __all__ = [
     "OBSERVATION_SECTIONS",
     "OBSERVATION_SIZE",
     "PLAYING",
+    "ArrayForms",
+    "BaseArrayForms",
     "BatchResult",
+    "CheckedForms",
     "Decision",
     "Policy",
     "Tables",
-    "UnsupportedVariantError",
+    "array_forms_of",
+    "bid_masks",
+    "holds",
+    "partner_bids",
     "play_hands",
     "play_hands_in_chunks",
+    "score_hands",
+    "suit_counts",
 ]
 
 

@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from spades_core import rng as _seeded
+from spades_core.tricks import LEFT_OF
 
 from ._types import U64
 
@@ -94,10 +95,10 @@ def shuffled_decks(seeds: U64, hand_index: U64) -> npt.NDArray[np.int8]:
     return deck
 
 
-# Deck position p goes to seat (dealer + 1 + p) % 4. Sorting the keys
+# Deck position p goes to seat (left of dealer + p) % 4. Sorting the keys
 # seat * 64 + card groups a deck's cards by seat, each group ascending.
 _SEAT_KEYS: Final = np.array(
-    [[(dealer + 1 + position) % 4 * 64 for position in range(52)] for dealer in range(4)],
+    [[(LEFT_OF[dealer] + position) % 4 * 64 for position in range(52)] for dealer in range(4)],
     dtype=np.int16,
 )
 

@@ -11,16 +11,17 @@ import numpy.typing as npt
 
 from spades_core.errors import ArgumentTypeError, RulesError, brief
 from spades_core.registry import load_variant
+from spades_core.rng import MAX_SEED
 from spades_core.seats import Seat
+from spades_core.tricks import LEFT_OF
 from spades_core.variant import Variant
 
 from ._deal import CARD_BITS, deal_hands, first_dealers
+from ._forms import BatchRules, batch_rules
 from ._policies import Decision, checked_choices, resolve_policies
 from ._rules import (
     NO_BID,
     SUIT_OF,
-    BatchRules,
-    batch_rules,
     breaks_spades,
     follow_plays,
     lead_plays,
@@ -30,11 +31,12 @@ from ._types import I8, U64, Ids
 
 __all__ = ["DEFAULT_CHUNK", "BatchResult", "play_hands", "play_hands_in_chunks"]
 
+_LEFT_OF: Final = np.array(LEFT_OF, dtype=np.int8)
+
 
 DEFAULT_CHUNK: Final = 1 << 14
 """Hands played together by default: big enough to amortise numpy's per-call
 cost, small enough to stay in the processor's caches."""
-_MAX_SEED: Final = (1 << 64) - 1
 
 
 @attrs.frozen(eq=False)
@@ -112,11 +114,13 @@ def play_hands(
     Hands are played ``chunk_size`` at a time, so working memory does not
     grow with the number of hands (:func:`play_hands_in_chunks` streams the results).
 
-    Raises :class:`~spades_core.RulesError` for a bad seed, bid (naming its
-    row and seat), option or argument, :class:`UnsupportedVariantError` for
-    a variant the batch engine cannot play, and
+    Every variant plays: with its array forms (see
+    :meth:`spades_core.Variant.array_forms`), or row by row through its
+    hooks. Raises :class:`~spades_core.RulesError` for a bad seed, bid
+    (naming its row and seat), option or argument,
     :class:`~spades_core.IllegalActionError` when a policy function chooses
-    an illegal action.
+    an illegal action, and :class:`~spades_core.VariantLoadError` when a
+    variant's hook or array form fails or answers nonsense.
     """
     return BatchResult.concatenate(
         list(
@@ -202,7 +206,7 @@ def resolve_variant(variant: object, options: dict[str, object]) -> BatchRules:
 def seed_source(seeds: object) -> tuple[int, Callable[[int, int], U64]]:
     """The number of seeds and a function giving rows ``start:stop`` as ``uint64``."""
     if isinstance(seeds, range):
-        if len(seeds) and (min(seeds[0], seeds[-1]) < 0 or max(seeds[0], seeds[-1]) > _MAX_SEED):
+        if len(seeds) and (min(seeds[0], seeds[-1]) < 0 or max(seeds[0], seeds[-1]) > MAX_SEED):
             raise RulesError(f"seeds must be whole numbers from 0 to 2**64-1; got {brief(seeds)}")
         span = seeds
 
@@ -240,7 +244,7 @@ def _seed_array(seeds: object) -> U64:
         bad = np.flatnonzero(array < 0)
     elif array.dtype.kind == "O" or len(array) == 0:
         bad = np.array(
-            [i for i, s in enumerate(array) if type(s) is not int or not 0 <= s <= _MAX_SEED],
+            [i for i, s in enumerate(array) if type(s) is not int or not 0 <= s <= MAX_SEED],
             dtype=np.intp,
         )
         if not len(bad):
@@ -297,10 +301,12 @@ class Chooser:
 
     def __init__(
         self,
+        variant: Variant,
         policies: tuple[Callable[[Decision], object], ...],
         trusted: bool,
         first_row: int,
     ) -> None:
+        self.variant = variant
         self.distinct = tuple(dict.fromkeys(policies))
         self.single = len(self.distinct) == 1
         self.policy_of_seat = np.array([self.distinct.index(p) for p in policies], np.intp)
@@ -329,7 +335,7 @@ class Chooser:
         if self.trusted:
             return answer  # type: ignore[return-value]
         offset = (np.arange(len(decision)) if rows is None else rows) + self.first_row
-        return checked_choices(decision, answer, offset)
+        return checked_choices(self.variant, decision, answer, offset)
 
 
 def _play_chunk(
@@ -345,8 +351,9 @@ def _play_chunk(
     """The first hand of every seed's game, all played together."""
     count = len(seeds)
     dealer = first_dealers(seeds)
+    first_bidder = _LEFT_OF[dealer]
     held, hands = deal_hands(seeds, np.zeros(count, np.uint64), dealer)
-    choose = Chooser(policies, trusted, first_row)
+    choose = Chooser(rules.variant, policies, trusted, first_row)
     rows = np.arange(count)
     flat_held = held.reshape(-1)
     seat_base = rows * 4
@@ -359,9 +366,9 @@ def _play_chunk(
     game_rules = rules.rules
 
     for turn in range(4):
-        seat = ((dealer + 1 + turn) % 4).astype(np.int8)
+        seat = ((first_bidder + turn) % 4).astype(np.int8)
         hand = flat_held[seat_base + seat]
-        bid_legal = rules.legal_bids(game_rules, hand, seat, bids)
+        bid_legal = rules.legal_bids(hand, seat, bids)
         if given is not None:
             chosen = given[rows, seat]
             _check_given(rules, bid_legal, chosen, seat, first_row)
@@ -385,7 +392,7 @@ def _play_chunk(
             chosen = (choose(decision) - 52).astype(np.int8)
         bids[rows, seat] = chosen
 
-    leader = ((dealer + 1) & 3).astype(np.int8)
+    leader = first_bidder
     if rules.two_of_clubs_leads:
         leader = ((held & np.uint64(1)) != 0).argmax(axis=1).astype(np.int8)
     any_spade = rules.any_spade_breaks
@@ -440,7 +447,7 @@ def _play_chunk(
         flat_won[seat_base + winner] += 1
         leader = winner
 
-    points, bags = rules.score_hands(game_rules, bids, won, np.zeros((count, 2), np.int64))
+    points, bags = rules.score_hands(bids, won, np.zeros((count, 2), np.int64))
     return BatchResult(
         seeds, dealer, hands, bids, won, points.astype(np.int32), bags.astype(np.int32)
     )

@@ -26,7 +26,9 @@ from spades_core.errors import (
 )
 from spades_core.options import FirstLead, Rules
 from spades_core.seats import Seat
+from spades_core.variant import Variant
 
+from ._refusals import row_refusal
 from ._rules import (
     FIRST_SPADE,
     NON_SPADES,
@@ -380,9 +382,13 @@ def resolve_policies(policy: object) -> tuple[tuple[Callable[[Decision], object]
     return tuple(resolved), trusted
 
 
-def checked_choices(decision: Decision, chosen: object, offset: Ids | None = None) -> Ids:
-    """A policy's answer as action ids, checked to be legal; an
-    :class:`IllegalActionError` naming the first row and seat otherwise.
+def checked_choices(
+    variant: Variant, decision: Decision, chosen: object, offset: Ids | None = None
+) -> Ids:
+    """A policy's answer as action ids, checked to be legal; otherwise the
+    engine's :class:`IllegalActionError` for the first illegal row, naming
+    the row and its seat (the reason is the engine's own, see
+    :func:`~._refusals.row_refusal`).
 
     ``offset`` maps decision rows to the rows the caller reports (batch rows)."""
     ids = np.asarray(chosen)
@@ -406,26 +412,25 @@ def checked_choices(decision: Decision, chosen: object, offset: Ids | None = Non
         return ids
     row = int(np.flatnonzero(~ok)[0])
     where = int(offset[row]) if offset is not None else row
-    seat = Seat(int(decision.seat[row])).name
-    raise IllegalActionError(
-        _reason(decision, row, int(ids[row])),
-        f"the policy chose action id {int(ids[row])} for row {where} ({seat} to "
-        f"{decision.phase}), which is not legal there",
+    seat = int(decision.seat[row])
+    size = int(decision.trick_size[row])
+    refusal = row_refusal(
+        variant,
+        decision.rules,
+        bidding=decision.phase == "bid",
+        seat=seat,
+        hand=int(decision.hand[row]),
+        bids=[int(bid) for bid in decision.bids[row]],
+        trick=[int(card) for card in decision.trick[row, :size]],
+        broken=bool(decision.broken[row]),
+        leads_two_of_clubs=(
+            int(decision.won[row].sum()) == 0
+            and decision.rules.first_lead is FirstLead.TWO_OF_CLUBS
+        ),
+        action=int(ids[row]),
     )
-
-
-def _reason(decision: Decision, row: int, action: int) -> IllegalReason:
-    if not 0 <= action < NUM_ACTIONS:
-        return IllegalReason.NOT_AN_ACTION
-    if decision.phase == "bid":
-        return IllegalReason.BID_NOT_ALLOWED if action >= BID_ID_BASE else IllegalReason.WRONG_PHASE
-    if action >= BID_ID_BASE:
-        return IllegalReason.WRONG_PHASE
-    if not int(decision.hand[row]) >> action & 1:
-        return IllegalReason.CARD_NOT_IN_HAND
-    if decision.trick_size[row] > 0:
-        return IllegalReason.MUST_FOLLOW_SUIT
-    first_trick = int(decision.won[row].sum()) == 0
-    if first_trick and decision.rules.first_lead is FirstLead.TWO_OF_CLUBS:
-        return IllegalReason.MUST_LEAD_TWO_OF_CLUBS
-    return IllegalReason.SPADES_NOT_BROKEN
+    raise IllegalActionError(
+        refusal.reason,
+        f"the policy chose action id {int(ids[row])} for row {where} "
+        f"({Seat(seat).name} to {decision.phase}), which is not legal there: {refusal}",
+    )

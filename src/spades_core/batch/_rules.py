@@ -1,37 +1,41 @@
-"""The rules on arrays: the vectorised twin of the engine's trick rules,
-bidding hooks and scoring.
+"""The rules on arrays: the vectorised twins of the engine's trick rules
+(:mod:`spades_core.tricks`), standard scoring and game end
+(:mod:`spades_core.scoring`, :func:`spades_core.variant.checked_game_end`),
+and the helpers variants write their array forms with.
 
 Every function takes one row per table and returns new arrays. Hands and
 legal card sets are 52-bit masks in ``uint64`` (bit ``i`` is card id ``i``);
 a set of legal bids is a 14-bit mask in ``int32`` (bit ``b`` is a bid of
-``b``, bit 0 Nil). The tests check each function against :mod:`spades_core.tricks`, the
-scalar trick rules, and the scalar engine.
+``b``, bit 0 Nil). The tests check each twin against its scalar owner.
+Bidding rules are the variants' own: each variant's array forms hold them
+(see :mod:`spades_core.batch._forms`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Final
+from typing import Final
 
-import attrs
 import numpy as np
 import numpy.typing as npt
 
 from spades_core import tricks
-from spades_core.errors import VariantError, brief
-from spades_core.options import BagOverflow, BreakRule, DoubleNil, FirstLead, NilTricks, Rules
-from spades_core.variant import Variant
+from spades_core.cards import Card, Suit
+from spades_core.options import BagOverflow, DoubleNil, NilTricks, Rules
 
 from ._types import I8, I32, I64, U64, Bools, Ints
 
 __all__ = [
     "NO_BID",
-    "BatchRules",
-    "UnsupportedVariantError",
-    "batch_rules",
+    "bid_masks",
     "breaks_spades",
+    "game_ends",
+    "game_outcomes",
+    "holds",
     "lowest_card",
+    "partner_bids",
+    "score_hands",
     "shown_out",
+    "suit_counts",
     "trick_strength",
 ]
 
@@ -57,11 +61,6 @@ for _value in range(1 << 14):
 SELECT14: Final = _SELECT14
 """``SELECT14[value, k]``: the position of the ``k``-th lowest set bit of a 14-bit value."""
 del _SELECT14, _value, _set
-
-
-class UnsupportedVariantError(VariantError):
-    """A variant the batch engine cannot play: its bidding or scoring is
-    code the engine cannot run on arrays, and it provides no batch hooks."""
 
 
 def lowest_card(masks: U64) -> npt.NDArray[np.int8]:
@@ -137,62 +136,59 @@ def shown_out(card: Ints, led: Ints, broken: Bools) -> npt.NDArray[np.uint8]:
     return suits
 
 
-# -- bidding ----------------------------------------------------------------------
-
-BidRule = Callable[[Rules, U64, I8, I8], I32]
-"""(rules, the bidder's hand, the bidder's seat, bids so far (n, 4)) → legal bid masks."""
+# -- helpers for array forms --------------------------------------------------------
 
 
-def _spade_count(hands: U64) -> npt.NDArray[np.intp]:
-    return POPCOUNT14[(hands >> _SHIFTS[3]).astype(np.intp)].astype(np.intp)
+def suit_counts(hands: U64, suit: Suit | int) -> I8:
+    """The number of cards of ``suit`` in each hand (a 52-bit mask).
+
+    >>> from spades_core import CardSet, Suit
+    >>> hands = np.array([CardSet.parse("AS KS 2C").mask, 0], dtype=np.uint64)
+    >>> suit_counts(hands, Suit.SPADES).tolist()
+    [2, 0]
+    """
+    slices = hands >> _SHIFTS[int(suit)]
+    if int(suit) != tricks.SPADES:  # spades are the top slice: nothing above to clear
+        slices &= SLICE
+    counts: I8 = POPCOUNT14[slices.astype(np.intp)]
+    return counts
 
 
-def classic_bids(rules: Rules, hands: U64, seats: I8, bids: I8) -> I32:
-    """Every bid from Nil up to what the team cap leaves after the partner's bid."""
-    cap = rules.max_team_bid
-    if cap is None:
-        return np.full(len(hands), (1 << 14) - 1, dtype=np.int32)
-    partner = np.take_along_axis(bids, ((seats + 2) % 4).astype(np.intp)[:, None], axis=1)[:, 0]
-    highest = np.minimum(13, cap - np.maximum(partner, 0).astype(np.int32))
-    return ((np.int32(1) << (highest + 1)) - 1).astype(np.int32)
+def holds(hands: U64, card: Card | int) -> Bools:
+    """Whether each hand (a 52-bit mask) holds ``card`` (a :class:`Card` or its id)."""
+    bit = np.uint64(int(card.id if isinstance(card, Card) else card))
+    held: Bools = (hands >> bit) & np.uint64(1) != 0
+    return held
 
 
-def mirror_bids(rules: Rules, hands: U64, seats: I8, bids: I8) -> I32:
-    """The single bid equal to the spades held."""
-    return (np.int32(1) << _spade_count(hands)).astype(np.int32)
+def bid_masks(lowest: Ints | int, highest: Ints | int | None = None) -> I32:
+    """Bid masks with every bid from ``lowest`` to ``highest`` (both
+    included; none where ``highest < lowest``), elementwise, or with
+    ``highest`` omitted the one bid ``lowest``: ``bid_masks(0, 13)`` is every
+    bid, ``bid_masks(count)`` the bid ``count`` alone.
+
+    >>> bid_masks(np.array([0, 4, 3]), np.array([2, 13, 2])).tolist()
+    [7, 16368, 0]
+    >>> bid_masks(np.array([0, 5])).tolist()
+    [1, 32]
+    """
+    low = np.asarray(lowest, dtype=np.int32)
+    if highest is None:
+        single: I32 = np.left_shift(np.int32(1), low)
+        return single
+    high = np.asarray(highest, dtype=np.int32)
+    # 2**(high+1) - 2**low has the bits low..high set, and is 0 or negative
+    # when high < low.
+    masks: I32 = np.maximum((np.int32(2) << high) - (np.int32(1) << low), 0)
+    return masks
 
 
-def whiz_bids(rules: Rules, hands: U64, seats: I8, bids: I8) -> I32:
-    """Nil or the spade count; only the count with the A♠ under
-    ``whiz_nil_needs_no_ace``; only Nil without spades."""
-    count = _spade_count(hands)
-    nil = np.ones(len(hands), dtype=np.int32)
-    if rules.whiz_nil_needs_no_ace:
-        nil = np.where((hands >> np.uint64(51)) & np.uint64(1) != 0, 0, nil).astype(np.int32)
-    return np.where(count == 0, 1, nil | (np.int32(1) << count)).astype(np.int32)
-
-
-def _builtin_bid_rules() -> dict[object, BidRule]:
-    from spades_variants.classic import ClassicVariant
-    from spades_variants.mirror import MirrorVariant
-    from spades_variants.whiz import WhizVariant
-
-    return {
-        ClassicVariant.legal_bids: classic_bids,
-        MirrorVariant.legal_bids: mirror_bids,
-        WhizVariant.legal_bids: whiz_bids,
-    }
-
-
-def _builtin_reveals() -> dict[object, str]:
-    from spades_variants.mirror import MirrorVariant
-    from spades_variants.whiz import WhizVariant
-
-    return {
-        Variant.revealed_spade_counts: "none",
-        MirrorVariant.revealed_spade_counts: "all",
-        WhizVariant.revealed_spade_counts: "non_nil",
-    }
+def partner_bids(bids: I8, seats: Ints) -> I8:
+    """The bid of each row's ``seats`` partner in ``bids`` ``(n, 4)``, -1 if
+    the partner has not bid."""
+    partner = ((seats.astype(np.intp) + 2) & 3)[:, None]
+    found: I8 = np.take_along_axis(bids, partner, axis=1)[:, 0]
+    return found
 
 
 # -- scoring ----------------------------------------------------------------------
@@ -275,108 +271,23 @@ def game_outcomes(rules: Rules, scores: I64) -> I8:
     return outcome
 
 
-ScoreRule = Callable[[Rules, I8, I8, I64], tuple[I64, I64]]
-OutcomeRule = Callable[[Rules, I64], I8]
+def game_ends(rules: Rules, outcomes: I8, scores: I64, hands: Ints) -> tuple[Bools, I8]:
+    """The array twin of :func:`spades_core.variant.checked_game_end`:
+    whether each game is over after its ``hands``-th hand left ``scores``
+    ``(n, 2)``, and the winner (0 NS, 1 EW; -1 none yet, or a draw).
 
-
-@attrs.frozen
-class BatchRules:
-    """What the batch engine plays: the variant, its resolved rules and the
-    array forms of its bidding, scoring and game-end hooks."""
-
-    variant: Variant
-    rules: Rules
-    legal_bids: BidRule
-    score_hands: ScoreRule
-    game_outcomes: OutcomeRule | None
-    any_spade_breaks: bool
-    two_of_clubs_leads: bool
-    reveals_spade_counts: str
-    """Which bids reveal the bidder's spade count: ``"all"``, ``"non_nil"``,
-    ``"none"``, or ``"hook"`` (ask the variant's own hook)."""
-
-
-def batch_rules(variant: Variant, options: dict[str, Any]) -> BatchRules:
-    """The batch form of ``variant`` under ``options`` (checked as
-    :func:`spades_core.new_game` checks them).
-
-    Raises :class:`UnsupportedVariantError` for a variant whose bidding,
-    scoring or game end the batch engine cannot run (see docs/batch.md for
-    the hooks a plugin provides to run here).
+    ``outcomes`` are the variant's game outcomes for those scores (its
+    ``game_outcomes`` form: a winner, or -1 to play on), which decide first;
+    when they play on and ``rules.max_hands`` hands have been played, the
+    game ends anyway: the higher score wins, and equal scores are a draw.
     """
-    rules = variant.rules(**options)
-    kind = type(variant)
-    bid_rule = _builtin_bid_rules().get(kind.legal_bids)
-    if bid_rule is None:
-        bid_rule = _plugin_hook(variant, "batch_legal_bids", "bids")
-        if bid_rule is None:
-            raise _unsupported(variant, "its legal_bids hook", "batch_legal_bids")
-    score_rule: ScoreRule = score_hands
-    if kind.score_hand is not Variant.score_hand:
-        hook = _plugin_hook(variant, "batch_score_hands", "scores")
-        if hook is None:
-            raise _unsupported(variant, "its score_hand hook", "batch_score_hands")
-        score_rule = hook
-    outcome_rule: OutcomeRule | None = game_outcomes
-    if kind.game_outcome is not Variant.game_outcome:
-        outcome_rule = _plugin_hook(variant, "batch_game_outcomes", "game ends")
-    return BatchRules(
-        variant=variant,
-        rules=rules,
-        legal_bids=_checked_bids(variant, bid_rule) if bid_rule not in _BUILTIN else bid_rule,
-        score_hands=score_rule,
-        game_outcomes=outcome_rule,
-        any_spade_breaks=rules.break_rule is BreakRule.ANY_SPADE,
-        two_of_clubs_leads=rules.first_lead is FirstLead.TWO_OF_CLUBS,
-        reveals_spade_counts=_builtin_reveals().get(kind.revealed_spade_counts, "hook"),
-    )
-
-
-_BUILTIN: Final = (classic_bids, mirror_bids, whiz_bids)
-
-
-def _plugin_hook(variant: Variant, name: str, what: str) -> Any:
-    hook = getattr(variant, name, None)
-    if hook is None:
-        return None
-    if not callable(hook):
-        raise UnsupportedVariantError(
-            f"variant {variant.id!r}: {name} must be a method, not {brief(hook)}"
-        )
-    return hook
-
-
-def _unsupported(variant: Variant, what: str, hook: str) -> UnsupportedVariantError:
-    return UnsupportedVariantError(
-        f"the batch engine cannot play variant {variant.id!r}: {what} is Python code it "
-        f"cannot run on arrays. Give the variant a {hook} method (see the batch "
-        f"documentation), or play it with the engine (spades_core.playouts)"
-    )
-
-
-def _checked_bids(variant: Variant, hook: BidRule) -> BidRule:
-    """A plugin's bid hook, with its answer checked: an ``(n, 14)`` boolean
-    array with at least one legal bid per row, turned into bid masks."""
-
-    def legal_bids(rules: Rules, hands: U64, seats: I8, bids: I8) -> I32:
-        try:
-            answer = np.asarray(hook(rules, hands, seats, bids))
-        except Exception as error:
-            raise UnsupportedVariantError(
-                f"variant {variant.id!r}: batch_legal_bids failed: {type(error).__name__}: "
-                f"{brief(error)}"
-            ) from error
-        if answer.shape != (len(hands), 14) or answer.dtype != np.bool_:
-            raise UnsupportedVariantError(
-                f"variant {variant.id!r}: batch_legal_bids must return a boolean array of "
-                f"shape ({len(hands)}, 14); got {answer.dtype} {answer.shape}"
-            )
-        masks = (answer.astype(np.int32) << np.arange(14, dtype=np.int32)).sum(axis=1)
-        if (masks == 0).any():
-            raise UnsupportedVariantError(
-                f"variant {variant.id!r}: batch_legal_bids left a seat with no legal bid"
-            )
-        checked: I32 = masks.astype(np.int32)
-        return checked
-
-    return legal_bids
+    over: Bools = outcomes >= 0
+    winner = outcomes.astype(np.int8)
+    limit = rules.max_hands
+    if limit is not None:
+        at_limit = ~over & (hands >= limit)
+        ns, ew = scores[:, 0], scores[:, 1]
+        leader = np.where(ns > ew, 0, np.where(ew > ns, 1, -1))
+        winner = np.where(at_limit, leader, winner).astype(np.int8)
+        over = over | at_limit
+    return over, winner

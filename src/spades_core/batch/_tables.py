@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Final
 
 import numpy as np
@@ -9,6 +10,14 @@ import numpy.typing as npt
 
 from spades_core import _check
 from spades_core.encoding import BID_ID_BASE, NUM_ACTIONS
+from spades_core.envs.features import (
+    BAG_CLIP,
+    NO_LIMIT_BAGS,
+    OBSERVATION_SECTIONS,
+    OBSERVATION_SIZE,
+    PHASE_SLOTS,
+    SCORE_CLIP,
+)
 from spades_core.errors import (
     ArgumentTypeError,
     IllegalActionError,
@@ -16,12 +25,16 @@ from spades_core.errors import (
     RulesError,
     brief,
 )
+from spades_core.game import Phase
+from spades_core.rng import MAX_SEED
 from spades_core.seats import Seat
+from spades_core.tricks import LEFT_OF
 from spades_core.variant import Variant
 
 from ._deal import CARD_BITS, deal_hands, first_dealers
 from ._play import make_rng, resolve_variant
 from ._policies import random_bids, random_cards
+from ._refusals import row_refusal
 from ._rules import (
     NO_BID,
     SUIT_OF,
@@ -49,44 +62,22 @@ PLAYING: Final = 1
 EPISODES: Final = ("hand", "game")
 """What a table plays before it restarts from the next seed."""
 
-OBSERVATION_SECTIONS: Final[tuple[tuple[str, int], ...]] = (
-    ("phase", 4),
-    ("hand", 52),
-    ("bids", 4 * 15),
-    ("trick", 4 * 52),
-    ("played", 4 * 52),
-    ("won", 4 * 14),
-    ("shown_out", 4 * 4),
-    ("spade_count", 4 * 15),
-    ("leader", 4),
-    ("to_act", 4),
-    ("dealer", 4),
-    ("spades_broken", 1),
-    ("scores", 2),
-    ("bags", 2),
-)
-"""``(name, length)`` of each section of an observation, in order (see :meth:`Tables.observe`)."""
-
 
 def _layout() -> dict[str, int]:
     starts = {}
     position = 0
-    for name, length in OBSERVATION_SECTIONS:
+    for name, shape in OBSERVATION_SECTIONS:
         starts[name] = position
-        position += length
+        position += math.prod(shape)
     return starts
 
 
+# Where each section starts: the observation layout is envs.features' own.
 _AT: Final = _layout()
-OBSERVATION_SIZE: Final = sum(length for _, length in OBSERVATION_SECTIONS)
-"""The length of one seat's observation vector (681)."""
-_PHASE_BID: Final = 1
-_PHASE_PLAY: Final = 2
-_SCORE_CLIP: Final = 2.0
-_BAG_CLIP: Final = 2.0
-_NO_LIMIT_BAGS: Final = 10
-_MAX_SEED: Final = (1 << 64) - 1
+_PHASE_BID: Final = PHASE_SLOTS[Phase.BID]
+_PHASE_PLAY: Final = PHASE_SLOTS[Phase.PLAY]
 _ONE: Final = np.uint64(1)
+_LEFT_OF: Final = np.array(LEFT_OF, dtype=np.int8)
 
 
 class Tables:
@@ -129,12 +120,6 @@ class Tables:
                 f"episode must be 'hand' or 'game'; got {brief(episode)}"
             )
         self._rules = resolve_variant(variant, options)
-        if episode == "game" and self._rules.game_outcomes is None:
-            raise RulesError(
-                f"variant {self._rules.variant.id!r} decides the end of a game in Python "
-                f"code the batch engine cannot run; give it a batch_game_outcomes method "
-                f"or use episode='hand'"
-            )
         self.n = n
         """The number of tables."""
         self.episode = episode
@@ -174,7 +159,9 @@ class Tables:
         """Whether spades are broken at each table."""
         self.winners = np.full(n, -1, dtype=np.int8)
         """After :meth:`step`: the winning team (0 NS, 1 EW) of each game that
-        ended in that step, -1 elsewhere (always -1 with ``episode="hand"``)."""
+        ended in that step, -1 elsewhere and for a game that ended in a draw
+        (at the ``max_hands`` limit with equal scores); always -1 with
+        ``episode="hand"``."""
         self._led = np.zeros(n, dtype=np.int8)
         self._strength = np.zeros(n, dtype=np.int8)
         self._winner = np.zeros(n, dtype=np.int8)
@@ -214,34 +201,11 @@ class Tables:
         """Each table's observation for one seat, an ``(n, 681)`` float32 array.
 
         ``seats`` is ``None`` (the seat to act at each table), a seat number
-        for every table, or an ``(n,)`` array of seat numbers. Seats are
-        relative to the viewer: block 0 is the viewer, 1 the opponent on its
-        left (who acts after it), 2 its partner, 3 the opponent on its right.
-        Cards are indexed by id. Sections, in order
-        (:data:`OBSERVATION_SECTIONS`); all one-hot or 0/1 unless said:
-
-        * ``phase`` (4): dealing, bidding, playing, game over;
-        * ``hand`` (52): the viewer's cards now;
-        * ``bids`` (4 × 15): per seat, slot 0 = no bid yet, else 1 + bid (Nil is slot 1);
-        * ``trick`` (4 × 52): the card each seat put on the trick in progress;
-        * ``played`` (4 × 52): every card each seat played this hand, the
-          trick in progress included;
-        * ``won`` (4 × 14): tricks won this hand, 0-13;
-        * ``shown_out`` (4 × 4): suits each seat is known to be out of (it
-          failed to follow one, or led a spade before spades were broken);
-        * ``spade_count`` (4 × 15): dealt spades a bid revealed (every bid in
-          Mirror, every non-Nil bid in Whiz): slot 0 = unknown, else 1 + count;
-        * ``leader`` (4): who leads the trick in progress (all 0 while bidding);
-        * ``to_act`` (4): who is to bid or play;
-        * ``dealer`` (4);
-        * ``spades_broken`` (1);
-        * ``scores`` (2): own team, other team: running score / target score,
-          clipped to [-2, 2];
-        * ``bags`` (2): own team, other team: bags / bag limit (10 without a
-          limit), clipped to [0, 2].
-
-        The layout is the one the PettingZoo and OpenSpiel adapters give for
-        ``game.view(seat)``, and holds only what that seat may know.
+        for every table, or an ``(n,)`` array of seat numbers. Row ``i`` is
+        exactly :func:`spades_core.envs.features.observation` of table
+        ``i``'s game viewed by that seat: the layout the PettingZoo and
+        OpenSpiel adapters give, described there (:data:`OBSERVATION_SECTIONS`),
+        holding only what that seat may know.
         """
         seat = self._seats(seats)
         n = self.n
@@ -287,32 +251,16 @@ class Tables:
         own = (seat & 1).astype(np.intp)
         scores = self.scores[rows[:, None], np.stack([own, 1 - own], axis=1)]
         bags = self.bags[rows[:, None], np.stack([own, 1 - own], axis=1)]
-        limit = rules.bag_limit if rules.bag_limit is not None else _NO_LIMIT_BAGS
+        limit = rules.bag_limit if rules.bag_limit is not None else NO_LIMIT_BAGS
         obs[:, _AT["scores"] : _AT["scores"] + 2] = np.clip(
-            scores / rules.target_score, -_SCORE_CLIP, _SCORE_CLIP
+            scores / rules.target_score, -SCORE_CLIP, SCORE_CLIP
         )
-        obs[:, _AT["bags"] : _AT["bags"] + 2] = np.clip(bags / limit, 0.0, _BAG_CLIP)
+        obs[:, _AT["bags"] : _AT["bags"] + 2] = np.clip(bags / limit, 0.0, BAG_CLIP)
         return obs
 
     def _revealed_counts(self) -> I8:
         """The dealt spade count each seat's bid reveals, -1 where none does."""
-        reveal = self._rules.reveals_spade_counts
-        if reveal == "all":
-            return self.bids
-        if reveal == "non_nil":
-            return np.where(self.bids > 0, self.bids, NO_BID).astype(np.int8)
-        if reveal == "none":
-            return np.full((self.n, 4), NO_BID, dtype=np.int8)
-        # A plugin's own hook, asked table by table (slow, but only for observations).
-        variant = self._rules.variant
-        counts = np.full((self.n, 4), NO_BID, dtype=np.int8)
-        for row in range(self.n):
-            made = {Seat(s): int(b) for s, b in enumerate(self.bids[row]) if b >= 0}
-            for revealed_seat, count in variant.revealed_spade_counts(
-                self._rules.rules, made
-            ).items():
-                counts[row, int(revealed_seat)] = count
-        return counts
+        return self._rules.revealed_spade_counts(self.bids)
 
     def _seats(self, seats: object) -> I8:
         if seats is None:
@@ -372,31 +320,37 @@ class Tables:
         ok = in_range & ((self._legal >> np.where(in_range, bit, 0).astype(np.uint64)) & _ONE != 0)
         if not ok.all():
             row = int(np.flatnonzero(~ok)[0])
-            seat = Seat(int(self.to_act[row])).name
-            doing = "play a card" if playing[row] else "bid"
-            raise IllegalActionError(
-                IllegalReason.NOT_AN_ACTION
-                if not 0 <= int(ids[row]) < NUM_ACTIONS
-                else IllegalReason.WRONG_PHASE
-                if in_range[row] == 0
-                else IllegalReason.BID_NOT_ALLOWED
-                if not playing[row]
-                else IllegalReason.CARD_NOT_IN_HAND
-                if not int(self.hands[row, int(self.to_act[row])]) >> int(ids[row]) & 1
-                else IllegalReason.MUST_FOLLOW_SUIT
-                if self.trick_size[row]
-                else IllegalReason.SPADES_NOT_BROKEN,
-                f"table {row}: action id {int(ids[row])} is not legal; {seat} must "
-                f"{doing} (legal ids: {np.flatnonzero(self.legal_mask()[row]).tolist()})",
-            )
+            raise self._refusal(row, int(ids[row]))
         return ids
+
+    def _refusal(self, row: int, action: int) -> IllegalActionError:
+        """The engine's refusal of ``action`` at table ``row``, naming the table."""
+        seat = int(self.to_act[row])
+        size = int(self.trick_size[row])
+        rules = self._rules
+        refusal = row_refusal(
+            rules.variant,
+            rules.rules,
+            bidding=bool(self.phase[row] == BIDDING),
+            seat=seat,
+            hand=int(self.hands[row, seat]),
+            bids=[int(bid) for bid in self.bids[row]],
+            trick=[int(card) for card in self.trick[row, :size]],
+            broken=bool(self.broken[row]),
+            leads_two_of_clubs=rules.two_of_clubs_leads and bool(self._tricks_done[row] == 0),
+            action=action,
+        )
+        legal = np.flatnonzero(self.legal_mask()[row]).tolist()
+        return IllegalActionError(
+            refusal.reason, f"table {row}: {refusal} (action id {action}; legal ids: {legal})"
+        )
 
     def _bid(self, rows: Ids, values: Ids) -> None:
         seat = self.to_act[rows]
         self.bids.reshape(-1)[rows * 4 + seat] = values
         next_seat = ((seat + 1) & 3).astype(np.int8)
         self.to_act[rows] = next_seat
-        finished = next_seat == ((self.dealer[rows] + 1) & 3)
+        finished = next_seat == _LEFT_OF[self.dealer[rows]]
         still = rows[~finished]
         if len(still):
             self._bid_options(still)
@@ -462,9 +416,7 @@ class Tables:
         self, rows: Ids, rewards: npt.NDArray[np.int64], done: npt.NDArray[np.bool_]
     ) -> None:
         rules = self._rules
-        points, bags = rules.score_hands(
-            rules.rules, self.bids[rows], self.won[rows], self.bags[rows]
-        )
+        points, bags = rules.score_hands(self.bids[rows], self.won[rows], self.bags[rows])
         rewards[rows] = points
         if self.episode == "hand":
             done[rows] = True
@@ -472,14 +424,14 @@ class Tables:
             return
         self.scores[rows] += points
         self.bags[rows] = bags
-        outcome = rules.game_outcomes(rules.rules, self.scores[rows])  # type: ignore[misc]
-        over = rows[outcome >= 0]
-        self.winners[over] = outcome[outcome >= 0]
+        ended, winner = rules.game_ends(self.scores[rows], self.hand_number[rows] + 1)
+        over = rows[ended]
+        self.winners[over] = winner[ended]
         done[over] = True
-        going_on = rows[outcome < 0]
+        going_on = rows[~ended]
         if len(going_on):
             self.hand_number[going_on] += 1
-            self.dealer[going_on] = (self.dealer[going_on] + 1) & 3
+            self.dealer[going_on] = _LEFT_OF[self.dealer[going_on]]
             self._deal(going_on)
         if len(over):
             self._start_games(over, self._take_seeds(len(over)))
@@ -487,7 +439,7 @@ class Tables:
     def _take_seeds(self, count: int) -> U64:
         first = self._next_seed
         self._next_seed += count
-        return np.array([(first + k) & _MAX_SEED for k in range(count)], dtype=np.uint64)
+        return np.array([(first + k) & MAX_SEED for k in range(count)], dtype=np.uint64)
 
     def _start_games(self, rows: Ids, seeds: U64) -> None:
         self.seeds[rows] = seeds
@@ -511,7 +463,7 @@ class Tables:
         self.broken[rows] = False
         self._tricks_done[rows] = 0
         self.phase[rows] = BIDDING
-        first = ((self.dealer[rows] + 1) & 3).astype(np.int8)
+        first = _LEFT_OF[self.dealer[rows]]
         self.to_act[rows] = first
         self.leader[rows] = first
         self._bid_options(rows)
@@ -519,7 +471,7 @@ class Tables:
     def _bid_options(self, rows: Ids) -> None:
         seat = self.to_act[rows]
         hand = self.hands.reshape(-1)[rows * 4 + seat]
-        legal = self._rules.legal_bids(self._rules.rules, hand, seat, self.bids[rows])
+        legal = self._rules.legal_bids(hand, seat, self.bids[rows])
         self._legal[rows] = legal.astype(np.uint64)
 
     def _play_options(self, rows: Ids) -> None:

@@ -8,9 +8,11 @@ cards). The hand is then scored with the variant's own scoring and game-end
 hooks, and the candidate with the best average value is chosen.
 
 The value of a finished hand, for the deciding team, is its points minus the
-opponents' points, with bags priced at ``bag_penalty / bag_limit`` each, and
-a large bonus (or malus) when the hand ends the game: so a team near the
-target or the loss floor plays for the match, not the hand.
+opponents' points, with bags priced at what each costs at the margin
+(:func:`~spades_core.scoring.bag_cost`), and a large bonus (or malus) when
+the hand ends the game (the engine's game end, hand limit included: a drawn
+game is worth neither): so a team near the target, the loss floor or the
+last hand plays for the match, not the hand.
 
 Play-outs run on a mutable :class:`Sim` of ints, never on views (which are
 far too slow to build at every step).
@@ -32,8 +34,10 @@ from spades_core.bots.why import Why
 from spades_core.cards import CardSet
 from spades_core.results import SEATS
 from spades_core.sampling import HiddenCards
+from spades_core.scoring import bag_cost
 from spades_core.tricks import (
     FIRST_SPADE,
+    LEFT_OF,
     NO_SUIT,
     RANKS,
     breaks_spades,
@@ -43,7 +47,12 @@ from spades_core.tricks import (
     shown_out,
     trick_winner,
 )
-from spades_core.variant import checked_game_outcome, checked_legal_bids, checked_score_hand
+from spades_core.variant import (
+    checked_game_end,
+    checked_legal_bids,
+    checked_revealed_spade_counts,
+    checked_score_hand,
+)
 from spades_core.views import View
 
 __all__ = ["GAME_VALUE", "Budget", "Sim", "hand_value", "search_bid", "search_play"]
@@ -88,13 +97,14 @@ class Budget:
 class Sim(Table):
     """A table that knows every hand, for play-outs. ``hands`` are held masks."""
 
-    __slots__ = ("any_spade", "dealer", "hands", "to_act", "two_of_clubs", "variant")
+    __slots__ = ("any_spade", "dealer", "hand_number", "hands", "to_act", "two_of_clubs", "variant")
 
     def __init__(self, view: View, base: Table, hands: tuple[int, ...]) -> None:
         base.copy_into(self)
         rules = view.rules
         self.rules = rules
         self.variant = view.variant
+        self.hand_number = view.hand_number
         self.dealer = int(view.dealer)
         self.any_spade, self.two_of_clubs = rule_flags(rules)
         self.hands = list(hands)
@@ -105,6 +115,7 @@ class Sim(Table):
         other = Sim.__new__(Sim)
         self.copy_into(other)
         other.variant = self.variant
+        other.hand_number = self.hand_number
         other.dealer = self.dealer
         other.any_spade = self.any_spade
         other.two_of_clubs = self.two_of_clubs
@@ -172,7 +183,7 @@ class Sim(Table):
         """Complete the bidding with the normal policy, then set up the first lead."""
         variant = self.variant
         rules = self.rules
-        first = (self.dealer + 1) % 4
+        first = LEFT_OF[self.dealer]
         for i in range(4):
             seat = (first + i) % 4
             if self.bids[seat] != NO_BID:
@@ -184,10 +195,10 @@ class Sim(Table):
                 variant, rules, SEATS[seat], CardSet(self.hand), made
             )
             self.bids[seat] = normal_bid(self)[0]
-        made = {SEATS[s]: b for s, b in enumerate(self.bids)}
-        revealed = variant.revealed_spade_counts(rules, made)
-        for seat, count in revealed.items():
-            self.spades_left[seat] = count
+        revealed = checked_revealed_spade_counts(variant, rules, tuple(self.bids))
+        for seat, count in enumerate(revealed):
+            if count is not None:
+                self.spades_left[seat] = count
         leader = first_leader(self.dealer, self.hands, self.two_of_clubs)
         self.leader = leader
         self.to_act = leader
@@ -249,15 +260,14 @@ def hand_value(sim: Sim, team: int) -> float:
     variant = sim.variant
     points, bags = checked_score_hand(variant, rules, tuple(sim.bids), tuple(sim.won), sim.bags)
     value = float(points[team] - points[1 - team])
-    limit = rules.bag_limit
-    if limit:
-        price = rules.bag_penalty / limit
+    if rules.bag_limit is not None:
         gained = (bags[team] - sim.bags[team]) - (bags[1 - team] - sim.bags[1 - team])
-        value -= price * gained
+        value -= bag_cost(rules.bag_limit, rules.bag_penalty) * gained
     scores = (sim.scores[0] + points[0], sim.scores[1] + points[1])
-    outcome = checked_game_outcome(variant, rules, scores)
-    if outcome is not None:
-        value += GAME_VALUE if outcome == team else -GAME_VALUE
+    # The engine's one game end: the variant's outcome, then the hand limit.
+    over, winner = checked_game_end(variant, rules, scores, sim.hand_number + 1)
+    if over and winner is not None:
+        value += GAME_VALUE if winner == team else -GAME_VALUE
     return value
 
 

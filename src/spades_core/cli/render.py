@@ -1,7 +1,7 @@
 """Text rendering shared by ``spades play`` and ``spades watch``.
 
-Everything here turns a :class:`~spades_core.views.View` (or a finished
-:class:`~spades_core.HandResult`) into lines of text, so the terminal game
+Everything here turns a :class:`~spades_core.views.View` (or a game's
+finished hand) into lines of text, so the terminal game
 shows a player exactly what their seat may know. Colour is used only when
 the output is a terminal and the ``NO_COLOR`` environment variable is unset
 (https://no-color.org); otherwise the text is plain, which is what tests and
@@ -23,15 +23,13 @@ import attrs
 
 from spades_core.actions import Action, Bid, Deal, Play
 from spades_core.cards import Card, CardSet, Suit
-from spades_core.game import Phase
-from spades_core.options import BagOverflow, DoubleNil, NilTricks, Rules
-from spades_core.results import HandResult
+from spades_core.game import Game, Phase
+from spades_core.scoring import score_breakdown
 from spades_core.seats import Seat, Team
 from spades_core.views import View
 
 __all__ = [
     "DISPLAY_SUIT_ORDER",
-    "BreakdownLine",
     "Style",
     "action_text",
     "bid_text",
@@ -39,7 +37,6 @@ __all__ = [
     "hand_line",
     "hand_lines",
     "result_lines",
-    "score_breakdown",
     "seat_name",
     "sorted_hand",
     "table_lines",
@@ -243,124 +240,22 @@ def table_lines(
     return lines
 
 
-@final
-@attrs.frozen
-class BreakdownLine:
-    """One item of a team's hand score: what happened and the points it earned."""
-
-    label: str
-    points: int
-
-
-def score_breakdown(
-    rules: Rules, result: HandResult, bags_before: tuple[int, int]
-) -> dict[Team, list[BreakdownLine]]:
-    """Each team's hand score split into contract, overtricks, Nil, Nil-trick
-    bags and bag penalties (docs/rules.md, Scoring), for the standard scoring.
-
-    The items add up to ``result.points``; for a variant that scores its own
-    way (so they would not), the team's list is a single line with the total.
-    """
-    breakdown: dict[Team, list[BreakdownLine]] = {}
-    for team in Team:
-        first, second = team.seats
-        lines = _team_breakdown(
-            rules,
-            (first, second),
-            (result.bids[first], result.bids[second]),
-            (result.tricks[first], result.tricks[second]),
-            bags_before[team],
-        )
-        if sum(line.points for line in lines) != result.points[team]:
-            lines = [BreakdownLine("scored by the variant's own rules", result.points[team])]
-        breakdown[team] = lines
-    return breakdown
-
-
-def _team_breakdown(
-    rules: Rules,
-    seats: tuple[Seat, Seat],
-    bids: tuple[int, int],
-    tricks: tuple[int, int],
-    bags_before: int,
-) -> list[BreakdownLine]:
-    lines: list[BreakdownLine] = []
-    nil = [i for i in (0, 1) if bids[i] == 0]
-    contract = bids[0] + bids[1]
-    new_bags = 0
-    if rules.nil_tricks is NilTricks.COUNT_TOWARD_CONTRACT:
-        counted = tricks[0] + tricks[1]
-    else:
-        counted = sum(tricks[i] for i in (0, 1) if bids[i] != 0)
-        for i in nil:
-            if tricks[i]:
-                extra = tricks[i] if rules.nil_tricks is NilTricks.BAGS_WITH_POINTS else 0
-                plural = "s" if tricks[i] > 1 else ""
-                lines.append(
-                    BreakdownLine(
-                        f"{seat_name(seats[i])}'s {tricks[i]} Nil trick{plural}: "
-                        f"{tricks[i]} bag{plural}",
-                        extra,
-                    )
-                )
-                new_bags += tricks[i]
-    if contract or len(nil) < 2 or counted:
-        if counted >= contract:
-            lines.append(
-                BreakdownLine(f"contract {contract} made ({counted} tricks)", 10 * contract)
-            )
-            over = counted - contract
-            if over:
-                plural = "s" if over > 1 else ""
-                lines.append(BreakdownLine(f"{over} overtrick{plural}: {over} bag{plural}", over))
-                new_bags += over
-        else:
-            lines.append(
-                BreakdownLine(f"contract {contract} set ({counted} tricks)", -10 * contract)
-            )
-    value = rules.nil_value
-    if len(nil) == 2 and rules.double_nil is not DoubleNil.INDEPENDENT:
-        made = all(tricks[i] == 0 for i in nil)
-        if made:
-            lines.append(BreakdownLine("double Nil made", 2 * value))
-        else:
-            loss = -2 * value if rules.double_nil is DoubleNil.ALL_OR_NOTHING else 0
-            lines.append(BreakdownLine("double Nil failed", loss))
-    else:
-        for i in nil:
-            name = seat_name(seats[i])
-            if tricks[i] == 0:
-                lines.append(BreakdownLine(f"{name}'s Nil made", value))
-            else:
-                lines.append(BreakdownLine(f"{name}'s Nil failed ({tricks[i]} taken)", -value))
-    limit = rules.bag_limit
-    total_bags = bags_before + new_bags
-    if limit is not None and new_bags and total_bags >= limit:
-        penalties = total_bags // limit if rules.bag_overflow is BagOverflow.CARRY else 1
-        times = f" ×{penalties}" if penalties > 1 else ""
-        lines.append(
-            BreakdownLine(
-                f"bag penalty{times} ({total_bags} bags reach the limit of {limit})",
-                -penalties * rules.bag_penalty,
-            )
-        )
-    return lines
-
-
-def result_lines(
-    rules: Rules, result: HandResult, bags_before: tuple[int, int], style: Style
-) -> list[str]:
-    """The end-of-hand report: bids and tricks per seat, then each team's score
-    breakdown, hand total, running score and bags."""
+def result_lines(game: Game | View, style: Style, hand: int = -1) -> list[str]:
+    """The end-of-hand report of a finished hand of ``game`` (the last one
+    by default): bids and tricks per seat, then each team's score items as
+    the variant itemises them (:func:`spades_core.scoring.score_breakdown`),
+    hand total, running score and bags."""
+    result = game.hand_results[hand]
+    breakdown = score_breakdown(game, hand)
     lines = [style.heading(f"Hand {result.number + 1} scored")]
     for seat in Seat:
         lines.append(
             f"  {seat_name(seat):<5}  bid {bid_text(result.bids[seat]):>3}, "
             f"took {result.tricks[seat]:>2}"
         )
-    for team, items in score_breakdown(rules, result, bags_before).items():
+    for team in Team:
         lines.append(f"  {team.name}:")
-        for item in items:
+        for item in breakdown.team_items(team):
             lines.append(f"    {item.label:<52} {style.points(item.points, 6)}")
         lines.append(
             f"    {style.bold('hand')} {style.points(result.points[team])} → "

@@ -179,19 +179,7 @@ class PlaySession:
                 f"({render.trick_text(trick.plays, self.style)})"
             )
             if finished_hand:
-                result = self.game.hand_results[-1]
-                bags_before = (
-                    before.hand_results[-1].bags.values_ if before.hand_results else (0, 0)
-                )
-                self.say(
-                    "",
-                    *render.result_lines(
-                        self.game.rules,
-                        result,
-                        (bags_before[0], bags_before[1]),
-                        self.style,
-                    ),
-                )
+                self.say("", *render.result_lines(self.game, self.style))
 
     def show(self, view: View) -> None:
         """Print the table and the human's hand."""

@@ -154,18 +154,7 @@ def watch(
                 f"  → {seat_name(trick.winner)}"
             )
             if finished_hand:
-                bags_before = (
-                    before.hand_results[-1].bags.values_ if before.hand_results else (0, 0)
-                )
-                say(
-                    "",
-                    *render.result_lines(
-                        game.rules,
-                        game.hand_results[-1],
-                        (bags_before[0], bags_before[1]),
-                        style,
-                    ),
-                )
+                say("", *render.result_lines(game, style))
             if delay:
                 time.sleep(delay)
     winner = game.winner

@@ -13,7 +13,9 @@ its left (who acts next), 2 its partner, 3 the opponent on its right (a
 spectator's view counts from North). Cards are indexed by id (``2C`` = 0 …
 ``AS`` = 51, see :mod:`spades_core.encoding`); suits in the order clubs,
 diamonds, hearts, spades. :data:`OBSERVATION_SECTIONS` lists the sections in
-order with their shapes; :func:`section` cuts one out of a vector.
+order with their shapes; :func:`section` cuts one out of a vector. This is
+the one statement of the layout: the batch engine's
+:meth:`~spades_core.batch.Tables.observe` builds the same vectors from it.
 
 >>> import spades_core as sc
 >>> from spades_core.envs import features
@@ -37,12 +39,16 @@ from spades_core.seats import Seat
 from spades_core.views import View
 
 __all__ = [
+    "BAG_CLIP",
     "HISTORY_SECTIONS",
     "INFORMATION_STATE_SIZE",
+    "NO_LIMIT_BAGS",
     "OBSERVATION_HIGH",
     "OBSERVATION_LOW",
     "OBSERVATION_SECTIONS",
     "OBSERVATION_SIZE",
+    "PHASE_SLOTS",
+    "SCORE_CLIP",
     "information_state",
     "observation",
     "section",
@@ -97,19 +103,23 @@ OBSERVATION_SIZE: Final = _OBSERVATION_END
 INFORMATION_STATE_SIZE: Final = _INFORMATION_STATE_END
 """How many numbers :func:`information_state` gives (3,645)."""
 
-_PHASES: Final = {Phase.DEAL: 0, Phase.BID: 1, Phase.PLAY: 2, Phase.GAME_OVER: 3}
-_SCORE_CLIP: Final = 2.0
-_BAG_CLIP: Final = 2.0
-_NO_LIMIT_BAGS: Final = 10
+PHASE_SLOTS: Final = {Phase.DEAL: 0, Phase.BID: 1, Phase.PLAY: 2, Phase.GAME_OVER: 3}
+"""The slot of each phase in the one-hot ``phase`` section."""
+SCORE_CLIP: Final = 2.0
+"""Scores are given as score / target score, clipped to [-SCORE_CLIP, SCORE_CLIP]."""
+BAG_CLIP: Final = 2.0
+"""Bags are given as bags / bag limit, clipped to [0, BAG_CLIP]."""
+NO_LIMIT_BAGS: Final = 10
+"""The bag count that stands for the bag limit when there is none."""
 
 
 def _bounds(low: bool) -> Vector:
     bound = np.zeros(OBSERVATION_SIZE, np.float32) if low else np.ones(OBSERVATION_SIZE, np.float32)
     start, end, _ = _OFFSETS["scores"]
-    bound[start:end] = -_SCORE_CLIP if low else _SCORE_CLIP
+    bound[start:end] = -SCORE_CLIP if low else SCORE_CLIP
     start, end, _ = _OFFSETS["bags"]
     if not low:
-        bound[start:end] = _BAG_CLIP
+        bound[start:end] = BAG_CLIP
     return bound
 
 
@@ -203,7 +213,7 @@ def _origin(view: View) -> int:
 
 def _fill_observation(view: View, vector: Vector) -> None:
     me = _origin(view)
-    vector[_PHASE + _PHASES[view.phase]] = 1.0
+    vector[_PHASE + PHASE_SLOTS[view.phase]] = 1.0
     _set_cards(vector, _HAND, view.hand().mask)
     bids = view.bids.values_
     counts = view.spade_counts.values_
@@ -235,12 +245,12 @@ def _fill_observation(view: View, vector: Vector) -> None:
     rules = view.rules
     scores = view.scores.values_
     target = rules.target_score
-    vector[_SCORES] = _clip(scores[own] / target, -_SCORE_CLIP, _SCORE_CLIP)
-    vector[_SCORES + 1] = _clip(scores[1 - own] / target, -_SCORE_CLIP, _SCORE_CLIP)
-    limit = rules.bag_limit if rules.bag_limit is not None else _NO_LIMIT_BAGS
+    vector[_SCORES] = _clip(scores[own] / target, -SCORE_CLIP, SCORE_CLIP)
+    vector[_SCORES + 1] = _clip(scores[1 - own] / target, -SCORE_CLIP, SCORE_CLIP)
+    limit = rules.bag_limit if rules.bag_limit is not None else NO_LIMIT_BAGS
     bags = view.bags.values_
-    vector[_BAGS] = _clip(bags[own] / limit, 0.0, _BAG_CLIP)
-    vector[_BAGS + 1] = _clip(bags[1 - own] / limit, 0.0, _BAG_CLIP)
+    vector[_BAGS] = _clip(bags[own] / limit, 0.0, BAG_CLIP)
+    vector[_BAGS + 1] = _clip(bags[1 - own] / limit, 0.0, BAG_CLIP)
 
 
 def _clip(value: float, low: float, high: float) -> float:

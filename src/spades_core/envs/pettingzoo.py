@@ -200,11 +200,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
         game = self.game
         if game.phase not in (Phase.BID, Phase.PLAY):
             lines = render.table_lines(game.public_view(), _PLAIN)
-            results = game.hand_results
-            if results:
-                bags = results[-2].bags.values_ if len(results) > 1 else (0, 0)
-                last = render.result_lines(game.rules, results[-1], (bags[0], bags[1]), _PLAIN)
-                lines += ["", *last]
+            if game.hand_results:
+                lines += ["", *render.result_lines(game, _PLAIN)]
             return "\n".join(lines)
         seat = game.to_act
         assert seat is not None

@@ -25,6 +25,7 @@ from spades_core.errors import ArgumentTypeError, RulesError, SpadesError, brief
 from spades_core.game import new_game
 from spades_core.players import PlayerSpec, make_player, parse_player
 from spades_core.registry import load_variant
+from spades_core.rng import MAX_SEED
 from spades_core.scoring import why_games_may_not_end
 from spades_core.simulation.backends import (
     BACKENDS,
@@ -64,7 +65,6 @@ DEFAULT_HAND_LIMIT: Final = 200
 """Games mode: a game still going after this many hands stops and counts as
 unfinished (``hand_limit``; the house rule ``max_hands`` instead ends a game
 with the higher score winning)."""
-_MAX_SEED: Final = (1 << 64) - 1
 
 
 def default_workers() -> int:
@@ -337,7 +337,7 @@ def plan_run(**settings: Unpack[RunSettings]) -> RunPlan:
         seed = journal_seed(journal) if journal is not None else None
         if seed is None:
             seed = secrets.randbits(63)
-    elif not 0 <= whole_number(seed, _CALL, "seed") <= _MAX_SEED:
+    elif not 0 <= whole_number(seed, _CALL, "seed") <= MAX_SEED:
         raise RulesError(f"seed must be a whole number from 0 to 2**64-1; got {brief(seed)}")
     instance(duplicate, bool, _CALL, "duplicate", "True or False")
     if options is None:

@@ -28,6 +28,7 @@ from types import TracebackType
 from typing import Any, BinaryIO, Final, TypeVar
 
 from spades_core.errors import SpadesError, brief
+from spades_core.rng import MAX_SEED
 from spades_core.simulation.work import ItemResult, Match
 
 try:
@@ -147,7 +148,7 @@ def journal_seed(path: str) -> int | None:
     if header is None:
         return None
     seed = header.get("seed")
-    if type(seed) is not int or not 0 <= seed < 1 << 64:
+    if type(seed) is not int or not 0 <= seed <= MAX_SEED:
         raise JournalError(f"the journal {path} is damaged at line 1: its seed is {brief(seed)}")
     return seed
 

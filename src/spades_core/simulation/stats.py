@@ -27,6 +27,10 @@ from typing import Final
 
 import attrs
 
+# The price of a bag is a rule of the scoring; it is re-exported here, where
+# the bag-adjusted statistics use it.
+from spades_core.scoring import bag_cost
+
 __all__ = ["Interval", "bag_cost", "mean_interval", "wilson_interval"]
 
 Z95: Final = 1.959963984540054
@@ -49,11 +53,6 @@ class Interval:
 
 def _json(value: float) -> float | None:
     return None if math.isnan(value) else value
-
-
-def bag_cost(limit: int | None, penalty: int) -> float:
-    """What a bag costs at the margin: ``penalty / limit``, or 0 without a bag limit."""
-    return 0.0 if limit is None else penalty / limit
 
 
 def mean_interval(values: Sequence[float]) -> Interval:

@@ -33,6 +33,7 @@ from spades_core.players import PlayerSpec, make_player
 from spades_core.results import HandResult
 from spades_core.rng import SeedStream
 from spades_core.seats import Seat, SeatMap, Team, TeamMap
+from spades_core.tricks import LEFT_OF
 from spades_core.variant import Variant
 
 __all__ = [
@@ -168,7 +169,7 @@ def run_item(match: Match, index: int) -> ItemResult:
             game = first
             if rotated:
                 dealt = [first.dealt_hand(seat) for seat in Seat]
-                game = match.new_game(seed, dealer=Seat((first.dealer + 1) % 4)).apply(
+                game = match.new_game(seed, dealer=Seat(LEFT_OF[first.dealer])).apply(
                     Deal(_four(tuple(dealt[(seat - 1) % 4] for seat in range(4))))
                 )
             # The players keep their seats; the rotated deal gives each side

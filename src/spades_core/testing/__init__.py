@@ -12,6 +12,10 @@ test theirs:
 * :func:`check_variant` — the conformance suite every variant must pass,
   which fails with a :class:`ConformanceError` naming the check and a seed
   that reproduces the failure;
+* :func:`check_array_forms` — the twin check: a variant's array forms (its
+  rules on arrays, for :mod:`spades_core.batch`) agree with its hooks, on
+  random inputs and in whole hands and games (needs numpy, the ``batch``
+  extra);
 * :mod:`spades_core.testing.pytest_plugin` — opt-in pytest fixtures
   parametrized over the installed variants (``-p spades_core.testing.pytest_plugin``).
 
@@ -41,6 +45,7 @@ except ImportError as _missing:
     ) from _missing
 
 # Imported after the check above, so a missing extra gives the message above.
+from spades_core.testing._array_checks import check_array_forms  # noqa: E402
 from spades_core.testing.conformance import (  # noqa: E402
     CHECKS,
     ConformanceError,
@@ -57,6 +62,7 @@ __all__ = [
     "ConformanceError",
     "MissingTestingExtraError",
     "VariantMachine",
+    "check_array_forms",
     "check_game",
     "check_illegal_actions",
     "check_record",

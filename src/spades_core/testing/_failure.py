@@ -27,6 +27,7 @@ CHECKS: Final = (
     "records",
     "views",
     "same_seed",
+    "array_forms",
 )
 """The names of the conformance checks, as :attr:`ConformanceError.check` reports them."""
 
@@ -37,7 +38,8 @@ class ConformanceError(AssertionError):
     """A variant failed a conformance check.
 
     ``check`` is one of :data:`CHECKS`; ``seed`` (when not ``None``) replays the
-    failing scenario with ``check_variant(variant, seed=seed)``.
+    failing scenario with ``check_variant(variant, seed=seed)`` (or, for the
+    ``array_forms`` check, ``check_array_forms(variant, seed=seed)``).
     """
 
     def __init__(
@@ -48,18 +50,20 @@ class ConformanceError(AssertionError):
         variant_id: str | None = None,
         seed: int | None = None,
         where: str = "",
+        replay: str = "check_variant",
     ) -> None:
         self.check = check
         self.detail = detail
         self.variant_id = variant_id
         self.seed = seed
         self.where = where
+        self.replay = replay
         who = f"variant {variant_id!r}" if variant_id is not None else "the game"
         message = f"{who} fails the {check!r} check: {detail}"
         if where:
             message += f"\n  at: {where}"
         if seed is not None:
-            message += f"\n  reproduce with: check_variant(variant, seed={seed})"
+            message += f"\n  reproduce with: {replay}(variant, seed={seed})"
         super().__init__(message)
 
     def located(self, *, variant_id: str, seed: int | None, where: str) -> ConformanceError:
@@ -70,6 +74,7 @@ class ConformanceError(AssertionError):
             variant_id=variant_id,
             seed=seed,
             where=self.where or where,
+            replay=self.replay,
         )
         located.__cause__ = self.__cause__
         return located

@@ -15,7 +15,7 @@ from spades_core.records import dumps, loads
 from spades_core.results import Trick
 from spades_core.seats import Seat, Team
 from spades_core.testing._failure import ConformanceError, fail, guard, seat_text
-from spades_core.tricks import NO_SUIT, legal_card_mask, trick_winner
+from spades_core.tricks import LEFT_OF, NO_SUIT, legal_card_mask, trick_winner
 from spades_core.variant import checked_game_end, checked_game_outcome, checked_score_hand
 
 __all__ = ["check_game", "check_record", "check_scoring_hooks"]
@@ -121,7 +121,8 @@ def _check_turn(game: Game) -> None:
         seat: bid for seat, bid in zip(SEATS, game.bids.values_, strict=True) if bid is not None
     }
     if phase is Phase.BID:
-        order = [SEATS[(game.dealer + 1 + i) % 4] for i in range(4)]
+        first_bidder = LEFT_OF[game.dealer]
+        order = [SEATS[(first_bidder + i) % 4] for i in range(4)]
         if set(bids) != set(order[: len(bids)]) or len(bids) > 3:
             fail("turn_order", f"bids {dict(bids)} are not in order from left of the dealer")
         if game.to_act != order[len(bids)]:
@@ -137,7 +138,7 @@ def _check_turn(game: Game) -> None:
         elif game.rules.first_lead is FirstLead.TWO_OF_CLUBS:
             expected_leader = next(s for s in SEATS if ALL_CARDS[0] in game.dealt_hand(s))
         else:
-            expected_leader = SEATS[(game.dealer + 1) % 4]
+            expected_leader = SEATS[LEFT_OF[game.dealer]]
         if leader != expected_leader:
             fail("turn_order", f"{leader.name} leads; {expected_leader.name} should")
         on_move = SEATS[(leader + len(game.current_trick)) % 4]

@@ -17,6 +17,10 @@ Example::
 
     def test_passes_conformance(spades_variant):
         check_variant(spades_variant, max_examples=10)
+
+
+    def test_array_forms_are_twins_of_the_hooks(spades_variant):
+        check_array_forms(spades_variant)
 """
 
 from __future__ import annotations

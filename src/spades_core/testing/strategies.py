@@ -17,7 +17,6 @@
 
 from __future__ import annotations
 
-import enum
 import random
 from collections.abc import Mapping, Sequence
 from functools import partial
@@ -31,16 +30,9 @@ from spades_core.actions import Action, Deal
 from spades_core.cards import ALL_CARDS, Card, CardSet
 from spades_core.errors import RulesError
 from spades_core.game import SEATS, Game, Phase, new_game
-from spades_core.options import (
-    STANDARD_OPTIONS,
-    BagOverflow,
-    BreakRule,
-    DoubleNil,
-    FirstLead,
-    NilTricks,
-    OptionSpec,
-)
+from spades_core.options import STANDARD_OPTIONS, OptionSpec
 from spades_core.registry import load_variant
+from spades_core.rng import MAX_SEED
 from spades_core.seats import SeatMap
 from spades_core.variant import Variant
 
@@ -59,17 +51,10 @@ __all__ = [
     "seeds",
 ]
 
-MAX_SEED: Final = (1 << 64) - 1
 
-# Values worth trying for each standard option: the edges and the values
-# people play with, then (for whole numbers) a range to explore.
-_CHOICES: Final[Mapping[str, type[enum.StrEnum]]] = {
-    "nil_tricks": NilTricks,
-    "double_nil": DoubleNil,
-    "bag_overflow": BagOverflow,
-    "break_rule": BreakRule,
-    "first_lead": FirstLead,
-}
+# Values worth trying for each standard whole-number option: the edges and
+# the values people play with, then a range to explore. Options whose values
+# can be listed (flags and choices) list them in their spec.
 _NUMBERS: Final[Mapping[str, tuple[tuple[int | None, ...], int, int]]] = {
     "target_score": ((1, 50, 100, 250, 300, 500), 1, 1000),
     "loss_floor": ((None, -1, -100, -200), -1000, -1),
@@ -79,7 +64,6 @@ _NUMBERS: Final[Mapping[str, tuple[tuple[int | None, ...], int, int]]] = {
     "max_team_bid": ((None, 1, 7, 12, 13), 1, 13),
     "max_hands": ((None, 1, 2), 1, 4),
 }
-_FLAGS: Final = frozenset({"whiz_nil_needs_no_ace"})
 
 
 def _as_variant(variant: Variant | str) -> Variant:
@@ -94,9 +78,11 @@ def option_values(
     variant: Variant | str, extra: Mapping[str, Sequence[object]] | None = None
 ) -> dict[str, tuple[object, ...]]:
     """The finite values tried for each of ``variant``'s options whose values
-    can be listed: the choices of the standard string options, ``True`` and
-    ``False`` for flags, and the sequences given in ``extra`` for options of
-    the variant's own. The conformance suite plays every combination of them."""
+    can be listed (an :class:`~spades_core.options.OptionSpec` with
+    ``values``: the strings of a choice, ``False`` and ``True`` for a flag,
+    a variant's own options included), and the sequences given in ``extra``
+    for options of the variant's own. The conformance suite plays every
+    combination of them."""
     chosen = _as_variant(variant)
     values: dict[str, tuple[object, ...]] = {}
     for name, spec in chosen.option_specs.items():
@@ -114,13 +100,9 @@ def _values_tried(
     option whose values cannot be guessed."""
     if extra is not None and name in extra:
         return tuple(extra[name]), None
-    if not _is_standard(name, spec):
-        return None
-    if name in _CHOICES:
-        return tuple(member.value for member in _CHOICES[name]), None
-    if name in _FLAGS:
-        return (False, True), None
-    if name in _NUMBERS:
+    if spec.values is not None:
+        return spec.values, None
+    if _is_standard(name, spec) and name in _NUMBERS:
         special, low, high = _NUMBERS[name]
         return special, (low, high)
     return None
@@ -189,9 +171,11 @@ def option_sets(
     """Keyword options valid for ``variant``: each option it supports is left
     at its default or set to a value drawn for it, shrinking towards the defaults.
 
-    Values are derived from the variant's option specs: the standard options
-    (docs/rules.md, Options) get their edges, common values and ranges; options a
-    plugin defines for itself keep their defaults unless ``extra`` lists values
+    Values are derived from the variant's option specs: an option whose
+    values can be listed (a flag or a choice, standard or the variant's own)
+    takes any of them; the standard whole-number options (docs/rules.md,
+    Options) get their edges, common values and ranges; a variant's own
+    whole-number options keep their defaults unless ``extra`` lists values
     to try for them. Combinations the variant rejects (see
     :meth:`~spades_core.Variant.check_rules`) are never drawn.
     """

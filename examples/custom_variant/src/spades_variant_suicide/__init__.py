@@ -20,7 +20,9 @@ True
 
 Everything else — dealing, trick play, scoring, the end of the game — is the
 engine's, configured by classic's options. The only code here is the bidding
-rule and a check that the options leave a legal bid.
+rule, a check that the options leave a legal bid, and the bidding rule on
+arrays for spades-core's batch engine (``_arrays``, imported only when the
+batch engine asks for it, since it needs numpy).
 
 Decision: the classic ``max_team_bid`` cap (default 13) still applies to the
 partnership's one non-Nil bid, so with ``max_team_bid=9`` it ranges from 4 to
@@ -32,9 +34,12 @@ option here: a partnership can never bid two Nils.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from spades_core import CardSet, Rules, RulesError, Seat, Variant, load_variant
+
+if TYPE_CHECKING:
+    from spades_core.batch import ArrayForms
 
 __all__ = ["MINIMUM_BID", "SUICIDE", "SuicideVariant"]
 
@@ -68,6 +73,12 @@ class SuicideVariant(Variant):
                 f"{self.id!r}: one partner of each team must bid {MINIMUM_BID} or more; "
                 f"got {rules.max_team_bid}"
             )
+
+    def array_forms(self) -> ArrayForms:
+        """The bidding rule on arrays, for ``spades_core.batch`` (needs numpy)."""
+        from spades_variant_suicide._arrays import SuicideArrays
+
+        return SuicideArrays(self)
 
 
 _SUMMARY: Final = (
