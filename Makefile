@@ -7,7 +7,7 @@ export HYPOTHESIS_PROFILE ?= ci
 # Keeps MkDocs from printing a notice about its successor on every build.
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: run play web test quick lint typecheck unit properties-random docs bench install dev clean browser
+.PHONY: run play web test test-intro quick lint typecheck unit properties-random docs bench install dev clean browser
 
 # `make run`: set up, then one hand of Classic between four bots (a short, readable demo).
 run: $(VENV)/.installed
@@ -27,7 +27,7 @@ play: $(VENV)/.installed
 web: $(VENV)/.installed-web
 	@$(BIN)/python examples/web_table/server.py $(WEB_ARGS)
 
-test: $(VENV)/.installed-dev browser lint typecheck unit docs
+test: test-intro $(VENV)/.installed-dev browser lint typecheck unit docs
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
@@ -69,9 +69,21 @@ bench: $(VENV)/.installed-dev
 CHROMIUM ?= /usr/bin/chromium
 browser: $(CHROMIUM)
 $(CHROMIUM):
-	@echo "Installing Chromium from Debian's packages (needs root)..."
+	@if [ "$$(id -u)" != 0 ]; then \
+		echo "The browser tests need Chromium ($(CHROMIUM)), which is installed with"; \
+		echo "apt-get and so needs root. Install it with:  sudo make browser"; \
+		echo "then run make test again."; \
+		exit 1; \
+	fi
+	@echo "Installing Chromium from Debian's packages with apt-get (a minute or two)..."
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+
+# What `make test` does and costs, said before it starts.
+test-intro:
+	@echo "make test: lint, type checks, the whole test suite (browser tests and a fresh"
+	@echo "  checkout's README commands included) and the docs: about 10 minutes on two cores."
+	@test -x $(CHROMIUM) || echo "  First, Chromium for the browser tests is installed with apt-get (needs root; a minute or two)."
 
 install: $(VENV)/.installed
 dev: $(VENV)/.installed-dev

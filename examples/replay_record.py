@@ -3,10 +3,14 @@ and the score.
 
     python examples/replay_record.py game.json      # a record (sc.dumps, 'save FILE')
     python examples/replay_record.py games.jsonl    # JSON Lines: one record per line
+    python examples/replay_record.py ~/.local/share/spades-core/autosave.json
     python examples/replay_record.py                # records a short bot game first
 
-Loading a record replays it through the engine, so a record that breaks a
-rule is reported (with the hand and action) instead of being printed.
+Every file ``spades replay`` reads is read here too: the autosave of
+``spades play`` is a record inside a small wrapper (the players' seats and
+levels), and the record is taken out of it. Loading a record replays it
+through the engine, so a record that breaks a rule is reported (with the
+hand and action) instead of being printed.
 """
 
 from __future__ import annotations
@@ -17,14 +21,33 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 import spades_core as sc
+from spades_core.cli.saves import SESSION_FORMAT
+
+
+def read_game(text: str) -> sc.Game:
+    """The game of one record, or of the record in an autosave of ``spades play``."""
+    document = sc.records.read_json(text)
+    if isinstance(document, dict) and document.get("format") == SESSION_FORMAT:
+        document = document.get("record")
+    return sc.records.from_record(document)
 
 
 def read_games(text: str, *, json_lines: bool) -> Iterator[sc.Game]:
     """The games in a file's ``text``: one record, or JSON Lines of records."""
-    if json_lines:
-        yield from sc.records.load_lines(text.splitlines())
-    else:
-        yield sc.loads(text)
+    if not json_lines:
+        yield read_game(text)
+        return
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip():
+            try:
+                yield read_game(line)
+            except sc.RecordFormatError as error:
+                raise sc.RecordFormatError(
+                    f"line {number}: {error}",
+                    reason=error.reason,
+                    hand=error.hand,
+                    action=error.action,
+                ) from None
 
 
 def describe_hand(result: sc.HandResult) -> Iterable[str]:

@@ -156,7 +156,15 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     if collection_path.suffix != ".py" or not collection_path.is_file():
         return None
     if collection_path.is_relative_to(SOURCE):
-        needed: set[str] = set()
+        # A module of a package that needs an extra (spades_core.batch) is
+        # imported through that package's __init__, which must import.
+        needed = {
+            extra_of(name)
+            for package in collection_path.parents
+            if package.is_relative_to(SOURCE) and (package / "__init__.py").is_file()
+            for name in imported_modules(package / "__init__.py")
+            if not _installed(name)
+        }
     elif collection_path.parent == ROOT / "tests":
         # A test module says what it needs (tests/test_extras.py checks it does).
         needed = declared_extras(collection_path)

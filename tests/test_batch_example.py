@@ -41,3 +41,36 @@ def test_contract_odds_writes_a_chart_and_a_classic_table(tmp_path: Path) -> Non
     random_counts = [int(row.split("|")[4].replace(",", "")) for row in rows]
     assert sum(random_counts) == 2 * 2000
     assert table in completed.stdout
+
+
+def test_by_default_it_is_quick_and_writes_to_build_never_over_the_docs_images(
+    tmp_path: Path,
+) -> None:
+    images = EXAMPLE.parents[2] / "docs" / "images"
+    before = {path.name: path.read_bytes() for path in images.iterdir()}
+    completed = subprocess.run(
+        [sys.executable, str(EXAMPLE)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    out = tmp_path / "build" / "contract_odds"
+    assert sorted(path.name for path in out.iterdir()) == [
+        "classic_contracts.md",
+        "contract_odds.png",
+    ]
+    table = (out / "classic_contracts.md").read_text(encoding="utf-8")
+    rows = [line for line in table.splitlines() if line.startswith("| ") and line[2].isdigit()]
+    # 20,000 deals by default: two partnerships each.
+    assert sum(int(row.split("|")[4].replace(",", "")) for row in rows) == 2 * 20_000
+    assert {path.name: path.read_bytes() for path in images.iterdir()} == before
+    # The commands its docstring gives write to the default place too.
+    docstring = EXAMPLE.read_text(encoding="utf-8").split('"""')[1]
+    commands = [
+        line.strip() for line in docstring.splitlines() if line.strip().startswith("python ")
+    ]
+    assert commands
+    assert all("--out" not in command for command in commands)

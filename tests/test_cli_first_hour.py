@@ -6,6 +6,7 @@ quiet exits into ``| head``."""
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 import subprocess
@@ -18,7 +19,7 @@ import spades_core as sc
 from play_helpers import private_data_dir, run_play  # noqa: F401 (the `data` fixture)
 from spades_core.cli import build_parser, command_name, level_name, main, play, variant_name
 from spades_core.cli.commands import card_numbers, read_bid
-from spades_core.cli.saves import DATA_DIR_ENV
+from spades_core.cli.saves import AUTOSAVE_NAME, DATA_DIR_ENV
 
 ROOT = Path(__file__).resolve().parents[1]
 ALL_NUMBERS = [str(n) for n in range(14)]
@@ -44,12 +45,18 @@ def test_every_readme_command_exists_as_written() -> None:
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     targets = set(re.findall(r"^([a-z-]+):", makefile, flags=re.M))
     spades = [words for words in commands if words[0] == "spades"]
-    assert {"make", "spades"} == {words[0] for words in commands}
+    assert (
+        {"make", "spades"}
+        <= {words[0] for words in commands}
+        <= {"make", "spades", "python", "pip"}
+    )
     assert len(spades) >= 7
     for words in commands:
         if words[0] == "make":
             assert words[1] in targets, words
             continue
+        if words[0] != "spades":
+            continue  # run by tests/test_readme_commands.py
         try:
             args = build_parser().parse_args(words[1:])
         except SystemExit:
@@ -311,3 +318,108 @@ def test_output_into_a_closed_pipe_ends_quietly(tmp_path: Path, pipeline: str) -
     assert completed.stderr == ""
     assert completed.returncode == 0
     assert len(completed.stdout.splitlines()) == (1 if "head -1" in pipeline else 0)
+
+
+# -- round two: every word true ------------------------------------------------------------
+
+
+def test_a_typed_number_is_shown_bare_in_every_refusal_and_other_text_quoted() -> None:
+    view = classic_bidding(4).view(sc.Seat.SOUTH)
+    # 13 breaks the partnership cap, 99 the range of bids: both as typed, unquoted.
+    for typed, reason in (("13", "your partnership's"), ("99", "bids are Nil"), ("-1", "bids")):
+        answer = read_bid(typed, view)
+        assert isinstance(answer, str)
+        assert answer.startswith(f"You cannot bid {typed}: {reason}"), answer
+    assert read_bid("bid 99", view) == read_bid("99", view)
+    assert str(read_bid("banana", view)).startswith("You cannot bid 'banana': bids are Nil")
+
+
+def test_a_one_hand_game_says_the_hand_limit_ends_it_not_the_target(
+    data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["--seed", "5", "-o", "max_hands=1"]
+    status, out, _ = run_play(monkeypatch, capsys, args, ALL_NUMBERS * 13 * 3)
+    assert status == 0
+    headings = [line for line in out.splitlines() if line.startswith("Classic Spades · hand 1")]
+    assert headings
+    for heading in headings:
+        assert heading.endswith("· last hand: the game ends after it (max_hands=1)")
+    assert "target 500" not in out
+    assert re.search(
+        r"^Game over after 1 hand \(the hand limit, max_hands=1\): (NS|EW) \(", out, re.M
+    ), out[-400:]
+    assert "1 hands" not in out
+
+
+def test_with_a_hand_limit_further_off_the_heading_gives_every_end(
+    data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, _ = run_play(monkeypatch, capsys, ["--seed", "5", "-o", "max_hands=3"], ["quit"])
+    assert status == 0
+    assert "· target 500, loss floor -200, or after hand 3" in out
+
+
+def seed_of(save: Path) -> int:
+    """The seed of the game in a save file."""
+    seed = json.loads(save.read_text(encoding="utf-8"))["record"]["seed"]
+    assert isinstance(seed, int)
+    return seed
+
+
+def test_new_games_keep_the_last_five_games_that_were_in_progress(
+    data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for seed in range(1, 8):
+        status, out, _ = run_play(monkeypatch, capsys, ["--seed", str(seed)], ["quit"])
+        assert status == 0
+    kept = data / "autosave.previous.1.json"
+    assert f"The game that was in progress is kept as {kept} (the last 5 are kept)" in out
+    assert f"play --resume {kept}" in out
+    # Game 7 is in the autosave; 6 to 2 are kept, the most recent first; 1 is gone.
+    assert seed_of(data / AUTOSAVE_NAME) == 7
+    assert [seed_of(data / f"autosave.previous.{n}.json") for n in range(1, 6)] == [6, 5, 4, 3, 2]
+    assert sorted(path.name for path in data.glob("autosave*")) == [
+        AUTOSAVE_NAME, *(f"autosave.previous.{n}.json" for n in range(1, 6))
+    ]  # fmt: skip
+
+    status, out, _ = run_play(
+        monkeypatch, capsys, ["--resume", str(data / "autosave.previous.3.json")], ["quit"]
+    )
+    assert status == 0
+    assert "Resuming the game saved in " in out
+
+
+def test_continue_names_the_games_kept_and_how_to_take_one_up(
+    data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for seed in (1, 2, 3):
+        run_play(monkeypatch, capsys, ["--seed", str(seed)], ["quit"])
+    status, out, _ = run_play(monkeypatch, capsys, ["--continue"], ["quit"])
+    assert status == 0
+    assert (
+        f"(2 games set aside when new games started are kept in {data}, "
+        "autosave.previous.1.json the most recent: take one up with "
+    ) in out
+    assert "play --resume FILE.)" in out
+    (data / AUTOSAVE_NAME).unlink()
+    status, _, err = run_play(monkeypatch, capsys, ["--continue"], [])
+    assert status == 1
+    assert err.startswith(
+        f"spades play: there is no game to continue (no {data / AUTOSAVE_NAME}); 2 games"
+    )
+    assert "play --resume FILE" in err
+
+
+def test_the_one_previous_game_of_earlier_versions_is_listed_and_never_overwritten(
+    data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from spades_core.cli.saves import previous_games
+
+    run_play(monkeypatch, capsys, ["--seed", "1"], ["quit"])
+    legacy = data / "autosave.previous.json"
+    legacy.write_bytes((data / AUTOSAVE_NAME).read_bytes())
+    for seed in range(2, 9):
+        run_play(monkeypatch, capsys, ["--seed", str(seed)], ["quit"])
+    assert seed_of(legacy) == 1
+    assert previous_games(data / AUTOSAVE_NAME)[-1] == legacy
+    assert len(previous_games(data / AUTOSAVE_NAME)) == 6

@@ -64,7 +64,7 @@ def test_full_hand_with_legal_and_illegal_input_hint_help_and_save(
     assert "Coach: bid " in out
     # Bad bids get the reason and a new prompt.
     assert "You cannot bid 'banana': bids are Nil (0) or 1 to 13. You may bid Nil or 1-13." in out
-    assert "You cannot bid '14': bids are Nil (0) or 1 to 13. You may bid Nil or 1-13." in out
+    assert "You cannot bid 14: bids are Nil (0) or 1 to 13. You may bid Nil or 1-13." in out
     # Your own bid is echoed like the bots' bids.
     assert "South (you) bids 3" in out
     # Bad cards: a number off the list, text that is no card, a card the rules refuse,

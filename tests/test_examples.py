@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import spades_core as sc
+from spades_core.cli.saves import DATA_DIR_ENV
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -98,3 +99,34 @@ def test_replay_record_rejects_a_record_that_breaks_the_rules(tmp_path: Path) ->
     assert completed.returncode == 1
     assert completed.stderr.startswith(f"{bad}: ")
     assert "hand 1, action 1: bid 13" in completed.stderr
+
+
+def test_replay_record_reads_the_autosave_spades_replay_reads(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    env = {"PYTHONIOENCODING": "utf-8", "PATH": "", DATA_DIR_ENV: str(data)}
+    subprocess.run(
+        [sys.executable, "-m", "spades_core", "play", "--variant", "mirror", "--seed", "4"],
+        input="\n" * 6 + "quit\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=True,
+    )
+    autosave = data / "autosave.json"
+    assert json.loads(autosave.read_text(encoding="utf-8"))["format"] == "spades-play-session"
+    checked = subprocess.run(
+        [sys.executable, "-m", "spades_core", "replay", "--json", str(autosave)],
+        capture_output=True, text=True, env=env, timeout=120, check=False,
+    )  # fmt: skip
+    assert checked.returncode == 0, checked.stdout
+    out = run_example("replay_record.py", str(autosave)).stdout
+    assert out.startswith("Mirror Spades\n")
+    assert "Game in progress: hand 1, " in out
+    # An autosave line in JSON Lines, as spades replay takes it, too.
+    lines = tmp_path / "mixed.jsonl"
+    lines.write_text(
+        autosave.read_text(encoding="utf-8") + sc.dumps(sc.new_game("whiz", seed=1)) + "\n"
+    )
+    out = run_example("replay_record.py", str(lines)).stdout
+    assert out.count("Game in progress: hand 1, ") == 2

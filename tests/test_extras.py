@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -53,7 +54,7 @@ def test_a_module_that_needs_a_missing_extra_is_left_out_not_skipped() -> None:
     done = child_pytest(
         "numpy",
         "tests",
-        "src/spades_core/batch",
+        "src",  # the doctests: the batch package's modules, whatever they import
         # Of the tests, only test_b*.py: the batch tests and two core modules.
         "--ignore-glob=tests/[!t]*.py",
         "--ignore-glob=tests/test_[!b]*.py",
@@ -61,7 +62,7 @@ def test_a_module_that_needs_a_missing_extra_is_left_out_not_skipped() -> None:
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "ERROR" not in done.stdout
-    assert "errors" not in done.stdout
+    assert not re.search(r"\b\d+ errors?\b", done.stdout)
     assert "tests/test_batch" not in done.stdout
     assert "tests/test_bids.py::" in done.stdout  # the core modules are collected
     summary = done.stdout.split("left out: extras not installed", 1)[1]

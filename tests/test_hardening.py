@@ -345,7 +345,8 @@ def test_replay_json_keeps_its_documented_fields(
     first, second = (json.loads(line) for line in lines)
     assert first == {"ok": True, "hands": [], "phase": "BID", "winner": None}
     error = second["error"]
-    assert (error["reason"], error["hand"], error["action"]) == ("bid_not_allowed", 0, 1)
+    # Counted from 1, as the summary's "hand 1, action 2" counts them.
+    assert (error["reason"], error["hand"], error["action"]) == ("bid_not_allowed", 1, 2)
 
 
 def test_replay_prints_json_when_piped(tmp_path: Path) -> None:

@@ -272,5 +272,7 @@ def test_play_announces_a_draw_and_clears_the_autosave(tmp_path: Path) -> None:
         delay=0.0,
     )
     session.finish()
-    assert out.getvalue().strip() == "Game over: a draw at 0 all, after 1 hands."
+    assert out.getvalue().strip() == (
+        "Game over after 1 hand (the hand limit, max_hands=1): a draw at 0 all."
+    )
     assert not autosave.exists()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -122,7 +123,7 @@ def test_output_line_shape_for_an_invalid_record(
     error = out["error"]
     assert list(error) == ["type", "reason", "hand", "action", "message"]
     assert error["type"] == "RecordFormatError"
-    assert (error["reason"], error["hand"], error["action"]) == ("bid_not_allowed", 0, 0)
+    assert (error["reason"], error["hand"], error["action"]) == ("bid_not_allowed", 1, 1)
     assert error["message"].startswith("hand 1, action 1: ")
 
 
@@ -262,3 +263,80 @@ def test_python_m_spades_core_replay_runs_the_same(tmp_path: Path) -> None:
     )
     assert missing.returncode == 2
     assert "cannot read" in missing.stderr
+
+
+# -- the board's words and one way of counting ---------------------------------------
+
+
+def revoke_record() -> tuple[str, sc.Seat, sc.Card]:
+    """A classic record whose second hand's first trick has a revoke: the
+    second player shows a card of another suit while holding the suit led;
+    with the seat and the card."""
+    game = sc.bots.play_game(
+        sc.new_game("classic", seed=11), [sc.bots.make("easy", seed=n) for n in range(4)],
+        hands=1,
+    )  # fmt: skip
+    game = game.deal()
+    while game.phase is sc.Phase.BID:
+        game = game.bid(game.legal_bids()[0])
+    game = game.play(game.legal_cards()[0])
+    seat = game.to_act
+    assert seat is not None
+    led = game.current_trick[0][1].suit
+    hand = game.hand(seat)
+    wrong = next(card for card in hand if card.suit is not led)
+    assert any(card.suit is led for card in hand)
+    record = sc.records.to_record(game)
+    record["hands"][-1]["plays"].append(str(wrong))
+    return json.dumps(record), seat, wrong
+
+
+def test_messages_write_seats_and_cards_as_the_board_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text, seat, card = revoke_record()
+    path = tmp_path / "revoke.jsonl"
+    path.write_text(text + "\n", encoding="utf-8")
+    status, lines, _ = run(["replay", "--summary", str(path)], capsys)
+    assert status == 1
+    name = seat.name.title()
+    assert f"hand 2, action 6: {name} plays {card.symbol} (trick 1): {name} must follow" in lines[0]
+    assert f"cannot play {card.symbol}" in lines[0]
+    # Nothing in the library's notation is left: no WEST, no 6H.
+    assert seat.name not in lines[0]
+    assert re.search(r"\b(10|[2-9TJQKA])[SHDC]\b", lines[0]) is None
+    # The JSON output's message is the summary's, word for word.
+    summary = lines[0].split(" — ", 1)[1]
+    _, lines, _ = run(["replay", "--json", str(path)], capsys)
+    assert json.loads(lines[0])["error"]["message"] == summary
+
+
+def test_json_counts_hands_and_actions_from_1_like_the_message(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text, _, _ = revoke_record()
+    path = tmp_path / "revoke.jsonl"
+    path.write_text(text + "\n", encoding="utf-8")
+    _, lines, _ = run(["replay", "--json", str(path)], capsys)
+    error = json.loads(lines[0])["error"]
+    assert (error["hand"], error["action"]) == (2, 6)
+    assert error["message"].startswith(f"hand {error['hand']}, action {error['action']}: ")
+    # The library's error holds the same place as indexes from 0.
+    with pytest.raises(sc.RecordFormatError) as raised:
+        sc.loads(text)
+    assert (raised.value.hand, raised.value.action) == (1, 5)
+
+
+def test_a_game_over_after_one_hand_reads_after_1_hand(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = sc.bots.play_game(
+        sc.new_game("classic", seed=4, max_hands=1),
+        [sc.bots.make("easy", seed=n) for n in range(4)],
+    )
+    assert game.is_over
+    assert len(game.hand_results) == 1
+    path = tmp_path / "one.jsonl"
+    path.write_text(sc.dumps(game) + "\n", encoding="utf-8")
+    _, lines, _ = run(["replay", "--summary", str(path)], capsys)
+    assert lines[0].endswith(" after 1 hand"), lines[0]

@@ -8,9 +8,9 @@ This module also holds what every subcommand shares: reading variant and
 bot level names whatever their case (:func:`variant_name`, :func:`level_name`),
 the ``--variant`` option with its default (:func:`add_variant_option`),
 a delay that may not be negative (:func:`seconds`), the command as the user
-started it (:func:`command_name`), and a quiet exit when the reader of the
-output goes away (``spades ... | head``): :func:`main` catches the broken pipe
-for every subcommand.
+started it (:func:`command_name`), a quiet exit when the reader of the
+output goes away (``spades ... | head``) and one line for Ctrl-C: :func:`main`
+catches the broken pipe and the interrupt for every subcommand.
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ from spades_core.errors import brief
 
 __all__ = [
     "DEFAULT_VARIANT",
+    "INTERRUPTED",
+    "Interrupted",
     "add_variant_option",
     "build_parser",
     "command_name",
@@ -40,9 +42,16 @@ __all__ = [
 
 DEFAULT_VARIANT = "classic"
 """The variant a command plays when ``--variant`` is not given."""
+INTERRUPTED = 130
+"""The exit status of a command stopped by Ctrl-C, as a shell reports it (128 + SIGINT)."""
 
 SUBCOMMAND_MODULES = ("play", "watch", "rules", "variants", "replay", "simulate", "tournament")
 """Subcommand modules, in the order ``spades --help`` lists them."""
+
+
+class Interrupted(Exception):
+    """A command stopped by Ctrl-C after cleaning up; :func:`main` prints the
+    message, its one line, and returns :data:`INTERRUPTED`."""
 
 
 def variant_name(text: str) -> str:
@@ -150,6 +159,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         _discard_stdout()
         return 0
+    except Interrupted as stop:
+        print(stop, file=sys.stderr)
+        return INTERRUPTED
+    except KeyboardInterrupt:
+        # Ctrl-C where the command does not handle it itself: one line, no
+        # traceback, and the status a shell gives a command stopped by SIGINT.
+        print(f"spades {args.command}: interrupted", file=sys.stderr)
+        return INTERRUPTED
     return status
 
 

@@ -14,6 +14,7 @@ These are pure functions of the game or the player's view, so the loop in
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Final
 
@@ -75,10 +76,14 @@ def bid_choices(values: Sequence[int]) -> str:
 def read_bid(text: str, view: View) -> Bid | str:
     """The bid ``text`` asks for (``3``, ``nil``, ``bid 3``) if the player
     may make it, otherwise the message saying why not and what they may bid."""
+    typed = (text.split()[-1] if text.lower().startswith("bid ") else text).strip()
     try:
-        bid = Bid.of(text.split()[-1] if text.lower().startswith("bid ") else text)
+        bid = Bid.of(typed)
     except IllegalActionError:
-        return _bid_refusal(brief(text.strip()), view, "bids are Nil (0) or 1 to 13")
+        # A number is quoted as every refused bid is, bare (99, like 5);
+        # anything else as the text it is ('five').
+        shown = typed if re.fullmatch(r"[+-]?\d{1,6}", typed) else brief(typed)
+        return _bid_refusal(shown, view, "bids are Nil (0) or 1 to 13")
     if bid in view.legal_actions():
         return bid
     return _bid_refusal(render.bid_text(bid.value), view, bid_rule(view))

@@ -18,7 +18,6 @@ and ``quit`` save and exit with status 0, or 1 if the game could not be saved.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -31,12 +30,15 @@ from spades_core.cli.saves import (
     AUTOSAVE_NAME,
     DATA_DIR_ENV,
     DEFAULT_LEVEL,
+    PREVIOUS_KEPT,
     SESSION_FORMAT,
     PlayerConfig,
     SaveFileError,
     SessionBusyError,
     SessionLock,
     data_dir,
+    keep_previous,
+    previous_games,
     read_save,
     set_aside,
 )
@@ -180,7 +182,11 @@ def _start(
     saved: Mapping[str, Any] = {}
     if args.continue_game:
         if not autosave.exists():
-            raise SaveFileError(f"there is no game to continue (no {autosave})")
+            elsewhere = _previous_note(autosave)
+            raise SaveFileError(
+                f"there is no game to continue (no {autosave})"
+                + (f"; {elsewhere}" if elsewhere else "")
+            )
         try:
             game, saved = read_save(autosave)
         except SaveFileError as error:
@@ -189,6 +195,9 @@ def _start(
             say(f"The unreadable save was kept as {aside}.")
             raise _OfferNewGame from None
         note = f"Continuing the game saved in {autosave}."
+        elsewhere = _previous_note(autosave)
+        if elsewhere:
+            note += f" ({elsewhere[0].upper()}{elsewhere[1:]}.)"
     elif args.resume is not None:
         path = Path(args.resume).expanduser()
         game, saved = read_save(path)
@@ -200,15 +209,32 @@ def _start(
             raise _UsageError(str(error)) from None
         game = new_game(args.variant or "classic", seed=args.seed, **options)
         note = f"New game of {game.variant.title} (seed {game.seed})."
-        if autosave.exists():
-            previous = autosave.with_name("autosave.previous.json")
-            try:
-                os.replace(autosave, previous)
-                note += f" The game that was in progress was moved to {previous}."
-            except OSError:
-                pass
+        try:
+            kept = keep_previous(autosave)
+        except SaveFileError as error:
+            # Better no new game than one whose first autosave destroys the old one.
+            raise SaveFileError(f"{error}; the new game was not started") from None
+        if kept is not None:
+            note += (
+                f" The game that was in progress is kept as {kept} (the last {PREVIOUS_KEPT} "
+                f"are kept); take it up again with: {command_name()} play --resume {kept}"
+            )
     config = _config(args, saved)
     return game, config, note
+
+
+def _previous_note(autosave: Path) -> str:
+    """For ``--continue``: where the games that were in progress when new
+    ones started are, and how to take one up; empty when there are none."""
+    kept = previous_games(autosave)
+    if not kept:
+        return ""
+    count = f"{len(kept)} game{'s' if len(kept) > 1 else ''}"
+    return (
+        f"{count} set aside when new games started {'are' if len(kept) > 1 else 'is'} kept "
+        f"in {autosave.parent}, {kept[0].name} the most recent: take one up with "
+        f"{command_name()} play --resume FILE"
+    )
 
 
 class _OfferNewGame(Exception):

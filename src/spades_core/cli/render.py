@@ -16,6 +16,7 @@ pipes see.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping, Sequence
 from typing import Final, TextIO, final
 
@@ -24,6 +25,7 @@ import attrs
 from spades_core.actions import Action, Bid, Deal, Play
 from spades_core.cards import Card, CardSet, Suit
 from spades_core.game import Game, Phase
+from spades_core.options import Rules
 from spades_core.scoring import score_breakdown
 from spades_core.seats import Seat, Team
 from spades_core.views import View
@@ -33,7 +35,9 @@ __all__ = [
     "Style",
     "action_text",
     "bid_text",
+    "board_notation",
     "card_text",
+    "game_end_text",
     "hand_line",
     "hand_lines",
     "result_lines",
@@ -123,6 +127,50 @@ def bid_text(bid: int | None) -> str:
     return "Nil" if bid == 0 else str(bid)
 
 
+# A quoted stretch (text echoed as it was given: left alone), or a seat or a
+# card as the library writes them. A quote opens after a non-word character,
+# so the apostrophe of "WEST's" opens none.
+_LIBRARY_WORDS: Final = re.compile(
+    r"(?<!\w)'[^']*'(?!\w)|(?<!\w)\"[^\"]*\"(?!\w)"
+    r"|\b(?P<seat>NORTH|EAST|SOUTH|WEST)\b|\b(?P<card>(?:10|[2-9TJQKA])[SHDC])\b"
+)
+
+
+def board_notation(text: str) -> str:
+    """``text`` written by the engine (an error message) in the board's
+    notation: seats as ``West`` rather than ``WEST``, cards as ``6♥`` and
+    ``10♥`` rather than ``6H`` and ``TH``. Quoted text, echoed as it was
+    given, is left alone.
+
+    >>> board_notation("6H by WEST (trick 2): WEST must follow clubs (QC TC) and cannot play 6H")
+    'West plays 6♥ (trick 2): West must follow clubs (Q♣ 10♣) and cannot play 6♥'
+    >>> board_notation("not a card: 'QX'; give a card like 'QH'")
+    "not a card: 'QX'; give a card like 'QH'"
+    """
+
+    def rewrite(found: re.Match[str]) -> str:
+        if found["seat"]:
+            return seat_name(Seat[found["seat"]])
+        if found["card"]:
+            return Card.parse(found["card"]).symbol
+        return found[0]
+
+    return _LIBRARY_WORDS.sub(rewrite, _ACTION_BY_SEAT.sub(_seat_first, text))
+
+
+# The engine's "6H by WEST" and "bid 3 by WEST": the board says "West plays 6♥".
+_ACTION_BY_SEAT: Final = re.compile(
+    r"\b(?:(?P<bid>bid (?:\d+|Nil))|(?P<card>(?:10|[2-9TJQKA])[SHDC])) by "
+    r"(?P<seat>NORTH|EAST|SOUTH|WEST)\b"
+)
+
+
+def _seat_first(found: re.Match[str]) -> str:
+    if found["bid"]:
+        return f"{found['seat']} bids {found['bid'].removeprefix('bid ')}"
+    return f"{found['seat']} plays {found['card']}"
+
+
 def action_text(action: Action, style: Style, *, imperative: bool = False) -> str:
     """An action for people: ``bids 3``, ``plays Q♥``; with ``imperative``,
     ``bid 3``, ``play Q♥`` (for advice)."""
@@ -185,6 +233,31 @@ def trick_text(plays: Sequence[tuple[Seat, Card]], style: Style) -> str:
     return ", ".join(f"{seat_name(seat)} {card_text(card, style)}" for seat, card in plays)
 
 
+def game_end_text(rules: Rules, hand_number: int) -> str:
+    """What ends the game, seen from hand ``hand_number`` (from 0): the target
+    and the loss floor, with the hand limit when there is one; on the last
+    hand the limit allows, just that, for it ends the game whatever the score.
+
+    >>> from spades_core import load_variant
+    >>> classic = load_variant("classic")
+    >>> game_end_text(classic.rules(), 0)
+    'target 500, loss floor -200'
+    >>> game_end_text(classic.rules(max_hands=10), 3)
+    'target 500, loss floor -200, or after hand 10'
+    >>> game_end_text(classic.rules(max_hands=1), 0)
+    'last hand: the game ends after it (max_hands=1)'
+    """
+    limit = rules.max_hands
+    if limit is not None and hand_number + 1 >= limit:
+        return f"last hand: the game ends after it (max_hands={limit})"
+    text = f"target {rules.target_score}"
+    if rules.loss_floor is not None:
+        text += f", loss floor {rules.loss_floor}"
+    if limit is not None:
+        text += f", or after hand {limit}"
+    return text
+
+
 def table_lines(
     view: View,
     style: Style,
@@ -196,14 +269,10 @@ def table_lines(
     trick in progress, and who is to act. ``labels`` adds a note after a seat's
     name (``"you"``, ``"partner, normal"``)."""
     labels = labels or {}
-    rules = view.rules
-    target = f"target {rules.target_score}"
-    if rules.loss_floor is not None:
-        target += f", loss floor {rules.loss_floor}"
     lines = [
         style.heading(
             f"{view.variant.title} · hand {view.hand_number + 1} · "
-            f"dealer {seat_name(view.dealer)} · {target}"
+            f"dealer {seat_name(view.dealer)} · {game_end_text(view.rules, view.hand_number)}"
         )
     ]
     names = {

@@ -10,12 +10,14 @@ without being read into memory.
 Two outputs:
 
 * a summary for people (the default when standard output is a terminal, or
-  ``--summary``): one line per record, then a total; hands, tricks and
-  actions count from 1;
+  ``--summary``): one line per record, then a total;
 * JSON Lines (the default otherwise, or ``--json``): per record
   ``{"ok": true, "hands": [...], "phase": "DEAL", "winner": null}`` or
-  ``{"ok": false, "error": {...}}``, whose ``hand`` and ``action`` are the
-  record's 0-based indexes.
+  ``{"ok": false, "error": {...}}``.
+
+Both count hands, tricks and actions from 1 (``"hand": 2, "action": 5`` is
+the message's "hand 2, action 5"), and both write seats and cards as the
+board does (``West plays 6♥``), as ``spades play`` and ``spades watch`` do.
 
 Exit status: 0 when every record is valid, 1 when any is not, 2 for a usage
 error or an unreadable file.
@@ -30,6 +32,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
+from spades_core.cli.render import board_notation
 from spades_core.cli.saves import SESSION_FORMAT, SESSION_VERSION
 from spades_core.errors import RecordFormatError, RecordReason, SpadesError
 from spades_core.game import Game, Phase
@@ -95,9 +98,10 @@ def _error_summary(error: SpadesError) -> dict[str, Any]:
         "error": {
             "type": type(error).__name__,
             "reason": reason,
-            "hand": hand,
-            "action": action,
-            "message": str(error),
+            # From 1, as the message counts them (the error holds indexes from 0).
+            "hand": None if hand is None else hand + 1,
+            "action": None if action is None else action + 1,
+            "message": board_notation(str(error)),
         },
     }
 
@@ -194,9 +198,10 @@ def _phase_text(game: Game) -> str:
     if game.phase is Phase.GAME_OVER:
         assert game.winner is not None
         winner = game.winner
+        hands = len(game.hand_results)
         return (
             f"{winner.name} won {game.scores[winner]} to {game.scores[winner.opponent]}"
-            f" after {len(game.hand_results)} hands"
+            f" after {hands} hand{'' if hands == 1 else 's'}"
         )
     hand = len(game.hand_results) + 1
     where = {
@@ -218,7 +223,7 @@ def describe(outcome: Outcome) -> str:
         (error.illegal_reason or error.reason) if isinstance(error, RecordFormatError) else None
     )
     reason = "" if specific is None else f" ({specific.value})"
-    return f"line {outcome.line}: invalid{reason} — {error}"
+    return f"line {outcome.line}: invalid{reason} — {board_notation(str(error))}"
 
 
 def _write_json(outcomes: Iterator[Outcome], out: IO[str]) -> int:

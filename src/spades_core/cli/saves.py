@@ -22,6 +22,10 @@ What this module promises:
 * One ``spades play`` at a time uses a data directory: :class:`SessionLock`
   holds a lock file there for the whole game, and a second session is told
   which process holds it.
+* Starting a new game keeps the game that was in progress: the last
+  :data:`PREVIOUS_KEPT` of them are ``autosave.previous.1.json`` (the most
+  recent) to ``autosave.previous.5.json`` (:func:`keep_previous`,
+  :func:`previous_games`); ``--resume FILE`` takes any of them up again.
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ __all__ = [
     "DEFAULT_LEVEL",
     "LOCK_NAME",
     "MAX_SAVE_BYTES",
+    "PREVIOUS_KEPT",
     "SESSION_FORMAT",
     "SESSION_VERSION",
     "PlayerConfig",
@@ -56,6 +61,8 @@ __all__ = [
     "SessionBusyError",
     "SessionLock",
     "data_dir",
+    "keep_previous",
+    "previous_games",
     "read_save",
     "session_json",
     "set_aside",
@@ -76,6 +83,11 @@ MAX_SAVE_BYTES: Final = 8 * 1024 * 1024
 """The largest save file read; a game's record is a few kilobytes per hand."""
 DEFAULT_LEVEL: Final = "normal"
 """The bot level of the partner and the opponents unless chosen."""
+
+PREVIOUS_KEPT: Final = 5
+"""How many games that were in progress when a new one started are kept."""
+_LEGACY_PREVIOUS: Final = "autosave.previous.json"
+"""The one previous game earlier versions kept; listed, never overwritten."""
 
 _SESSION_KEYS: Final = frozenset({"format", "version", "seat", "partner", "opponents", "coach"})
 
@@ -338,3 +350,39 @@ class SessionLock:
         if self._stream is not None:
             self._stream.close()
             self._stream = None
+
+
+def _previous_path(autosave: Path, number: int) -> Path:
+    """``autosave.previous.N.json`` beside ``autosave``, ``N`` from 1 (the most recent)."""
+    return autosave.with_name(f"{autosave.stem}.previous.{number}{autosave.suffix}")
+
+
+def keep_previous(autosave: Path) -> Path | None:
+    """Keep the game in ``autosave`` as ``autosave.previous.1.json``, moving
+    the ones kept before one place down (``.1`` to ``.2`` and so on) and
+    letting go of the oldest beyond :data:`PREVIOUS_KEPT`; return where it
+    went, or ``None`` when there was no autosave. Raises :class:`SaveFileError`
+    when the files cannot be moved; the autosave then stays where it was."""
+    if not autosave.exists():
+        return None
+    try:
+        for number in range(PREVIOUS_KEPT - 1, 0, -1):
+            older = _previous_path(autosave, number)
+            if older.exists():
+                os.replace(older, _previous_path(autosave, number + 1))
+        newest = _previous_path(autosave, 1)
+        os.replace(autosave, newest)
+    except OSError as error:
+        raise SaveFileError(
+            f"cannot keep the game in progress beside {autosave}: {error.strerror or error}"
+        ) from None
+    _sync_directory(autosave.parent)
+    return newest
+
+
+def previous_games(autosave: Path) -> list[Path]:
+    """The games kept by :func:`keep_previous` beside ``autosave``, most
+    recent first (with the one file earlier versions kept, last)."""
+    kept = [_previous_path(autosave, number) for number in range(1, PREVIOUS_KEPT + 1)]
+    kept.append(autosave.with_name(_LEGACY_PREVIOUS))
+    return [path for path in kept if path.is_file()]

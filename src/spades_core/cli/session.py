@@ -18,8 +18,9 @@ from spades_core.cli.saves import PlayerConfig, SaveFileError, session_json, wri
 from spades_core.game import Game, Phase
 from spades_core.records import dumps
 from spades_core.rng import SeedStream
-from spades_core.seats import Seat
+from spades_core.seats import Seat, Team
 from spades_core.tips import coach
+from spades_core.variant import checked_game_outcome
 from spades_core.views import View
 
 __all__ = ["PlaySession", "bot_move", "bot_seed"]
@@ -302,17 +303,25 @@ class PlaySession:
 
     def finish(self) -> None:
         """Announce the winner and remove the autosave of the finished game."""
-        winner = self.game.winner
-        scores = self.game.scores
-        hands = len(self.game.hand_results)
+        game = self.game
+        winner = game.winner
+        scores = game.scores
+        hands = len(game.hand_results)
+        after = f"after {hands} hand{'' if hands == 1 else 's'}"
+        # The variant's own end (target, loss floor) or, when it would play on,
+        # the hand limit: computed, not guessed from the numbers.
+        totals = (scores[Team.NS], scores[Team.EW])
+        by_limit = checked_game_outcome(game.variant, game.rules, totals) is None
+        if by_limit:
+            after += f" (the hand limit, max_hands={game.rules.max_hands})"
         if winner is None:  # equal scores at the max_hands limit
-            heading = f"Game over: a draw at {scores.values_[0]} all, after {hands} hands."
+            heading = f"Game over {after}: a draw at {scores.values_[0]} all."
         else:
             loser = winner.opponent
             ours = "you and your partner" if winner == self.config.seat.team else "your opponents"
+            result = f"{winner.name} ({ours}) win, {scores[winner]} to {scores[loser]}"
             heading = (
-                f"Game over: {winner.name} ({ours}) win, "
-                f"{scores[winner]} to {scores[loser]}, after {hands} hands."
+                f"Game over {after}: {result}." if by_limit else f"Game over: {result}, {after}."
             )
         self.say("", self.style.heading(heading))
         if self.save_error is None:

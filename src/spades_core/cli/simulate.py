@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from spades_core.bots import DEFAULT_BUDGET
-from spades_core.cli import add_variant_option
+from spades_core.cli import Interrupted, add_variant_option
 from spades_core.cli.play import add_option_argument, parse_options
 from spades_core.errors import RulesError, SpadesError
 from spades_core.players import PlayerSpec, parse_player
@@ -42,6 +42,7 @@ __all__ = [
     "format_result",
     "hard_warning",
     "header",
+    "interrupted_line",
     "journal_note",
     "plan_from_args",
     "register",
@@ -238,7 +239,8 @@ def run_matches(
     """Announce the run on stderr (header, what its journal has already, and
     a note when hard players make it long), run it with progress unless
     ``--quiet``, and return every match's item results; ``None`` after
-    reporting a failed run. ``kept`` is what the journal had when the
+    reporting a failed run. Ctrl-C raises :class:`~spades_core.cli.Interrupted`
+    once the work has stopped. ``kept`` is what the journal had when the
     arguments were checked."""
     if not args.quiet:
         print(header(plan, players, len(matches)), file=sys.stderr)
@@ -255,13 +257,22 @@ def run_matches(
         if printer is not None:
             printer.close()  # the message starts on a line of its own
         if isinstance(error, KeyboardInterrupt):
-            print(f"spades {command}: interrupted", file=sys.stderr)
-            raise SystemExit(130) from None
+            raise Interrupted(interrupted_line(command, plan)) from None
         print(f"spades {command}: {error}", file=sys.stderr)
         return None
     finally:
         if printer is not None:
             printer.close()
+
+
+def interrupted_line(command: str, plan: RunPlan) -> str:
+    """The one line a run stopped by Ctrl-C ends with."""
+    if plan.journal is None:
+        return f"spades {command}: interrupted"
+    return (
+        f"spades {command}: interrupted; the journal {plan.journal} keeps every finished "
+        "task, so the same command goes on from there"
+    )
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

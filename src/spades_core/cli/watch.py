@@ -158,13 +158,15 @@ def watch(
             if delay:
                 time.sleep(delay)
     winner = game.winner
+    hands = len(game.hand_results)
+    after = f"after {hands} hand{'' if hands == 1 else 's'}"
     say(
         "",
         style.heading(
-            f"A draw at {game.scores[Team.NS]} all after {len(game.hand_results)} hands."
+            f"A draw at {game.scores[Team.NS]} all {after}."
             if winner is None
             else f"{winner.name} wins {game.scores[winner]} to {game.scores[winner.opponent]} "
-            f"after {len(game.hand_results)} hands."
+            f"{after}."
         ),
     )
     return game

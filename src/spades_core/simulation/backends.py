@@ -19,12 +19,14 @@ combined by index, never in the order they finish.
 from __future__ import annotations
 
 import collections
+import contextlib
 import logging
 import math
 import multiprocessing
+import signal
 import socket
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Final, Literal
@@ -93,28 +95,45 @@ def plan_tasks(
     size: int | None,
     kept: Sequence[Collection[int]] | None = None,
 ) -> list[Task]:
-    """Split ``count`` items of each match into tasks of ``size`` items (by
-    default about eight tasks per worker over the whole run, at most 64 items
-    each), leaving out the item indices ``kept[m]`` has for match ``m``. The
-    matches' tasks alternate, so that progress and the time left are seen
-    early for all of them."""
+    """Split ``count`` items of each match into tasks of ``size`` items,
+    leaving out the item indices ``kept[m]`` has for match ``m``. The matches'
+    tasks alternate, so that progress and the time left are seen early for all
+    of them.
+
+    Without ``size``, tasks hold about an eighth of a worker's share of the
+    run, at most 64 items; but each match's first tasks are smaller, 1 item,
+    then 2, 4 and so on up to that size, so that the first results (and a
+    rate to report) come after one item, not after a whole task: a task of
+    hard players' deals takes minutes.
+    """
     chunks: list[list[tuple[int, int]]] = []
     for number in range(len(matches)):
         have = kept[number] if kept is not None else ()
         chunks.append(_missing_ranges(count, have))
-    if size is None:
+    largest = size
+    if largest is None:
         total = sum(stop - start for ranges in chunks for start, stop in ranges)
-        size = max(1, min(_MAX_TASK_SIZE, math.ceil(total / (workers * _TASKS_PER_WORKER))))
-    split = [
-        [(low, min(stop, low + size)) for start, stop in ranges for low in range(start, stop, size)]
-        for ranges in chunks
-    ]
+        largest = max(1, min(_MAX_TASK_SIZE, math.ceil(total / (workers * _TASKS_PER_WORKER))))
+    split = [_cut(ranges, largest, ramp=size is None) for ranges in chunks]
     return [
         Task(match, *tasks[turn])
         for turn in range(max((len(tasks) for tasks in split), default=0))
         for match, tasks in zip(matches, split, strict=True)
         if turn < len(tasks)
     ]
+
+
+def _cut(ranges: Sequence[tuple[int, int]], size: int, *, ramp: bool) -> list[tuple[int, int]]:
+    """``ranges`` cut into consecutive pieces of ``size`` items; with ``ramp``,
+    the first pieces hold 1, 2, 4, ... items until they reach ``size``."""
+    pieces: list[tuple[int, int]] = []
+    for start, stop in ranges:
+        low = start
+        while low < stop:
+            length = min(size, 1 << len(pieces)) if ramp and len(pieces) < size else size
+            pieces.append((low, min(stop, low + length)))
+            low += length
+    return pieces
 
 
 def _missing_ranges(count: int, have: Collection[int]) -> list[tuple[int, int]]:
@@ -216,7 +235,9 @@ def _run_pool(tasks: Sequence[Task], workers: int, retries: int, tracker: Tracke
     context = multiprocessing.get_context("spawn")
 
     def new_pool() -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(max_workers=workers, mp_context=context)
+        return ProcessPoolExecutor(
+            max_workers=workers, mp_context=context, initializer=_leave_interrupts_to_the_run
+        )
 
     pool = new_pool()
     running: dict[Future[tuple[ItemResult, ...]], int] = {}
@@ -226,7 +247,11 @@ def _run_pool(tasks: Sequence[Task], workers: int, retries: int, tracker: Tracke
             while pending and len(running) < 2 * workers:
                 number = pending.popleft()
                 task = tasks[number]
-                running[pool.submit(run_chunk, task.match, task.start, task.stop)] = number
+                # Submitting may start a worker process, which keeps the signal
+                # mask it starts with: Ctrl-C is then never delivered to it.
+                with _interrupts_held():
+                    future = pool.submit(run_chunk, task.match, task.start, task.stop)
+                running[future] = number
             finished, _ = wait(running, timeout=_POLL, return_when=FIRST_COMPLETED)
             if not finished:
                 tracker.tick()
@@ -253,8 +278,51 @@ def _run_pool(tasks: Sequence[Task], workers: int, retries: int, tracker: Tracke
                 running.clear()
                 pool.shutdown(wait=False, cancel_futures=True)
                 pool = new_pool()
+    except BaseException:
+        # Ctrl-C, or a task that failed too often: the tasks still running
+        # are abandoned, so their workers are stopped now rather than waited for
+        # (a task of hard players' deals runs for minutes).
+        _stop_workers(pool)
+        raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _leave_interrupts_to_the_run() -> None:
+    """A pool worker's first step: ignore Ctrl-C, which the process running
+    the pool handles by stopping every worker (here too where the signal mask
+    could not keep it out, such as on Windows)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Block Ctrl-C (SIGINT) in this thread for the duration; a Ctrl-C that
+    comes meanwhile is delivered when it ends (or to another thread of the
+    process, which interrupts this one all the same). Processes started
+    meanwhile begin with it blocked. A no-op where signal masks do not exist."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Terminate the pool's worker processes without waiting for their tasks."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14 and later
+    if callable(terminate):
+        terminate()
+        return
+    # Before 3.14 the executor offers no way to stop a running task; its
+    # workers are in its ``_processes`` mapping (process id -> Process).
+    processes = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        with contextlib.suppress(Exception):
+            process.terminate()
 
 
 def _ray() -> Any:
@@ -310,12 +378,16 @@ def _run_ray(
                 logging_level=logging.ERROR,
                 configure_logging=address is None,
             )
+        except KeyboardInterrupt:
+            _stop_ray(ray, at_once=True)
+            raise
         except Exception as error:
             where = f"the Ray cluster at {address}" if address else "a local Ray instance"
             raise BackendError(
                 f"could not start or join {where}: {type(error).__name__}: {error}"
             ) from error
         started = True
+    at_once = False
     try:
         # Tasks are sized for the whole cluster, which may be larger than this machine.
         cpus = int(ray.cluster_resources().get("CPU", 0)) or workers
@@ -323,9 +395,30 @@ def _run_ray(
         tracker = Tracker(tasks, total, progress, record)
         _run_on_ray(ray, tasks, retries, tracker)
         return _finished(tasks, tracker.slots)
+    except KeyboardInterrupt:
+        at_once = True
+        raise
     finally:
         if started:
-            ray.shutdown()
+            _stop_ray(ray, at_once=at_once)
+
+
+def _stop_ray(ray: Any, *, at_once: bool) -> None:
+    """Leave Ray, stopping the instance this process started (if it did).
+
+    ``ray.shutdown()`` asks each process of a local instance to stop and gives
+    it a second. Its autoscaler monitor takes all of that second, trying to
+    report its end to a server already stopped; after Ctrl-C (``at_once``)
+    the monitor is killed first, through the node object ``ray.shutdown()``
+    stops the processes with, so that the command ends within moments. Should
+    a Ray version lack that object, the plain shutdown runs.
+    """
+    node = getattr(getattr(getattr(ray, "_private", None), "worker", None), "_global_node", None)
+    kill_monitor = getattr(node, "kill_monitor", None)
+    if at_once and callable(kill_monitor):
+        with contextlib.suppress(Exception):
+            kill_monitor(check_alive=False)
+    ray.shutdown()
 
 
 def _run_on_ray(ray: Any, tasks: Sequence[Task], retries: int, tracker: Tracker) -> None:

@@ -12,7 +12,7 @@ from spades_core.errors import RulesError
 from spades_core.simulation.backends import SimulationError
 from spades_core.simulation.roundrobin import TournamentResult
 
-__all__ = ["PLOT_FORMATS", "PlotError", "plot_tournament"]
+__all__ = ["PLOT_FORMATS", "PlotError", "check_plot_path", "plot_tournament"]
 
 PLOT_FORMATS: Final = (".svg", ".png")
 """The picture formats, by file suffix."""
@@ -23,10 +23,14 @@ class PlotError(SimulationError):
 
 
 def check_plot_path(path: str | Path) -> Path:
-    """``path`` as a :class:`~pathlib.Path` after checking its suffix, before any work."""
+    """``path`` as a :class:`~pathlib.Path` after checking, before any work,
+    its suffix (:class:`~spades_core.RulesError`) and that matplotlib is
+    installed (:class:`PlotError`), so that a long run is not played for a
+    picture that cannot be drawn."""
     target = Path(path)
     if target.suffix.lower() not in PLOT_FORMATS:
         raise RulesError(f"a plot is saved as {' or '.join(PLOT_FORMATS)}; got {str(path)!r}")
+    _pyplot()
     return target
 
 
@@ -51,7 +55,7 @@ def plot_tournament(result: TournamentResult, path: str | Path) -> Path:
     minus column player, bag-adjusted points per hand.
     """
     target = check_plot_path(path)
-    plt = _pyplot()
+    plt = _pyplot()  # imported already: check_plot_path drew it in
     names = list(result.players)
     n = len(names)
     order = sorted(range(n), key=lambda i: _sortable(result.ratings[i].value))

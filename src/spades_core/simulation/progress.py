@@ -26,8 +26,8 @@ class Progress:
 
     @property
     def rate(self) -> float:
-        """Hands per second so far (``nan`` before any time has passed)."""
-        return self.hands / self.elapsed if self.elapsed > 0 else math.nan
+        """Hands per second so far (``nan`` before the first hand is played)."""
+        return self.hands / self.elapsed if self.hands and self.elapsed > 0 else math.nan
 
     @property
     def seconds_left(self) -> float:
@@ -56,7 +56,8 @@ def format_duration(seconds: float) -> str:
 class ProgressPrinter:
     """Draws :class:`Progress` on ``stream``: redrawn in place on a terminal (at
     most every ``redraw`` seconds), otherwise one line every ``every`` seconds,
-    so that a log shows the run is alive. ``unit`` names the items."""
+    so that a log shows the run is alive. The first report with a rate is
+    drawn at once, whenever it comes. ``unit`` names the items."""
 
     def __init__(
         self,
@@ -73,6 +74,7 @@ class ProgressPrinter:
         self.every = every if not self.terminal else redraw
         self._last = -math.inf
         self._drawn = False
+        self._rated = False
 
     def line(self, progress: Progress) -> str:
         """The text shown for ``progress``."""
@@ -80,7 +82,7 @@ class ProgressPrinter:
         rate = progress.rate
         text = (
             f"{progress.done}/{progress.total} {self.unit} ({percent:.0f}%), "
-            f"{progress.hands} hands, "
+            f"{progress.hands} hand{'s' * (progress.hands != 1)}, "
             + ("" if math.isnan(rate) else f"{rate:.1f} hands/s, ")
             + self._left(progress)
         )
@@ -99,9 +101,11 @@ class ProgressPrinter:
     def __call__(self, progress: Progress) -> None:
         now = time.monotonic()
         final = progress.done == progress.total
-        if not final and now - self._last < self.every:
+        first_rate = not self._rated and not math.isnan(progress.rate)
+        if not final and not first_rate and now - self._last < self.every:
             return
         self._last = now
+        self._rated = self._rated or first_rate
         if self.terminal:
             self.stream.write("\r\x1b[K" + self.line(progress))
             self._drawn = True
