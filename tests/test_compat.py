@@ -221,6 +221,7 @@ def test_game_bids_answers_as_in_release_0_1_while_the_bidding_is_under_way() ->
     assert game.bids[sc.Seat.EAST] is None
     assert game.bids.get(sc.Seat.EAST) is None
     assert game.bids == sc.SeatMap((3, None, None, None))
+    assert repr(game.bids) == "SeatMap({NORTH: 3, EAST: None, SOUTH: None, WEST: None})"
     with deprecated(r"game\.bids\[seat\]"):
         assert dict(game.bids) == {north: 3}
     with deprecated(r"game\.bids\[seat\]"):

@@ -510,3 +510,7 @@ class _BidsSoFar(SeatMap[int | None]):  # type: ignore[misc]
 
     def __hash__(self) -> int:
         return hash(self.values_)
+
+    def __repr__(self) -> str:
+        # It stands in for a SeatMap, and shows as one.
+        return "SeatMap" + super().__repr__().removeprefix(type(self).__name__)
