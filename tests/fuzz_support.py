@@ -51,6 +51,7 @@ HOOKS: Final = frozenset(
         "revealed_spade_counts",
         "check_rules",
         "array_forms",
+        "explain_bids",
     }
 )
 """Variant hook methods: the engine calls them with checked values and checks
@@ -95,7 +96,8 @@ def _methods(cls: type) -> Iterator[tuple[str, object]]:
         if not _ours(klass):
             continue
         for name, member in vars(klass).items():
-            if name.startswith("_") or name in seen or name in HOOKS:
+            hook = name in HOOKS and issubclass(cls, sc.Variant)
+            if name.startswith("_") or name in seen or hook:
                 continue
             seen.add(name)
             # A method that also answers as its old attribute until 0.3.0 (View.hand).

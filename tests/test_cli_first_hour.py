@@ -223,8 +223,8 @@ def classic_bidding(partner_bid: int) -> sc.Game:
 def test_a_refused_classic_bid_says_the_partnership_cap_and_the_partner_bid() -> None:
     view = classic_bidding(4).view(sc.Seat.SOUTH)
     assert read_bid("13", view) == (
-        "You cannot bid 13: your partnership's bids may total at most 13 and your "
-        "partner bid 4. You may bid Nil or 1-9."
+        "You cannot bid 13. In Classic Spades a partnership's bids may total at most 13, and "
+        "your partner bid 4, so you may bid Nil or 1-9."
     )
 
 
@@ -248,10 +248,10 @@ def test_a_refused_mirror_bid_says_it_must_be_the_spade_count() -> None:
     spades = view.hand().count(sc.Suit.SPADES)
     other = 13 if spades != 13 else 12
     answer = read_bid(str(other), view)
+    held = f"{spades} spade{'s' if spades != 1 else ''}" if spades else "no spades"
     assert answer == (
-        f"You cannot bid {other}: in Mirror Spades your bid is your spade count, and you hold "
-        f"{spades} spade{'s' if spades != 1 else ''}. "
-        f"You may bid {'Nil' if spades == 0 else spades}."
+        f"You cannot bid {other}. In Mirror Spades your bid is your spade count, and you hold "
+        f"{held}, so you must bid {'Nil' if spades == 0 else spades}."
     )
 
 
@@ -325,11 +325,16 @@ def test_output_into_a_closed_pipe_ends_quietly(tmp_path: Path, pipeline: str) -
 
 def test_a_typed_number_is_shown_bare_in_every_refusal_and_other_text_quoted() -> None:
     view = classic_bidding(4).view(sc.Seat.SOUTH)
-    # 13 breaks the partnership cap, 99 the range of bids: both as typed, unquoted.
-    for typed, reason in (("13", "your partnership's"), ("99", "bids are Nil"), ("-1", "bids")):
+    # 13 breaks the partnership cap (explained by the variant), 99 and -1 the range of bids:
+    # each as typed, unquoted.
+    for typed, reason in (
+        ("13", ". In Classic Spades a partnership's bids may total at most 13"),
+        ("99", ": bids are Nil"),
+        ("-1", ": bids"),
+    ):
         answer = read_bid(typed, view)
         assert isinstance(answer, str)
-        assert answer.startswith(f"You cannot bid {typed}: {reason}"), answer
+        assert answer.startswith(f"You cannot bid {typed}{reason}"), answer
     assert read_bid("bid 99", view) == read_bid("99", view)
     assert str(read_bid("banana", view)).startswith("You cannot bid 'banana': bids are Nil")
 

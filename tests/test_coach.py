@@ -1,4 +1,4 @@
-"""Coach tips: the normal player's move and one sentence saying why."""
+"""Coach tips: the normal player's move and the reason, naming the cards."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import attrs
 import pytest
 
 import spades_core as sc
+from coach_claims import check_tip
 from positions import deal, position
 from spades_core import Bid, IllegalActionError, IllegalReason, Phase, Play, Seat, TeamMap, Tip
 
@@ -48,8 +49,8 @@ def test_coach_explains_covering_a_nil_partner_naming_the_cards() -> None:
     tip = tip_for(position("classic", NIL_PARTNER, [2, 6, 3, 0, "7H"], dealer="S"))
     assert tip.action == Play.of("KH")
     assert tip.reason == (
-        "Your partner bid Nil and the Q♥ is still out: win this trick with your K♥ "
-        "so they can play under it."
+        "Your partner bid Nil and the Q♥ is still out: play your K♥ over the 7♥ so they "
+        "can play under it."
     )
     assert tip.idea == "protect_cover"
 
@@ -58,7 +59,7 @@ def test_coach_explains_a_mirror_forced_bid() -> None:
     tip = tip_for(position("mirror", WEAK_NORTH, []))
     assert tip.action == Bid.of(3)
     assert tip.reason == (
-        "In Mirror your bid must equal your spades: you hold 3 (4♠, 3♠ and 2♠), so bid 3."
+        "In Mirror Spades your bid is your spade count, and you hold 3 spades, so you must bid 3."
     )
 
 
@@ -69,10 +70,21 @@ def test_coach_explains_a_bid_forced_by_having_no_spades() -> None:
         S="2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD",
         W="2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",
     )
-    for variant in ("mirror", "whiz"):
+    for variant, rule in (
+        (
+            "mirror",
+            "In Mirror Spades your bid is your spade count, and you hold no spades, so "
+            "you must bid Nil.",
+        ),
+        (
+            "whiz",
+            "In Whiz Spades you bid Nil or your spade count, and you hold no spades, so "
+            "Nil is your only bid.",
+        ),
+    ):
         tip = tip_for(position(variant, hands, []))
         assert tip.action == Bid.of(0)
-        assert tip.reason == "You hold no spades, so Nil is your only bid."
+        assert tip.reason == rule
 
 
 def test_coach_explains_whiz_nil_and_whiz_count() -> None:
@@ -84,16 +96,19 @@ def test_coach_explains_whiz_nil_and_whiz_count() -> None:
     )
     count = tip_for(position("whiz", WEAK_NORTH, [0, 3, 4]))
     assert count.action == Bid.of(3)
-    assert count.reason.startswith("Your A♠, K♠, Q♠, A♣")
-    assert count.reason.endswith("make Nil too risky: bid your 3 spades.")
+    assert count.reason == (
+        "In Whiz Spades you bid Nil or your spade count, and you hold 3 spades, so you may bid "
+        "Nil or 3. Nil is too risky with the A♠, K♠, Q♠, A♣, A♦, A♥, K♦ and K♥: bid 3."
+    )
 
 
 def test_coach_explains_a_classic_bid_by_its_likely_winners() -> None:
     tip = tip_for(position("classic", WEAK_NORTH, [3, 3, 3]))
     assert tip.action == Bid.of(7)
     assert tip.reason == (
-        "You can expect about 7 tricks: the A♠, K♠, Q♠, A♣, A♦, A♥, K♦ and K♥ look like "
-        "winners, so bid 7 (with your partner's 3, a team contract of 10)."
+        "You can expect about 7 tricks: the A♦, A♥ and A♠ should take 3, and the A♣, the K♦, "
+        "the K♥, the K♠ and the Q♠ about 4 more, so bid 7 (with your partner's 3, a team "
+        "contract of 10)."
     )
 
 
@@ -124,8 +139,8 @@ NIL_OPPONENT = deal(
             [3, 3, 3, 3, "2D", "6D"],
             "W",
             "QD",
-            "Only an opponent plays after you: play high with your Q♦ to beat the 6♦ and "
-            "make them use their best card.",
+            "Only an opponent plays after you: play your highest diamond, the Q♦, to beat the "
+            "6♦ and make them use their best card.",
         ),
     ],
 )
@@ -141,13 +156,13 @@ def test_coach_explains_attacking_a_nil_opponent() -> None:
     under = tip_for(position("classic", NIL_OPPONENT, [5, 2, 0, 4, "2H", "3H", "9H"], dealer="S"))
     assert under.action == Play.of("7H")
     assert under.reason == (
-        "East bid Nil and is winning this trick with the 9♥: play under it with your 7♥ "
+        "East bid Nil and is winning this trick with the 9♥: play under it with your 7♥, "
         "so they have to take it."
     )
     lead = tip_for(position("classic", NIL_OPPONENT, [5, 0, 3, 4], dealer="S"))
     assert lead.action == Play.of("2H")
     assert lead.reason == (
-        "North bid Nil: lead your low 2♥ to make it hard for them to stay under."
+        "North bid Nil: lead your lowest heart, the 2♥, to make it hard for them to stay under."
     )
 
 
@@ -163,8 +178,8 @@ def test_coach_explains_ducking_bags() -> None:
     tip = sc.coach(view)
     assert tip.action == Play.of("2H")
     assert tip.reason == (
-        "Your team has its contract (2 of 2 tricks) and 8 bags: lead the 2♥, a card "
-        "unlikely to win, to avoid taking more bags."
+        "Your team has made its contract of 2 (2 tricks so far) and has 8 bags from earlier "
+        "hands: lead the 2♥, with 10 higher hearts still out, to avoid taking more bags."
     )
 
 
@@ -182,6 +197,7 @@ def test_coach_gives_a_legal_move_and_one_sentence_at_every_decision(variant: st
         tip = sc.coach(game.view(seat))
         decisions += 1
         assert tip.action in game.legal_actions()
+        check_tip(game, tip)
         assert tip.reason.endswith(".")
         assert "\n" not in tip.reason
         assert tip.reason[0].isupper()

@@ -113,7 +113,7 @@ def fresh(code: str) -> str:
 @pytest.mark.parametrize(
     ("old", "new", "name"),
     [
-        ("spades_core.coach", "spades_core.tips", "bid_rule"),
+        ("spades_core.coach", "spades_core.tips", "Tip"),
         ("spades_core.determinize", "spades_core.sampling", "HiddenCards"),
         ("spades_core.playout", "spades_core.playouts", "Chooser"),
     ],

@@ -497,8 +497,9 @@ def test_the_bid_note_explains_mirrors_forced_bid_and_classics_team_cap(tmp_path
     state = _table(tmp_path, mirror).state_for(seat)
     spades = mirror.hand(seat).count(sc.Suit.SPADES)
     assert state["legal_actions"] == [spades]
-    assert state["bid_note"].startswith(f"You may bid only {spades or 'Nil'}: ")
-    assert "Mirror" in state["bid_note"]
+    assert state["bid_note"] == mirror.explain_bids()
+    assert state["bid_note"].startswith("In Mirror Spades your bid is your spade count")
+    assert state["bid_note"].endswith(f"so you must bid {spades or 'Nil'}.")
     assert _table(tmp_path, mirror).state_for(seat.next)["bid_note"] is None
 
     classic = sc.new_game("classic", seed=3).deal()
@@ -508,8 +509,8 @@ def test_the_bid_note_explains_mirrors_forced_bid_and_classics_team_cap(tmp_path
     state = _table(tmp_path, classic).state_for(first.partner)
     assert state["legal_actions"] == [0, 1, 2, 3]
     assert state["bid_note"] == (
-        "You may bid only Nil to 3: your partnership's bids may total at most 13 "
-        "and your partner bid 10."
+        "In Classic Spades a partnership's bids may total at most 13, and your partner bid 10, "
+        "so you may bid Nil or 1-3."
     )
     opening = _table(tmp_path, sc.new_game("classic", seed=3).deal()).state_for(first)
     assert opening["bid_note"] is None

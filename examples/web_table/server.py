@@ -40,7 +40,6 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import spades_core as sc
 from spades_core.errors import brief
-from spades_core.tips import bid_rule
 
 __all__ = ["Limits", "Table", "TableStore", "create_app", "main"]
 
@@ -51,7 +50,6 @@ HOST_SEAT = sc.Seat.SOUTH
 """Where the person who opens a table sits."""
 WATCH = "watch"
 """The key of a table's spectator token (its view shows no hand)."""
-ALL_BIDS = frozenset(range(14))
 _TABLE_ID = re.compile(r"[A-Za-z0-9_-]{8,32}")
 _log = logging.getLogger("web_table")
 
@@ -270,12 +268,8 @@ class Table:
             for other in sc.Seat
         }
         state["coach"] = None
-        state["bid_note"] = None
-        if view.is_my_turn and view.phase is sc.Phase.BID:
-            legal = {action.value for action in view.legal_actions() if isinstance(action, sc.Bid)}
-            if legal != ALL_BIDS:
-                state["bid_note"] = "You may bid only " + _bids_text(legal) + ": "
-                state["bid_note"] += bid_rule(view) + "."
+        # The variant's own sentence on what limits the bid (None: every bid is open).
+        state["bid_note"] = view.explain_bids()
         if self.coach_on and view.is_my_turn:
             tip = sc.coach(view)
             state["coach"] = {"action": _action_json(tip.action), "reason": tip.reason}
@@ -389,13 +383,6 @@ def _last_trick(view: sc.views.View) -> dict[str, Any] | None:
         "cards": [str(card) for card in trick.cards],
         "winner": trick.winner.letter,
     }
-
-
-def _bids_text(bids: set[int]) -> str:
-    words = ["Nil" if bid == 0 else str(bid) for bid in sorted(bids)]
-    if len(words) > 3 and sorted(bids) == list(range(min(bids), max(bids) + 1)):
-        return f"{words[0]} to {words[-1]}"
-    return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
 
 
 # -- the variants and options on offer ------------------------------------------------------

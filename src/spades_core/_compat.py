@@ -111,6 +111,12 @@ MOVED_ATTRIBUTES: Final[dict[str, dict[str, tuple[str, str]]]] = {
             "spades_core.RecordReason (RecordFormatError.reason is one of its members)",
         ),
     },
+    "spades_core.tips": {
+        "bid_rule": (
+            "spades_core._compat:_bid_rule",
+            "View.explain_bids(), the variant's own sentence (None when every bid is open)",
+        ),
+    },
     "spades_core.batch": {
         "play": ("spades_core.batch:play_hands", "spades_core.batch.play_hands"),
         "play_chunks": (
@@ -133,6 +139,14 @@ MOVED_ATTRIBUTES: Final[dict[str, dict[str, tuple[str, str]]]] = {
 }
 """Per module, each old attribute: ``(the "module:name" it is now, the
 replacement a warning names)``."""
+
+
+def _bid_rule(view: Any) -> str:
+    """``spades_core.tips.bid_rule`` of release 0.1: the variant's sentence on
+    what limits the bid, or one saying every bid is open."""
+    explained: str | None = view.explain_bids()
+    return explained or "Every bid from Nil to 13 is open to you."
+
 
 # records.REASONS of release 0.1: the reasons as strings, among them copies of
 # IllegalReason's values (a replayed illegal action now has reason

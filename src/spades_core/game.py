@@ -248,6 +248,25 @@ class Game:
             return ()
         return tuple(action.value for action in self.legal_actions())  # type: ignore[union-attr]
 
+    def explain_bids(self) -> str | None:
+        """Why the seat to act may make only the bids it may: one sentence from
+        the variant (:meth:`Variant.explain_bids <spades_core.Variant.explain_bids>`)
+        naming what limits the bid and what that leaves. ``None`` when every bid
+        from Nil to 13 is open, and outside bidding.
+
+        >>> import spades_core as sc
+        >>> game = sc.new_game("classic", seed=4, dealer=sc.Seat.WEST).deal()
+        >>> print(game.explain_bids())
+        None
+        >>> print(game.bid(4).bid(3).explain_bids())  # South, after North's 4
+        ... # doctest: +NORMALIZE_WHITESPACE
+        In Classic Spades a partnership's bids may total at most 13, and your
+        partner bid 4, so you may bid Nil or 1-9.
+        """
+        if self._phase is not Phase.BID:
+            return None
+        return _legality.bid_explanation(self)
+
     def legal_cards(self) -> CardSet:
         """The cards the seat to act may play, as :meth:`play` takes them
         (empty outside play); index it in card-id order like a tuple."""

@@ -29,9 +29,10 @@ from spades_core.game import NO_SEAT, SEATS, Game, GameSetup, Phase
 from spades_core.options import FirstLead, Rules
 from spades_core.seats import Seat
 from spades_core.tricks import NO_SUIT, RANKS, legal_card_mask
-from spades_core.variant import Variant, checked_legal_bids
+from spades_core.variant import Variant, checked_explain_bids, checked_legal_bids
 
 __all__ = [
+    "bid_explanation",
     "bid_refusal",
     "bid_values",
     "card_refusal",
@@ -99,6 +100,18 @@ def bid_values(
     checked as :func:`legal_bid_values` describes."""
     made = MappingProxyType({SEATS[i]: b for i, b in enumerate(bids) if b is not None})
     return checked_legal_bids(setup.variant, setup.rules, SEATS[seat], card_set(hand), made)
+
+
+def bid_explanation(game: Game) -> str | None:
+    """The variant's sentence on what limits the bids of the seat to act (the
+    game must be in ``BID``), checked by
+    :func:`~spades_core.variant.checked_explain_bids`; ``None`` when every bid is open."""
+    seat = game._to_act
+    made = MappingProxyType({SEATS[i]: b for i, b in enumerate(game._bids) if b is not None})
+    setup = game._setup
+    return checked_explain_bids(
+        setup.variant, setup.rules, SEATS[seat], card_set(game._held[seat]), made
+    )
 
 
 # The bid actions of each answer of legal_bid_values (at most 2**14 distinct ones).

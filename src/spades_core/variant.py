@@ -11,7 +11,9 @@ answer. Override only what the variant changes:
 * :meth:`Variant.game_outcome` — whether a team has won after a hand;
 * :meth:`Variant.check_rules` — rejecting option combinations it cannot play;
 * :meth:`Variant.score_items` — a hand's score itemised for people;
-* :meth:`Variant.array_forms` — its rules on arrays, for the batch engine.
+* :meth:`Variant.array_forms` — its rules on arrays, for the batch engine;
+* :meth:`Variant.explain_bids` — one sentence telling a player what limits
+  their bid (the default states the legal bids).
 
 Trick play (following suit, spades as trump, breaking spades, the first lead)
 is the engine's, configured by the ``break_rule`` and ``first_lead`` options.
@@ -25,9 +27,9 @@ copy with another id, title or defaults, or without some options.
 ('mirror-250', 250)
 
 The engine calls the hooks through :func:`checked_legal_bids`,
-:func:`checked_score_hand` and :func:`checked_game_end`, which refuse a
-malformed answer with a :class:`~spades_core.VariantLoadError` naming the
-variant and the hook.
+:func:`checked_score_hand`, :func:`checked_game_end` and
+:func:`checked_explain_bids`, which refuse a malformed answer with a
+:class:`~spades_core.VariantLoadError` naming the variant and the hook.
 """
 
 from __future__ import annotations
@@ -59,12 +61,14 @@ __all__ = [
     "HAND_SCORE_LIMIT",
     "OptionDefaults",
     "Variant",
+    "checked_explain_bids",
     "checked_game_end",
     "checked_game_outcome",
     "checked_legal_bids",
     "checked_revealed_spade_counts",
     "checked_score_hand",
     "checked_score_items",
+    "describe_bids",
 ]
 
 _ID_PATTERN = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
@@ -338,6 +342,26 @@ class Variant:
         reveals nothing; Mirror reveals every count, Whiz every non-Nil one.
         """
         return {}
+
+    def explain_bids(
+        self, rules: Rules, seat: Seat, hand: CardSet, bids: Mapping[Seat, int]
+    ) -> str | None:
+        """One sentence saying what limits the bids ``seat`` may make holding
+        ``hand`` after ``bids``, and what that leaves it; ``None`` when every
+        bid from Nil to 13 is open.
+
+        The arguments are those of :meth:`legal_bids`. The sentence is shown
+        to the player as it is (when a bid is refused, beside the bid prompt,
+        in the coach's tips), so it should name the facts of the position that
+        limit the bid: ``"In Mirror Spades your bid is your spade count, and
+        you hold 3 spades, so you must bid 3."``. The default states the legal
+        bids themselves: ``"The Suicide Spades rules allow you to bid only
+        Nil or 3-5 here."``.
+        """
+        legal = checked_legal_bids(self, rules, seat, hand, bids)
+        if len(legal) == _EVERY_BID:
+            return None
+        return f"The {self.title} rules allow you to bid only {describe_bids(legal)} here."
 
     def score_hand(
         self,
@@ -746,3 +770,79 @@ def _asked_score_items(
             f"bags and a str label; it returned {brief(answer, 120)}"
         )
     return items
+
+
+# -- explaining bid limits, checked ---------------------------------------------
+
+_EVERY_BID: Final = 14
+"""How many bids there are, Nil to 13: a seat with all of them open has no limit to explain."""
+_LONGEST_EXPLANATION: Final = 400
+
+
+def describe_bids(bids: Iterable[int]) -> str:
+    """Bids written for a sentence: Nil by name, runs of three or more as a
+    range, the last two joined by "or".
+
+    >>> describe_bids(range(14)), describe_bids([0, 1, 2]), describe_bids([4])
+    ('Nil or 1-13', 'Nil, 1 or 2', '4')
+    >>> describe_bids([9, 0, 3, 4, 5])
+    'Nil, 3-5 or 9'
+    """
+    values = sorted(set(bids))
+    words = ["Nil"] if values and values[0] == 0 else []
+    runs: list[list[int]] = []
+    for value in values:
+        if not value:
+            continue
+        if runs and value == runs[-1][-1] + 1:
+            runs[-1].append(value)
+        else:
+            runs.append([value])
+    for run in runs:
+        if len(run) >= 3:
+            words.append(f"{run[0]}-{run[-1]}")
+        else:
+            words.extend(str(value) for value in run)
+    if len(words) <= 1:
+        return words[0] if words else "no bid"
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def checked_explain_bids(
+    variant: Variant, rules: Rules, seat: Seat, hand: CardSet, bids: Mapping[Seat, int]
+) -> str | None:
+    """The variant's :meth:`~Variant.explain_bids`, checked: one sentence, or
+    ``None`` when every bid from Nil to 13 is open.
+
+    Raises :class:`~spades_core.VariantLoadError` naming the variant and the
+    hook when the hook fails, answers anything but ``None`` or one sentence
+    (text on one line, at most 400 characters, ending with ".", "!" or "?"),
+    or answers ``None`` while :meth:`~Variant.legal_bids` limits the bids.
+    """
+    try:
+        text: object = variant.explain_bids(rules, seat, hand, bids)
+    except SpadesError:
+        raise
+    except (Exception, SystemExit) as error:
+        raise _failed(variant, "explain_bids", error) from error
+    if text is None:
+        legal = checked_legal_bids(variant, rules, seat, hand, bids)
+        if len(legal) != _EVERY_BID:
+            raise VariantLoadError(
+                f"variant {variant.id!r}: explain_bids returned None, but legal_bids allows "
+                f"only {describe_bids(legal)}; return one sentence saying what limits the bid"
+            )
+        return None
+    sentence = text.strip() if type(text) is str else ""
+    if not (
+        sentence
+        and len(sentence) <= _LONGEST_EXPLANATION
+        and sentence.isprintable()
+        and sentence[-1] in ".!?"
+    ):
+        raise VariantLoadError(
+            f"variant {variant.id!r}: explain_bids must return None or one sentence (text on "
+            f"one line of at most {_LONGEST_EXPLANATION} characters, ending with '.', '!' or "
+            f"'?'); it returned {brief(text, 120)}"
+        )
+    return sentence

@@ -30,6 +30,7 @@ seat, the default), and the same properties for the public state.
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, final
 
 import attrs
@@ -43,7 +44,7 @@ from spades_core.options import Rules
 from spades_core.results import HandResults, Trick
 from spades_core.seats import Seat, SeatMap, Team, TeamMap
 from spades_core.tricks import NO_SUIT, RANKS, breaks_spades, rule_flags, shown_out
-from spades_core.variant import checked_revealed_spade_counts
+from spades_core.variant import checked_explain_bids, checked_revealed_spade_counts
 
 if TYPE_CHECKING:
     from spades_core.game import Game
@@ -210,6 +211,18 @@ class View:
             1 for who, card in self.current_trick if who == seat and card.suit is Suit.SPADES
         )
         return count - played
+
+    def explain_bids(self) -> str | None:
+        """Why the viewer may make only the bids it may, when it is to bid: one
+        sentence from the variant (:meth:`Variant.explain_bids
+        <spades_core.Variant.explain_bids>`), as :meth:`Game.explain_bids
+        <spades_core.Game.explain_bids>` gives it. ``None`` when every bid from
+        Nil to 13 is open, and when it is not the viewer's turn to bid."""
+        seat = self.seat
+        if seat is None or self.phase is not Phase.BID or self.to_act != seat:
+            return None
+        made = MappingProxyType({who: bid for who, bid in self.bids.items() if bid is not None})
+        return checked_explain_bids(self.variant, self.rules, seat, self._hand, made)
 
     def to_dict(self) -> dict[str, Any]:
         """The view as plain JSON-ready data (no objects of this library)."""

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Final
 
 from spades_core import CardSet, Rules, Seat, Variant
+from spades_core.variant import describe_bids
 
 if TYPE_CHECKING:
     from spades_core.batch import ArrayForms
@@ -24,6 +25,26 @@ class ClassicVariant(Variant):
         cap = rules.max_team_bid
         highest = 13 if cap is None else min(13, cap - bids.get(seat.partner, 0))
         return range(highest + 1)
+
+    def explain_bids(
+        self, rules: Rules, seat: Seat, hand: CardSet, bids: Mapping[Seat, int]
+    ) -> str | None:
+        """The team cap, when it holds the seat below 13: the cap, the
+        partner's bid (or that the partner has not bid), and the bids left."""
+        legal = tuple(sorted(self.legal_bids(rules, seat, hand, bids)))
+        cap = rules.max_team_bid
+        partner = bids.get(seat.partner)
+        if cap is None or legal != tuple(range(min(13, cap - (partner or 0)) + 1)):
+            # Bids limited otherwise (a subclass's own rule): say what they are.
+            return super().explain_bids(rules, seat, hand, bids)
+        if max(legal) >= 13:
+            return None
+        said = "has not bid yet" if partner is None else f"bid {'Nil' if partner == 0 else partner}"
+        left = "Nil is your only bid" if legal == (0,) else f"you may bid {describe_bids(legal)}"
+        return (
+            f"In {self.title} a partnership's bids may total at most {cap}, "
+            f"and your partner {said}, so {left}."
+        )
 
     def array_forms(self) -> ArrayForms:
         """This variant's rules on arrays (:class:`spades_variants._arrays.ClassicArrays`),

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Final
 
 from spades_core import CardSet, Rules, Seat, Suit, Variant
+from spades_core.variant import describe_bids
 from spades_variants import MIRROR_FAMILY_OPTIONS
 
 if TYPE_CHECKING:
@@ -24,6 +25,21 @@ class MirrorVariant(Variant):
     ) -> Iterable[int]:
         """The single bid equal to the spades in ``hand``."""
         return (hand.count(_SPADES),)
+
+    def explain_bids(
+        self, rules: Rules, seat: Seat, hand: CardSet, bids: Mapping[Seat, int]
+    ) -> str | None:
+        """The one bid there is, and the spade count it comes from."""
+        legal = tuple(self.legal_bids(rules, seat, hand, bids))
+        count = hand.count(_SPADES)
+        if legal != (count,):
+            # Bids limited otherwise (a subclass's own rule): say what they are.
+            return super().explain_bids(rules, seat, hand, bids)
+        held = "no spades" if count == 0 else f"{count} spade{'s' if count != 1 else ''}"
+        return (
+            f"In {self.title} your bid is your spade count, and you hold {held}, "
+            f"so you must bid {describe_bids(legal)}."
+        )
 
     def revealed_spade_counts(self, rules: Rules, bids: Mapping[Seat, int]) -> dict[Seat, int]:
         """Every bid is the bidder's spade count."""

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Final
 
 from spades_core import Card, CardSet, Rules, Seat, Suit, Variant
 from spades_core.options import bool_option
+from spades_core.variant import describe_bids
 from spades_variants import MIRROR_FAMILY_OPTIONS
 
 if TYPE_CHECKING:
@@ -36,6 +37,27 @@ class WhizVariant(Variant):
         if spades and hand.mask >> _ACE_OF_SPADES.id & 1 and rules.get(WHIZ_NIL_NEEDS_NO_ACE):
             return (spades,)
         return (0, spades) if spades else (0,)
+
+    def explain_bids(
+        self, rules: Rules, seat: Seat, hand: CardSet, bids: Mapping[Seat, int]
+    ) -> str | None:
+        """The choice of Nil or the spade count, the spades held, and, when
+        the house rule rules out Nil for the holder of the A♠, that rule."""
+        legal = tuple(sorted(self.legal_bids(rules, seat, hand, bids)))
+        count = hand.count(_SPADES)
+        spades = f"{count} spade{'s' if count != 1 else ''}"
+        rule = f"In {self.title} you bid Nil or your spade count"
+        if legal == (0,) and not count:
+            return f"{rule}, and you hold no spades, so Nil is your only bid."
+        if legal == (0, count):
+            return f"{rule}, and you hold {spades}, so you may bid {describe_bids(legal)}."
+        if legal == (count,) and _ACE_OF_SPADES in hand and rules.get(WHIZ_NIL_NEEDS_NO_ACE):
+            return (
+                f"{rule}, but you hold the A♠ and the house rule whiz_nil_needs_no_ace "
+                f"rules out Nil for its holder, so you must bid your {spades}."
+            )
+        # Bids limited otherwise (a subclass's own rule): say what they are.
+        return super().explain_bids(rules, seat, hand, bids)
 
     def revealed_spade_counts(self, rules: Rules, bids: Mapping[Seat, int]) -> dict[Seat, int]:
         """A non-Nil bid is the bidder's spade count; Nil reveals nothing."""

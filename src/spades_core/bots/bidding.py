@@ -7,13 +7,21 @@ coach quotes and what the hard bot starts its bid search from.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Final
+from typing import Final, Literal, NamedTuple
 
 from spades_core.bots.masks import RANK_BITS
 from spades_core.bots.table import NO_BID, Table
 from spades_core.bots.why import Why
 
-__all__ = ["easy_bid", "estimate_tricks", "nil_risk", "normal_bid", "sure_winners"]
+__all__ = [
+    "EstimatePart",
+    "easy_bid",
+    "estimate_parts",
+    "estimate_tricks",
+    "nil_risk",
+    "normal_bid",
+    "sure_winners",
+]
 
 
 def _ranks(hand: int, suit: int) -> int:
@@ -86,6 +94,74 @@ def estimate_tricks(hand: int) -> float:
     spare = max(0, min(n_spades, 3) - honours)
     total += min(short_value, spare * 0.8)
     return total
+
+
+class EstimatePart(NamedTuple):
+    """One item :func:`estimate_tricks` counts: a high card, the spades beyond
+    three, or trumping in short side suits, and the tricks it is worth."""
+
+    kind: Literal["card", "length", "short"]
+    """``"card"``: an ace, king or queen, or the J♠ with four spades or more;
+    ``"length"``: spades beyond the third; ``"short"``: trumping in side suits
+    of two cards or fewer with spades that are not honours."""
+    what: int
+    """The card's id (``"card"``), the number of spades beyond three
+    (``"length"``), or the 4-bit set of the short side suits (``"short"``)."""
+    value: float
+    """The tricks this item adds to the estimate."""
+
+
+def estimate_parts(hand: int) -> tuple[EstimatePart, ...]:
+    """:func:`estimate_tricks` item by item: its declared twin for words (the
+    coach says where an estimate comes from), written beside it. The values,
+    added from 0.0 in the order given, are exactly :func:`estimate_tricks`;
+    items worth nothing are left out. A test holds the two together."""
+    parts: list[EstimatePart] = []
+    spades = _ranks(hand, 3)
+    n_spades = spades.bit_count()
+    short_value = 0.0
+    short_suits = 0
+    for suit in (0, 1, 2):
+        bits = _ranks(hand, suit)
+        n = bits.bit_count()
+        ace = bits >> 12 & 1
+        king = bits >> 11 & 1
+        queen = bits >> 10 & 1
+        if ace:
+            parts.append(EstimatePart("card", 13 * suit + 12, 1.0 if n <= 5 else 0.7))
+        if king:
+            if n == 1:
+                value = 0.15
+            elif n <= 5:
+                value = 0.85 if ace else 0.6
+            else:
+                value = 0.3
+            parts.append(EstimatePart("card", 13 * suit + 11, value))
+        if queen and 3 <= n <= 5:
+            parts.append(EstimatePart("card", 13 * suit + 10, 0.45 if (ace or king) else 0.25))
+        if n <= 2:
+            short_value += (0.9, 0.55, 0.2)[n]
+            short_suits |= 1 << suit
+    honours = 0
+    if spades >> 12 & 1:
+        parts.append(EstimatePart("card", 51, 1.0))
+        honours += 1
+    if spades >> 11 & 1:
+        parts.append(EstimatePart("card", 50, 0.9 if n_spades >= 2 else 0.4))
+        honours += 1
+    if spades >> 10 & 1:
+        parts.append(EstimatePart("card", 49, 0.75 if n_spades >= 3 else 0.25))
+        honours += 1
+    if spades >> 9 & 1 and n_spades >= 4:
+        parts.append(EstimatePart("card", 48, 0.4))
+        honours += 1
+    if n_spades > 3:
+        parts.append(EstimatePart("length", n_spades - 3, (n_spades - 3) * 0.85))
+    spare = max(0, min(n_spades, 3) - honours)
+    trumping = min(short_value, spare * 0.8)
+    if trumping:
+        parts.append(EstimatePart("short", short_suits, trumping))
+    return tuple(parts)
 
 
 @lru_cache(maxsize=_HANDS_REMEMBERED)

@@ -5,8 +5,9 @@ These are pure functions of the game or the player's view, so the loop in
 :mod:`spades_core.cli.session` only decides when to call them:
 
 * :func:`read_bid` and :func:`read_card` turn a line into an action or a
-  message saying why it cannot be taken, one format for every refused bid
-  (``You cannot bid 13: … You may bid Nil or 1-3.``);
+  message saying why it cannot be taken (a bid the rules refuse gets the
+  variant's own sentence: ``You cannot bid 13. In Classic Spades … so you may
+  bid Nil or 1-3.``);
 * :func:`card_numbers` numbers the cards of the hand as dealt, so a card
   keeps its number for the whole hand;
 * :func:`last_trick_lines` and :func:`score_lines` answer ``last`` and ``score``.
@@ -26,7 +27,7 @@ from spades_core.errors import IllegalActionError, SpadesError, brief
 from spades_core.game import Game
 from spades_core.results import Trick
 from spades_core.seats import Team
-from spades_core.tips import bid_rule
+from spades_core.variant import describe_bids
 from spades_core.views import View
 
 __all__ = [
@@ -64,13 +65,7 @@ def bid_choices(values: Sequence[int]) -> str:
     >>> bid_choices(range(14)), bid_choices([0, 4]), bid_choices([1, 2, 3])
     ('Nil or 1-13', 'Nil or 4', '1-3')
     """
-    counts = [value for value in values if value]
-    parts = ["Nil"] if 0 in values else []
-    if len(counts) > 2 and counts == list(range(counts[0], counts[-1] + 1)):
-        parts.append(f"{counts[0]}-{counts[-1]}")
-    else:
-        parts += [str(value) for value in counts]
-    return " or ".join(parts) if len(parts) == 2 else ", ".join(parts)
+    return describe_bids(values)
 
 
 def read_bid(text: str, view: View) -> Bid | str:
@@ -86,7 +81,10 @@ def read_bid(text: str, view: View) -> Bid | str:
         return _bid_refusal(shown, view, "bids are Nil (0) or 1 to 13")
     if bid in view.legal_actions():
         return bid
-    return _bid_refusal(render.bid_text(bid.value), view, bid_rule(view))
+    limits = view.explain_bids()
+    if limits is None:  # pragma: no cover - a refused bid means the bids are limited
+        return _bid_refusal(render.bid_text(bid.value), view, "the rules do not allow it")
+    return f"You cannot bid {render.bid_text(bid.value)}. {limits}"
 
 
 def _bid_refusal(shown: str, view: View, reason: str) -> str:

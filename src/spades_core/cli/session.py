@@ -205,6 +205,9 @@ class PlaySession:
         self.show(view)
         if view.phase is Phase.BID:
             values = [a.value for a in view.legal_actions() if isinstance(a, Bid)]
+            limits = view.explain_bids()
+            if limits:
+                self.say(limits)
             prompt = f"Your bid ({commands.bid_choices(values)}): "
         else:
             prompt = "Your card (a card or its number; 'help' for commands): "
