@@ -179,7 +179,7 @@ class Position:
         bids = self.game.bids
         won = self.game.tricks_won
         team = (self.seat, self.partner)
-        contract = sum(bids[s] for s in team)
+        contract = sum(bids[s] or 0 for s in team)  # everyone has bid: no None
         if self.game.rules.nil_tricks is NilTricks.COUNT_TOWARD_CONTRACT:
             counted = sum(won[s] for s in team)
         else:
@@ -927,7 +927,7 @@ def _set(p: Position, m: re.Match[str]) -> None:
     # Nothing: the team scores the same whatever share of the rest the seat wins.
     rules = p.game.rules
     team = (p.seat, p.partner)
-    bids = (p.game.bids[team[0]], p.game.bids[team[1]])
+    bids = (p.game.bids[team[0]] or 0, p.game.bids[team[1]] or 0)  # all four have bid
     won = [p.game.tricks_won[s] for s in team]
     bags = p.game.bags[p.seat.team]
     scores = {

@@ -122,7 +122,7 @@ def test_every_team_cap_from_1_to_13_is_explained_truly() -> None:
         for state in states:
             tip = coach_and_check(state)
             limits = state.explain_bids()
-            partner = state.bids.get(Seat.NORTH, 0) if state.to_act is Seat.SOUTH else 0
+            partner = (state.bids[Seat.NORTH] or 0) if state.to_act is Seat.SOUTH else 0
             assert (limits is None) == (cap - partner >= 13)
             if limits is not None:
                 check_tip(state, sc.Tip(action=tip.action, reason=limits, idea=tip.idea))
