@@ -21,6 +21,8 @@ import spades_core as sc
 from fuzz_support import targets
 from spades_core import bots
 from spades_core.sampling import HiddenCards
+from spades_core.scoring import bag_cost, score_breakdown
+from spades_core.variant import describe_bids
 
 ATE = sc.ArgumentTypeError
 RULES = sc.RulesError
@@ -31,6 +33,9 @@ GAME: Final = sc.new_game("classic", seed=3, dealer="W").deal()
 VIEW: Final = GAME.view(sc.Seat.NORTH)
 PLAYING: Final = GAME.bid(3).bid(3).bid(3).bid(3)
 PAIR: Final = ["easy", "random"]
+FINISHED: Final = bots.play_game(
+    GAME, [bots.make("random", seed=seat) for seat in range(4)], hands=1
+)
 
 # The bad values of each kind of argument, and the class each raises.
 KINDS: Final[dict[str, tuple[tuple[object, type[sc.SpadesError]], ...]]] = {
@@ -64,6 +69,16 @@ KINDS: Final[dict[str, tuple[tuple[object, type[sc.SpadesError]], ...]]] = {
     "level": ((3, ATE), ("expert", RULES)),
     # A chooser for a play-out.
     "choose": ((7, ATE), ("lowest", ATE)),
+    # A Game or a View (what scoring reads from either).
+    "game or view": ((None, ATE), ("classic", ATE), (sc.dumps(GAME), ATE)),
+    # A finished hand of a game, counted from 0 (negative from the last).
+    "hand index": (("0", ATE), (1.5, ATE), (True, ATE), (5, RULES)),
+    # Bids as a sentence names them: an iterable of whole numbers 0-13.
+    "bids": ((3, ATE), ("3", ATE), ([1.5], ATE), ([14], RULES), ([-1], RULES)),
+    # A bag limit: a whole number of at least 1 (None: no limit).
+    "bag limit": (("10", ATE), (1.5, ATE), (0, RULES)),
+    # Points: a whole number.
+    "points": (("100", ATE), (1.5, ATE), (None, ATE)),
     # A value of an enum, read from its notation.
     "enum value": (("no such member", NOTATION), (99, NOTATION)),
 }
@@ -188,6 +203,11 @@ ROWS: Final[tuple[tuple[str, str, str, Call], ...]] = (
         "variant",
         lambda bad: sc.tournament(["easy", "random"], variant=bad),
     ),
+    ("score_breakdown", "game", "game or view", lambda bad: score_breakdown(bad)),
+    ("score_breakdown", "hand", "hand index", lambda bad: score_breakdown(FINISHED, bad)),
+    ("bag_cost", "limit", "bag limit", lambda bad: bag_cost(bad, 100)),
+    ("bag_cost", "penalty", "points", lambda bad: bag_cost(10, bad)),
+    ("describe_bids", "bids", "bids", lambda bad: describe_bids(bad)),
     ("Seat", "value", "enum value", lambda bad: sc.Seat(bad)),
     ("Team", "value", "enum value", lambda bad: sc.Team(bad)),
     ("Suit", "value", "enum value", lambda bad: sc.Suit(bad)),
@@ -221,6 +241,7 @@ NOT_THOSE_KINDS: Final = {
     ("Deal", "hands"): "the hands of an explicit deal (IllegalActionError INVALID_DEAL on apply)",
     ("View", "seat"): "the View constructor: views are built by Game.view",
     ("View", "dealer"): "the View constructor: views are built by Game.view",
+    ("View", "bids"): "the View constructor: views are built by Game.view",
     ("View", "variant"): "the View constructor: views are built by Game.view",
     ("Tip", "action"): "the Tip constructor: tips are built by coach()",
     ("OptionSpec.check", "value"): "an option value: RulesError (tests/test_options.py)",

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from spades_core.views import View
 
 __all__ = [
+    "bid_value",
     "count",
     "described",
     "game",
@@ -92,6 +93,16 @@ def count(value: object, call: str, name: str, *, minimum: int = 0) -> int:
     number = whole_number(value, call, name)
     if number < minimum:
         raise RulesError(f"{call}: {name} must be a whole number ≥ {minimum}; got {brief(value)}")
+    return number
+
+
+def bid_value(value: object, call: str, name: str = "bid") -> int:
+    """``value`` if it is a whole number from 0 (Nil) to 13, as a bid is
+    written: :class:`ArgumentTypeError` for another type, :class:`RulesError`
+    outside that range."""
+    number = whole_number(value, call, name)
+    if not 0 <= number <= 13:
+        raise RulesError(f"{call}: {name} must be a bid from 0 (Nil) to 13; got {brief(value)}")
     return number
 
 
