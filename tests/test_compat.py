@@ -306,3 +306,28 @@ def test_the_library_its_examples_and_docs_use_no_old_name() -> None:
                     continue  # the old name kept, saying so
                 offenders.append(f"{path.relative_to(ROOT)}:{line}: {match.group(0)}")
     assert offenders == []
+
+
+def test_no_module_with_attrs_classes_has_a_global_named_compat() -> None:
+    # attrs compiles a class's __repr__ with the globals of the class's module
+    # laid over its own, among them its own `_compat` module: a module global
+    # of that name breaks repr() of every attrs class there (repr(Tip) did).
+    import pkgutil
+
+    import attrs
+
+    broken = []
+    for info in pkgutil.walk_packages(sc.__path__, "spades_core."):
+        if info.name.startswith(("spades_core.batch", "spades_core.envs", "spades_core.cli")):
+            continue  # extras, and the command line, which imports no _compat
+        module = importlib.import_module(info.name)
+        classes = [
+            value
+            for value in vars(module).values()
+            if isinstance(value, type) and attrs.has(value) and value.__module__ == info.name
+        ]
+        if classes and "_compat" in vars(module):
+            broken.append(info.name)
+    assert broken == []
+    game = sc.new_game("classic", seed=1).deal()
+    assert repr(sc.coach(game.view(game.to_act))).startswith("Tip(action=")

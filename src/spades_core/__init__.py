@@ -23,7 +23,7 @@ import importlib as _importlib
 import sys as _sys
 from typing import TYPE_CHECKING, Final
 
-from spades_core import _compat
+from spades_core import _compat as _deprecations
 from spades_core.actions import NIL, Action, Bid, Deal, Play
 from spades_core.cards import Card, CardSet, Rank, Suit
 from spades_core.errors import (
@@ -83,7 +83,7 @@ _LAZY: Final[dict[str, tuple[str, str | None]]] = {
 }
 """Public names loaded on first use: the module, and the name inside it (``None``: the module)."""
 
-_compat.install(_sys.modules[__name__])
+_deprecations.install(_sys.modules[__name__])
 
 if not TYPE_CHECKING:
 
@@ -97,7 +97,7 @@ if not TYPE_CHECKING:
         if inside is not None:
             value = getattr(value, inside)
         if name == "playout":
-            value = _compat.FunctionOnceAModule("sc.playout", value, module_name)
+            value = _deprecations.FunctionOnceAModule("sc.playout", value, module_name)
         globals()[name] = value
         return value
 

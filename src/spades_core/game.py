@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING, Final, final
 
 import attrs
 
-from spades_core import _check, _compat
+from spades_core import _check
+from spades_core import _compat as _deprecations
 from spades_core.actions import Action, Bid, Play, action_of
 from spades_core.cards import ALL_CARDS, Card, CardSet
 from spades_core.errors import IllegalActionError
@@ -177,7 +178,7 @@ class Game:
     def bids(self) -> SeatMap[int | None]:
         """Every seat's bid this hand (0 is Nil), ``None`` for a seat that has
         not bid yet, as in :attr:`View.bids <spades_core.views.View.bids>`."""
-        return _compat.bids_made_so_far(self._bids)
+        return _deprecations.bids_made_so_far(self._bids)
 
     @property
     def tricks_won(self) -> SeatMap[int]:
@@ -220,7 +221,7 @@ class Game:
     def __setstate__(self, state: dict[str, object]) -> None:
         for name, value in state.items():
             _SETTERS[name](self, value)
-        _compat.upgrade_pickled_game(self, _SETTERS)
+        _deprecations.upgrade_pickled_game(self, _SETTERS)
 
     def __repr__(self) -> str:
         where = f"hand {self.hand_number + 1}, {self._phase.name}"
@@ -282,7 +283,7 @@ class Game:
 
     def legal_plays(self) -> CardSet:
         """Deprecated name of :meth:`legal_cards` (removed in 0.3.0)."""
-        _compat.deprecated("Game.legal_plays()", "Game.legal_cards()")
+        _deprecations.deprecated("Game.legal_plays()", "Game.legal_cards()")
         return self.legal_cards()
 
     def why_illegal(

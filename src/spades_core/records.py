@@ -57,7 +57,8 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final, NoReturn
 
-from spades_core import _check, _compat, rng
+from spades_core import _check, rng
+from spades_core import _compat as _deprecations
 from spades_core.actions import BIDS, PLAYS, Action, Play
 from spades_core.cards import ALL_CARDS, Card, CardSet
 from spades_core.errors import (
@@ -644,4 +645,4 @@ def load_lines(lines: Iterable[str | bytes], *, variant: Variant | None = None) 
 
 def __getattr__(name: str) -> Any:
     """Names this module offered in release 0.1 (see :mod:`spades_core._compat`)."""
-    return _compat.module_attribute(__name__, name)
+    return _deprecations.module_attribute(__name__, name)

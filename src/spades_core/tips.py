@@ -33,7 +33,8 @@ from typing import Any, Final, final
 
 import attrs
 
-from spades_core import _check, _compat
+from spades_core import _check
+from spades_core import _compat as _deprecations
 from spades_core.actions import Action, Bid, Play
 from spades_core.bots import NormalBot, Why
 from spades_core.bots.bidding import EstimatePart, estimate_parts, estimate_tricks
@@ -903,4 +904,4 @@ def _duck_reason(seen: _Seen, card: int, why: Why) -> str:
 
 def __getattr__(name: str) -> Any:
     """Names this module offered in release 0.1 (see :mod:`spades_core._compat`)."""
-    return _compat.module_attribute(__name__, name)
+    return _deprecations.module_attribute(__name__, name)

@@ -18,7 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from spades_core import _compat, rng
+from spades_core import _compat as _deprecations
+from spades_core import rng
 from spades_core._build import (
     game_between_hands,
     game_bidding,
@@ -227,4 +228,4 @@ def between_hands(
 
 def __getattr__(name: str) -> Any:
     """Names this module offered in release 0.1 (see :mod:`spades_core._compat`)."""
-    return _compat.module_attribute(__name__, name)
+    return _deprecations.module_attribute(__name__, name)

@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from spades_core import _compat
+from spades_core import _compat as _deprecations
 from spades_core.cards import SUIT_MASKS
 from spades_core.options import BreakRule, FirstLead, Rules
 
@@ -290,4 +290,4 @@ def play_tricks(
 
 def __getattr__(name: str) -> Any:
     """Names this module offered in release 0.1 (see :mod:`spades_core._compat`)."""
-    return _compat.module_attribute(__name__, name)
+    return _deprecations.module_attribute(__name__, name)

@@ -35,7 +35,8 @@ from typing import TYPE_CHECKING, Any, final
 
 import attrs
 
-from spades_core import _check, _compat
+from spades_core import _check
+from spades_core import _compat as _deprecations
 from spades_core.actions import Action, Bid, Play
 from spades_core.cards import Card, CardSet, Suit
 from spades_core.errors import RulesError
@@ -89,7 +90,7 @@ class View:
 
     # -- what the viewer may do: as on Game ----------------------------------------
 
-    @_compat.method_once_an_attribute
+    @_deprecations.method_once_an_attribute
     def legal_actions(self) -> tuple[Action, ...]:
         """The viewer's legal actions when it is to act, as
         :meth:`Game.legal_actions() <spades_core.Game.legal_actions>` gives
@@ -119,7 +120,7 @@ class View:
 
     # -- cards: as on Game, for the viewer's own seat -------------------------------
 
-    @_compat.method_once_an_attribute
+    @_deprecations.method_once_an_attribute
     def hand(self, seat: Seat | str | None = None) -> CardSet:
         """The cards ``seat`` holds now, as :meth:`Game.hand()
         <spades_core.Game.hand>` gives them. A view shows its own seat's only:
@@ -129,7 +130,7 @@ class View:
         self._own_seat(seat, "View.hand")
         return self._hand
 
-    @_compat.method_once_an_attribute
+    @_deprecations.method_once_an_attribute
     def dealt_hand(self, seat: Seat | str | None = None) -> CardSet:
         """The 13 cards ``seat`` was dealt this hand, as :meth:`Game.dealt_hand()
         <spades_core.Game.dealt_hand>` gives them, for the viewer's own seat
@@ -154,7 +155,7 @@ class View:
     def __setstate__(self, state: dict[str, Any]) -> None:
         # Views pickled before hand and legal_actions became methods name
         # their fields without the underscore.
-        for name, value in _compat.view_state(state).items():
+        for name, value in _deprecations.view_state(state).items():
             object.__setattr__(self, name, value)
 
     def _own_seat(self, seat: object, call: str) -> None:

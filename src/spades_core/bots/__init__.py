@@ -42,7 +42,8 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, Protocol, runtime_checkable
 
-from spades_core import _check, _compat
+from spades_core import _check
+from spades_core import _compat as _deprecations
 from spades_core.actions import BIDS, PLAYS, Action
 from spades_core.bots._play import easy_play, normal_play
 from spades_core.bots._search import Budget, search_bid, search_play
@@ -315,7 +316,7 @@ def play_game(
     """
     _check.instance(game, Game, "play_game", "game", "a Game")
     seated = _seat_players(players)
-    hands = _compat.renamed_keyword("bots.play_game", "max_hands", max_hands, "hands", hands)
+    hands = _deprecations.renamed_keyword("bots.play_game", "max_hands", max_hands, "hands", hands)
     if hands is not None:
         _check.count(hands, "play_game", "hands", minimum=0)
     stop_at = None if hands is None else len(game.hand_results) + hands

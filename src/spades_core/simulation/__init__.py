@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from spades_core import _compat
+from spades_core import _compat as _deprecations
 from spades_core.simulation.backends import BackendError, SimulationError
 from spades_core.simulation.core import (
     DEFAULT_HAND_LIMIT,
@@ -56,4 +56,4 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     """Names this module offered in release 0.1 (see :mod:`spades_core._compat`)."""
-    return _compat.module_attribute(__name__, name)
+    return _deprecations.module_attribute(__name__, name)

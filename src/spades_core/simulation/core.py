@@ -19,7 +19,7 @@ from typing import Any, Final, TypedDict
 import attrs
 from typing_extensions import Unpack
 
-from spades_core import _compat
+from spades_core import _compat as _deprecations
 from spades_core._check import count, described, instance, whole_number
 from spades_core.errors import ArgumentTypeError, RulesError, SpadesError, brief
 from spades_core.game import new_game
@@ -462,12 +462,12 @@ def run_settings(
     keywords of :func:`simulate` and :func:`~spades_core.simulation.tournament`:
     ``hand_limit`` and the house rules as keywords, or the deprecated
     ``max_hands=`` (the hand limit) and ``options=`` (a mapping of house rules)."""
-    limit = _compat.renamed_keyword(call, "max_hands", max_hands, "hand_limit", hand_limit)
+    limit = _deprecations.renamed_keyword(call, "max_hands", max_hands, "hand_limit", hand_limit)
     rules: dict[str, object] = dict(house_rules)
     if rules and isinstance(variant, str):
         _check_house_rules(call, variant, rules)
     if options is not None:
-        _compat.deprecated(f"{call}(options={{...}})", f"{call}(..., option=value)")
+        _deprecations.deprecated(f"{call}(options={{...}})", f"{call}(..., option=value)")
         if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
             raise ArgumentTypeError(
                 f"{call}: options must map option names to values; got {described(options)}"
@@ -598,4 +598,4 @@ def simulate(
 
 def __getattr__(name: str) -> Any:
     """Names this module offered in release 0.1 (see :mod:`spades_core._compat`)."""
-    return _compat.module_attribute(__name__, name)
+    return _deprecations.module_attribute(__name__, name)
