@@ -330,4 +330,4 @@ def test_no_module_with_attrs_classes_has_a_global_named_compat() -> None:
             broken.append(info.name)
     assert broken == []
     game = sc.new_game("classic", seed=1).deal()
-    assert repr(sc.coach(game.view(game.to_act))).startswith("Tip(action=")
+    assert repr(sc.coach(game.view(sc.Seat.WEST))).startswith("Tip(action=")
