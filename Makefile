@@ -7,7 +7,7 @@ export HYPOTHESIS_PROFILE ?= ci
 # Keeps MkDocs from printing a notice about its successor on every build.
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: run play web test test-intro quick lint typecheck unit properties-random docs bench install dev clean browser
+.PHONY: run play web app app-serve test test-intro quick lint typecheck unit properties-random docs bench install dev clean browser
 
 # `make run`: set up, then one hand of Classic between four bots (a short, readable demo).
 run: $(VENV)/.installed
@@ -27,7 +27,34 @@ play: $(VENV)/.installed
 web: $(VENV)/.installed-web
 	@$(BIN)/python examples/web_table/server.py $(WEB_ARGS)
 
-test: test-intro $(VENV)/.installed-dev browser lint typecheck unit docs
+# `make app`: the web app (examples/web_app), the game in the browser with no server at
+# play time, as static files in build/app. PLUGINS bundles variant plugins (project
+# directories or wheels): make app PLUGINS="examples/custom_variant".
+APP := build/app
+APP_NPM := examples/web_app/node_modules/.package-lock.json
+app: $(VENV)/.installed $(APP_NPM)
+	@$(BIN)/python examples/web_app/build.py --out $(APP) $(foreach plugin,$(PLUGINS),--plugin $(plugin))
+
+# `make app-serve`: serve build/app at http://127.0.0.1:8001 (APP_PORT=8002 for another
+# port; any static file server would do).
+APP_PORT ?= 8001
+app-serve: app
+	@echo "The web app: open http://127.0.0.1:$(APP_PORT)/  (Ctrl-C stops the server)"
+	@$(BIN)/python -m http.server $(APP_PORT) --bind 127.0.0.1 --directory $(APP)
+
+# Pyodide from the npm registry, at the version package-lock.json pins.
+$(APP_NPM): examples/web_app/package.json examples/web_app/package-lock.json | $(NPM)
+	@echo "Installing Pyodide for the web app (npm ci, about 13 MB)..."
+	@cd examples/web_app && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+NPM ?= /usr/bin/npm
+$(NPM):
+	@echo "Installing Node.js and npm from Debian's packages (needs root)..."
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
+
+test: test-intro $(VENV)/.installed-dev browser app lint typecheck unit docs
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
@@ -110,4 +137,4 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	@touch $@ $(VENV)/.installed $(VENV)/.installed-web
 
 clean:
-	rm -rf $(VENV) build dist site .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) build dist site .mypy_cache .ruff_cache .pytest_cache .hypothesis examples/web_app/node_modules

@@ -23,7 +23,7 @@ import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
 import spades_core as sc
-from test_web_table_browser import CHROMIUM, CHROMIUM_ARGS
+from web_app_support import CHROMIUM, CHROMIUM_ARGS
 
 pytestmark = pytest.mark.browser
 

@@ -4,11 +4,12 @@
 ``PATH``, as ``source .venv/bin/activate`` leaves it. So a README command
 that breaks, or grows too slow, fails the suite.
 
-Each command has a time limit. Three are run in a way that suits a test:
+Each command has a time limit. Some are run in a way that suits a test:
 ``make test`` is the suite itself, so it is only resolved (``make -n``);
-``make web`` serves until stopped, so it is given a free port
-(``WEB_ARGS``), asked for its page, and stopped; and ``make run`` comes first
-whatever its place in the README, since the others run after it.
+``make web`` and ``make app-serve`` serve until stopped, so each is given a
+free port (``WEB_ARGS``, ``APP_PORT``), asked for its page, and stopped; and
+``make run`` comes first whatever its place in the README, since the others
+run after it.
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ SETUP_TIMEOUT = 900
 COMMAND_TIMEOUT = 300
 """The most a README command may take here (an install of every extra included)."""
 SERVE_TIMEOUT = 120
-SERVERS = ("make web",)
-"""Commands that serve until stopped."""
+SERVERS = {"make web": "WEB_ARGS='--port {port}'", "make app-serve": "APP_PORT={port}"}
+"""Commands that serve until stopped, and how each is given a port."""
 
 
 def readme_commands() -> list[str]:
@@ -133,7 +134,7 @@ def serve(command: str, checkout: Path, env: dict[str, str]) -> Ran:
     port = free_port()
     started = time.monotonic()
     process = subprocess.Popen(
-        ["bash", "-c", f"{command} WEB_ARGS='--port {port}'"],
+        ["bash", "-c", f"{command} {SERVERS[command.split(' WEB_ARGS=')[0]].format(port=port)}"],
         cwd=checkout,
         env=env,
         stdin=subprocess.DEVNULL,

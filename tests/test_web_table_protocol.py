@@ -16,6 +16,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 import spades_core as sc
+from spades_core.scoring import score_breakdown
 from web_table_support import assert_nothing_hidden, server
 
 pytestmark = pytest.mark.integration("web")
@@ -57,12 +58,15 @@ def table_of(client: TestClient, url: str) -> Any:
 
 
 def settled(table: Any) -> sc.Game:
-    """The table's game once the bots and the dealer have nothing left to do."""
+    """The table's game once the bots and the dealer have nothing left to do:
+    a person is to act, or to ask for the next hand."""
     deadline = time.monotonic() + 30
     while True:
         game: sc.Game = table.game
         waiting_for_person = game.to_act is not None and table.bot_for(game.to_act) is None
-        if game.is_over or (game.phase is not sc.Phase.DEAL and waiting_for_person):
+        if game.phase is sc.Phase.DEAL:
+            waiting_for_person = bool(table.waiting_for_next())
+        if game.is_over or waiting_for_person:
             return game
         assert time.monotonic() < deadline, f"the table never settled: {game!r}"
         time.sleep(0.005)
@@ -180,7 +184,10 @@ def test_four_people_play_a_hand_in_turn_and_each_sees_only_its_own_cards(
                 team.name: game.hand_results[0].scores[team] for team in sc.Team
             }
         assert refusals == 8
-    assert sc.loads((data / f"{table.id}.record.json").read_text()) == table.game
+    # With everyone gone, nobody is left to ask for the next hand: it is dealt.
+    after = settled(table)
+    assert after.hand_number == 1
+    assert sc.loads((data / f"{table.id}.record.json").read_text()) == after
 
 
 MALFORMED = [
@@ -348,6 +355,9 @@ def test_a_game_against_bots_runs_to_its_end_with_a_coach_tip_at_every_turn(
             assert message["type"] == "state", message
             if message["phase"] == "GAME_OVER":
                 break
+            if message["phase"] == "DEAL" and message["waiting_for_next"] == ["S"]:
+                ws.send_json({"type": "next"})  # South has seen the hand's end
+                continue
             if message["to_act"] == "S" and progress(message) not in answered:
                 tip = message["coach"]
                 assert tip["action"] in message["legal_actions"]
@@ -514,3 +524,49 @@ def test_the_bid_note_explains_mirrors_forced_bid_and_classics_team_cap(tmp_path
     )
     opening = _table(tmp_path, sc.new_game("classic", seed=3).deal()).state_for(first)
     assert opening["bid_note"] is None
+
+
+def test_after_a_hand_the_next_is_dealt_once_every_person_at_the_table_asks(
+    client: TestClient,
+) -> None:
+    url = open_table(client, "mirror", {"N": "person", "E": "easy", "W": "easy"})
+    table = table_of(client, url)
+    with client.websocket_connect(socket_path(url)) as host:
+        token = read_until_current(host, table, sc.Seat.SOUTH)["invites"]["N"]
+        with client.websocket_connect(socket_path(url, token)) as partner:
+            sockets = {sc.Seat.SOUTH: host, sc.Seat.NORTH: partner}
+            while not (game := settled(table)).hand_results:
+                states = {seat: read_until_current(ws, table, seat) for seat, ws in sockets.items()}
+                seat = game.to_act
+                assert seat in sockets
+                sockets[seat].send_json(action_message(states[seat]["legal_actions"][0]))
+                moved_on(table, game)
+            # Both people see the hand's end and who is still to ask for the next.
+            scored = settled(table)
+            for seat, ws in sockets.items():
+                state = read_until_current(ws, table, seat)
+                assert state["phase"] == "DEAL"
+                assert state["waiting_for_next"] == ["N", "S"]
+                assert state["hand_summary"]["teams"] == score_breakdown(scored).summary()
+            host.send_json({"type": "next"})
+            while (state := read_until_current(partner, table, sc.Seat.NORTH))[
+                "waiting_for_next"
+            ] != ["N"]:
+                pass
+            assert table.game is scored  # North has not asked yet
+            host.send_json({"type": "next"})
+            assert read_error(host, table, sc.Seat.SOUTH) == (
+                "you have asked for the next hand already"
+            )
+            partner.send_json({"type": "next"})
+            moved_on(table, scored)
+            dealt = settled(table)
+            assert dealt.hand_number == 1
+            assert dealt.phase is sc.Phase.BID
+            mid_hand = read_until_current(host, table, sc.Seat.SOUTH)
+            assert mid_hand["hand_summary"] is None
+            assert mid_hand["waiting_for_next"] == []
+            if dealt.to_act in sockets:
+                ws = sockets[dealt.to_act]
+                ws.send_json({"type": "next"})
+                assert "still being played" in read_error(ws, table, dealt.to_act)

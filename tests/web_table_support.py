@@ -71,14 +71,17 @@ def visible_to(game: sc.Game, seat: sc.Seat) -> set[str]:
 def assert_nothing_hidden(message: dict[str, Any], game: sc.Game, seat: sc.Seat) -> None:
     """Fail if ``message`` to ``seat`` names a card it may not see, or the seed.
 
-    ``game`` is the game now; the message may be a little older, but from the
-    same hand. Between hands only the final trick of the hand just scored
-    (whose cards are all public by then) may be shown.
+    ``game`` is the game now; the message may be a little older, from the
+    same hand or from the hand that has just ended (whose cards have all been
+    played, so are all public). Between hands only the final trick of the hand
+    just scored may be shown.
     """
     number = message["hand_number"]
     if message["phase"] in ("DEAL", "GAME_OVER"):
         final = game.hand_results[number - 1].played[-1] if number else None
         allowed = {str(card) for card in final.cards} if final else set()
+    elif game.phase in (sc.Phase.DEAL, sc.Phase.GAME_OVER) and number == game.hand_number - 1:
+        allowed = {str(card) for trick in game.hand_results[-1].played for card in trick.cards}
     else:
         assert number == game.hand_number
         assert game.phase in (sc.Phase.BID, sc.Phase.PLAY)

@@ -11,6 +11,10 @@ no seed ever leaves the server. Seats without a person are played by the
 library's bots; the coach's tip comes from :func:`spades_core.tips.coach`. Tables
 are saved as game records (:func:`spades_core.dumps`) after every action and
 loaded back (:func:`spades_core.loads`) when the server starts again.
+
+What a seat is told and what a player may send is ``table_protocol.py``,
+which the browser app runs too; this module adds the network, the limits,
+the links and the files.
 """
 
 from __future__ import annotations
@@ -18,7 +22,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import enum
 import json
 import logging
 import os
@@ -33,21 +36,21 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import spades_core as sc
-from spades_core.errors import brief
+import table_protocol as protocol
+from table_protocol import HOST_SEAT, PERSON
 
 __all__ = ["Limits", "Table", "TableStore", "create_app", "main"]
 
 STATIC = Path(__file__).resolve().with_name("static")
-PERSON = "person"
-"""The player kind of a seat kept for a person (any other kind is a bot level)."""
-HOST_SEAT = sc.Seat.SOUTH
-"""Where the person who opens a table sits."""
+"""The page, shared with the web app (examples/web_app)."""
+WORKER_MARK = '<meta name="spades-transport" content="worker">'
+"""How the shared page says it runs the engine itself; this server tells it otherwise."""
 WATCH = "watch"
 """The key of a table's spectator token (its view shows no hand)."""
 _TABLE_ID = re.compile(r"[A-Za-z0-9_-]{8,32}")
@@ -128,13 +131,6 @@ class TableStore:
 # -- one table -----------------------------------------------------------------------
 
 
-def _action_json(action: sc.Action) -> str | int:
-    """An action as the protocol writes it: a card (``"QH"``) or a bid (0 = Nil)."""
-    if isinstance(action, sc.Bid):
-        return action.value
-    return str(action.card) if isinstance(action, sc.Play) else "deal"
-
-
 class Connection:
     """One open socket of one seat: the latest state is sent, older ones are skipped."""
 
@@ -186,6 +182,8 @@ class Table:
     Every seat has a token (a secret link). A seat kept for a person waits for
     them; any other seat is played by its bot while nobody holding its token
     is connected, so a friend may take a bot's seat by opening its link.
+    Once a hand is scored, the next is dealt when every person at the table
+    has asked for it (right away when nobody is there to ask).
     """
 
     def __init__(
@@ -206,11 +204,9 @@ class Table:
             for key, token in seating["tokens"].items()
         }
         self.coach_on: bool = bool(seating["coach"])
-        self.bots = {
-            seat: sc.bots.make(kind, seed=secrets.randbits(32))
-            for seat, kind in self.players.items()
-            if kind != PERSON
-        }
+        self.bots = protocol.make_bots(self.players)
+        self.asked: set[sc.Seat] = set()
+        """Seats whose people asked for the next hand since the last deal."""
         self.store = store
         self.bot_delay = bot_delay
         self.lock = asyncio.Lock()
@@ -249,30 +245,25 @@ class Table:
         """The bot playing ``seat`` now: none for a person's seat or a taken one."""
         return None if self.occupied(seat) else self.bots.get(seat)
 
+    def waiting_for_next(self) -> list[sc.Seat]:
+        """The seats whose people must still ask for the next hand."""
+        present = [seat for seat in sc.Seat if self.occupied(seat)]
+        return protocol.waiting_for_next(self.game, present, self.asked)
+
     # -- what a seat is told --------------------------------------------------
 
     def state_for(self, seat: sc.Seat | None) -> dict[str, Any]:
         """The message for ``seat`` (``None``: a spectator): its view, and
         nothing another seat holds."""
-        view = self.game.public_view() if seat is None else self.game.view(seat)
-        state = view.to_dict()
-        state["type"] = "state"
+        state = protocol.state_message(
+            self.game,
+            seat,
+            players=self.players,
+            online=[other for other in sc.Seat if self.occupied(other)],
+            coach_on=self.coach_on,
+            waiting=self.waiting_for_next(),
+        )
         state["table"] = self.id
-        state["title"] = view.variant.title
-        state["last_trick"] = _last_trick(view)
-        state["players"] = {
-            other.letter: {
-                "kind": "you" if other == seat else self.players[other],
-                "online": self.occupied(other),
-            }
-            for other in sc.Seat
-        }
-        state["coach"] = None
-        # The variant's own sentence on what limits the bid (None: every bid is open).
-        state["bid_note"] = view.explain_bids()
-        if self.coach_on and view.is_my_turn:
-            tip = sc.coach(view)
-            state["coach"] = {"action": _action_json(tip.action), "reason": tip.reason}
         if seat == HOST_SEAT:
             state["invites"] = {
                 WATCH if other is None else other.letter: token
@@ -291,34 +282,30 @@ class Table:
     async def take(self, seat: sc.Seat | None, text: str) -> str | None:
         """Apply a player's message (JSON text) for ``seat``; the refusal, or ``None``."""
         try:
-            message = json.loads(text)
-        except (ValueError, RecursionError):
-            return 'a message must be a JSON object such as {"type": "play", "card": "QH"}'
-        if not isinstance(message, dict):
-            return f"a message must be a JSON object; got {brief(message)}"
-        kind = message.get("type")
-        try:
-            if kind == "bid":
-                value = message.get("value")
-                if type(value) is not int:
-                    return f"a bid is a whole number from 0 (Nil) to 13; got {brief(value)}"
-                action: sc.Action = sc.Bid.of(value)
-            elif kind == "play":
-                card = message.get("card")
-                if type(card) is not str:
-                    return f'a play names its card as text such as "QH"; got {brief(card)}'
-                action = sc.Play.of(card)
-            else:
-                return f'unknown message type {brief(kind)}; send "bid" or "play"'
-            if seat is None:
-                return "a spectator may not act"
-            async with self.lock:
-                game = self.game.apply(action, seat=seat)  # the engine checks the turn too
-                await self._commit(game)
-        except sc.SpadesError as error:
+            action = protocol.read_message(text)
+        except protocol.MessageError as error:
             return str(error)
-        self.wake_driver()
-        return None
+        if seat is None:
+            return "a spectator may not act"
+        if action == protocol.NEXT_HAND:
+            refusal = protocol.next_hand_refusal(self.game)
+            if refusal is None and seat in self.asked:
+                refusal = "you have asked for the next hand already"
+            if refusal is None:
+                self.asked.add(seat)
+                self.notify_all()  # the others see who is still to ask
+        else:
+            assert isinstance(action, sc.Action)
+            try:
+                async with self.lock:
+                    game = self.game.apply(action, seat=seat)  # the engine checks the turn too
+                    await self._commit(game)
+            except sc.SpadesError as error:
+                return str(error)
+            refusal = None
+        if refusal is None:
+            self.wake_driver()
+        return refusal
 
     async def _commit(self, game: sc.Game) -> None:
         """Make ``game`` the table's game: saved first, then announced. Hold the lock."""
@@ -347,10 +334,15 @@ class Table:
             if game.is_over:
                 return
             if game.phase is sc.Phase.DEAL:
-                # A pause on the last trick before the next deal, so people see it.
-                await asyncio.sleep(self.bot_delay * 2)
+                if self.waiting_for_next():
+                    return  # their "next" (or leaving) wakes the driver again
+                if not self.asked:
+                    # Nobody to ask: a pause on the last trick, so watchers see it.
+                    await asyncio.sleep(self.bot_delay * 2)
                 async with self.lock:
-                    if self.game is game:
+                    # Someone may have sat down meanwhile, who has not seen the hand's end.
+                    if self.game is game and not self.waiting_for_next():
+                        self.asked.clear()
                         await self._commit(game.deal())
                 continue
             seat = game.to_act
@@ -369,96 +361,32 @@ class Table:
                     await self._commit(game.apply(action, seat=seat))
 
 
-def _last_trick(view: sc.views.View) -> dict[str, Any] | None:
-    """The trick last won: of this hand, or, between hands, the final one of the
-    hand just scored (all of whose cards are public)."""
-    if view.tricks:
-        trick = view.tricks[-1]
-    elif view.phase in (sc.Phase.DEAL, sc.Phase.GAME_OVER) and view.hand_results:
-        trick = view.hand_results[-1].played[-1]
-    else:
-        return None
-    return {
-        "leader": trick.leader.letter,
-        "cards": [str(card) for card in trick.cards],
-        "winner": trick.winner.letter,
-    }
-
-
-# -- the variants and options on offer ------------------------------------------------------
-
-
-def _option_json(name: str, accepts: str, default: object, summary: str) -> dict[str, Any]:
-    """One option for the start page's form: how to edit it, and its default."""
-    entry: dict[str, Any] = {"name": name, "accepts": accepts, "summary": summary}
-    if isinstance(default, bool):
-        entry.update(kind="bool", default=default)
-    elif isinstance(default, enum.Enum):
-        entry.update(kind="choice", default=default.value, choices=[m.value for m in type(default)])
-    elif isinstance(default, int) or (default is None and "whole number" in accepts):
-        entry.update(kind="int", default=default, nullable="None" in accepts)
-    else:
-        entry.update(kind="json", default=default)
-    return entry
-
-
 def catalogue() -> dict[str, Any]:
-    """Every installed variant (plugins too) with its options, and the bot levels."""
-    variants = []
-    for variant_id in sc.available_variants():
-        try:
-            variant = sc.load_variant(variant_id)
-        except sc.SpadesError as error:
-            _log.warning("variant %s not offered: %s", variant_id, error)
-            continue
-        variants.append(
-            {
-                "id": variant.id,
-                "title": variant.title,
-                "summary": variant.summary,
-                "options": [_option_json(*row) for row in variant.option_table()],
-            }
-        )
-    return {"variants": variants, "levels": list(sc.bots.LEVELS)}
+    """Every installed variant (plugins too) with its options, and who may take a seat."""
+    return protocol.catalogue(friends=True)
 
 
 def new_table_settings(body: object) -> tuple[sc.Game, dict[str, Any]]:
     """Check a start-page request and start its game; :class:`ValueError` says what is wrong."""
-    if not isinstance(body, dict):
-        raise ValueError("send the table's settings as a JSON object")
-    variant_id = body.get("variant")
-    if variant_id not in sc.available_variants():
-        raise ValueError(
-            f"variant {brief(variant_id)} is not installed; "
-            f"choose one of {', '.join(sc.available_variants())}"
-        )
-    options = body.get("options", {})
-    if not isinstance(options, dict):
-        raise ValueError(f"options must be a JSON object; got {brief(options)}")
-    players = body.get("players", {})
-    if not isinstance(players, dict):
-        raise ValueError(f"players must be a JSON object; got {brief(players)}")
-    seated: dict[str, str] = {}
-    for seat in sc.Seat:
-        # The host may also leave South to a bot and watch four bots play.
-        kind = players.get(seat.letter, PERSON if seat == HOST_SEAT else "normal")
-        if kind != PERSON and kind not in sc.bots.LEVELS:
-            raise ValueError(
-                f"seat {seat.letter} takes {PERSON!r} or a bot level "
-                f"({', '.join(sc.bots.LEVELS)}); got {brief(kind)}"
-            )
-        seated[seat.letter] = kind
-    coach_on = body.get("coach", True)
-    if type(coach_on) is not bool:
-        raise ValueError(f"coach must be true or false; got {brief(coach_on)}")
-    try:
-        variant = sc.load_variant(variant_id)
-        variant.rules(**options)  # the engine names any unknown option or bad value
-        game = sc.new_game(variant, **options)
-    except sc.SpadesError as error:
-        raise ValueError(str(error)) from None
-    tokens = {key: secrets.token_urlsafe(16) for key in (*seated, WATCH)}
-    return game, {"players": seated, "tokens": tokens, "coach": coach_on}
+    settings = protocol.read_settings(body, friends=True)
+    seating = settings.seating_json()
+    seating["tokens"] = {key: secrets.token_urlsafe(16) for key in (*seating["players"], WATCH)}
+    return settings.game, seating
+
+
+def server_page() -> str:
+    """The shared page, told that this server holds the tables.
+
+    By itself the page runs the engine in a Web Worker (the web app); here it
+    talks to the server over a WebSocket, and, served at ``/t/<id>`` too,
+    finds its files from the root.
+    """
+    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    if WORKER_MARK not in html:
+        raise RuntimeError(f"{STATIC / 'index.html'} lacks {WORKER_MARK}")
+    return html.replace(
+        WORKER_MARK, '<base href="/"><meta name="spades-transport" content="server">', 1
+    )
 
 
 # -- the application -------------------------------------------------------------------
@@ -522,13 +450,15 @@ def create_app(data: Path, *, bot_delay: float = 0.6) -> Starlette:
     """The web table application, keeping its tables in the directory ``data``."""
     tables = Tables(TableStore(data), bot_delay)
 
+    page = server_page()
+
     async def start_page(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html")
+        return HTMLResponse(page)
 
     async def table_page(request: Request) -> Response:
         if tables.get(request.path_params["table_id"]) is None:
             return JSONResponse({"error": "no such table"}, status_code=404)
-        return FileResponse(STATIC / "table.html")
+        return HTMLResponse(page)
 
     async def variants(request: Request) -> Response:
         return JSONResponse(catalogue())

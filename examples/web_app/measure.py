@@ -1,0 +1,218 @@
+"""Measure the built web app in Chromium: what the first visit downloads and
+how long it takes until you can start a game, the same from the browser's
+copy, and how long each bot level takes to decide under Pyodide in the
+browser, beside CPython on the same positions.
+
+    python examples/web_app/measure.py [--app build/app] [--loads 3] [--hands 2]
+
+It serves the app from a local static file server (so the network costs
+nothing: the first-load time is Pyodide's start plus unpacking the wheels),
+drives Debian's Chromium with Playwright, and prints a Markdown table with
+the machine's load average, since other work on the machine slows both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import json
+import os
+import statistics
+import sys
+import threading
+from pathlib import Path
+from typing import Any, ClassVar
+
+from playwright.sync_api import Page, sync_playwright
+
+import spades_core as sc
+
+HERE = Path(__file__).resolve().parent
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+READY = "[data-testid=start]:visible, [data-testid=turn]:visible"
+RELOADS = 4
+
+POSITIONS = """
+import json
+import spades_core as sc
+
+def positions(hands):
+    # Every decision of a few seeded hands per variant between normal bots, as views.
+    found = []
+    for variant in ("classic", "mirror", "whiz"):
+        game = sc.new_game(variant, seed=2024)
+        players = [sc.bots.make("normal", seed=seat) for seat in range(4)]
+        while len(game.hand_results) < hands and not game.is_over:
+            if game.phase is sc.Phase.DEAL:
+                game = game.deal()
+                continue
+            seat = game.to_act
+            view = game.view(seat)
+            found.append(view)
+            game = game.apply(players[seat].choose(view), seat=seat)
+    return found
+"""
+
+TIMING = """
+import time
+
+def decision_times(views, level):
+    # Each decision's time, and the time of them all (browsers round each reading
+    # of the clock to 0.1 ms, so quick decisions are timed together).
+    decide = sc.coach if level == "coach" else sc.bots.make(level, seed=1).choose
+    times = []
+    begin = time.perf_counter()
+    for view in views:
+        start = time.perf_counter()
+        decide(view)
+        times.append(time.perf_counter() - start)
+    return [time.perf_counter() - begin, times]
+"""
+DECIDERS = (*sc.bots.LEVELS, "coach")
+
+
+class _Counting(http.server.SimpleHTTPRequestHandler):
+    sent: ClassVar[list[int]]
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def copyfile(self, source: Any, outputfile: Any) -> None:
+        start = source.tell()
+        super().copyfile(source, outputfile)
+        self.sent.append(source.tell() - start)
+
+
+def _serve(app: Path) -> tuple[http.server.ThreadingHTTPServer, list[int]]:
+    sent: list[int] = []
+    handler = type("Handler", (_Counting,), {"sent": sent})
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(handler, directory=str(app))
+    )
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, sent
+
+
+def _ready_ms(page: Page) -> float:
+    page.wait_for_selector(READY, timeout=300_000)
+    return float(page.evaluate("performance.now()"))
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms" if seconds >= 0.001 else f"{seconds * 1e6:.0f} µs"
+
+
+def _stats(total: float, seconds: list[float]) -> str:
+    ordered = sorted(seconds)
+    mean = total / len(seconds)
+    if mean < 0.002:  # too quick for the browser's clock to time one by one
+        return f"mean {_duration(mean)}"
+    p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
+    return f"median {_duration(statistics.median(ordered))}, p90 {_duration(p90)}"
+
+
+def measure(app: Path, loads: int, hands: int) -> dict[str, Any]:
+    """The numbers, measured once per call."""
+    server, sent = _serve(app)
+    url = f"http://127.0.0.1:{server.server_address[1]}/"
+    report: dict[str, Any] = {"load average before": os.getloadavg()}
+    first: list[float] = []
+    first_bytes: list[int] = []
+    cached: list[list[float]] = [[] for _ in range(RELOADS)]
+    cached_bytes: list[int] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        for _ in range(loads):
+            context = browser.new_context()
+            page = context.new_page()
+            before = sum(sent)
+            page.goto(url)
+            first.append(_ready_ms(page))
+            first_bytes.append(sum(sent) - before)
+            # Chromium keeps the compiled WebAssembly after a load or two: later loads are quicker.
+            for reload in range(RELOADS):
+                before = sum(sent)
+                page.reload()
+                cached[reload].append(_ready_ms(page))
+                cached_bytes.append(sum(sent) - before)
+            context.close()
+        page = browser.new_page()
+        page.goto(url)
+        _ready_ms(page)
+        build = json.loads((app / "build-info.json").read_text(encoding="utf-8"))
+        page.add_script_tag(url="pyodide/pyodide.js")
+        browser_times: dict[str, list[Any]] = page.evaluate(
+            """async ([wheels, levels, hands, positions, timing]) => {
+                const pyodide = await loadPyodide({ indexURL: new URL("pyodide/", location).href });
+                await pyodide.loadPackage(wheels.map((w) => new URL(`wheels/${w}`, location).href),
+                                          { messageCallback: () => {} });
+                pyodide.runPython(positions + timing);
+                pyodide.runPython(`views = positions(${hands})`);
+                const times = {};
+                for (const level of levels) {
+                    times[level] = pyodide.runPython(`decision_times(views, "${level}")`).toJs();
+                }
+                return times;
+            }""",
+            [build["wheels"], list(DECIDERS), hands, POSITIONS, TIMING],
+        )
+        browser.close()
+    server.shutdown()
+    namespace: dict[str, Any] = {}
+    exec(POSITIONS + TIMING, namespace)
+    views = namespace["positions"](hands)
+    report["decisions"] = len(views)
+    for level in DECIDERS:
+        browser_total, in_browser = browser_times[level]
+        cpython_total, in_cpython = namespace["decision_times"](views, level)
+        name = "coach's tip" if level == "coach" else f"{level} bot's decision"
+        report[name] = (
+            f"{_stats(browser_total, in_browser)} in the browser; "
+            f"{_stats(cpython_total, in_cpython)} in CPython {sys.version.split()[0]} "
+            f"(browser/CPython, all decisions: {browser_total / cpython_total:.1f}×)"
+        )
+    size = sum(path.stat().st_size for path in app.rglob("*") if path.is_file())
+    report["app size"] = (
+        f"{size / 2**20:.1f} MiB in {sum(1 for p in app.rglob('*') if p.is_file())} files"
+    )
+    report["first visit, bytes served"] = f"{statistics.median(first_bytes) / 2**20:.1f} MiB"
+    report["first visit, ready after"] = (
+        f"{statistics.median(first) / 1000:.1f} s (median of {loads})"
+    )
+    report["reloads from the browser's copy, bytes served"] = f"{max(cached_bytes)} at most"
+    for reload, times in enumerate(cached, 1):
+        report[f"reload {reload} from the browser's copy, ready after"] = (
+            f"{statistics.median(times) / 1000:.1f} s (median of {loads})"
+        )
+    report["load average after"] = os.getloadavg()
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Measure and print the table."""
+    parser = argparse.ArgumentParser(description="Measure the built web app in Chromium.")
+    parser.add_argument("--app", type=Path, default=HERE.parents[1] / "build" / "app")
+    parser.add_argument("--loads", type=int, default=3, help="first visits to time")
+    parser.add_argument("--hands", type=int, default=2, help="hands per variant for the bots")
+    args = parser.parse_args(argv)
+    report = measure(args.app, args.loads, args.hands)
+    print("| measure | value |\n|---|---|")
+    for name, value in report.items():
+        shown = ", ".join(f"{v:.1f}" for v in value) if isinstance(value, tuple) else value
+        print(f"| {name} | {shown} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
