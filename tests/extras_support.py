@@ -115,8 +115,9 @@ def declared_extras(path: Path) -> set[str]:
     return needed
 
 
-def imported_modules(path: Path) -> set[str]:
-    """The modules of extras that a module imports at its top level."""
+def imported_modules(path: Path, _seen: frozenset[Path] = frozenset()) -> set[str]:
+    """The modules of extras that a module imports at its top level, itself
+    or through the tests' own helper modules (``web_table_support``) it imports."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     names: set[str] = set()
     for node in tree.body:
@@ -126,7 +127,12 @@ def imported_modules(path: Path) -> set[str]:
                 names |= {alias.name.split(".")[0] for alias in statement.names}
             elif isinstance(statement, ast.ImportFrom) and statement.module and not statement.level:
                 names.add(statement.module.split(".")[0])
-    return names & {name for modules in EXTRA_MODULES.values() for name in modules}
+    found = names & {name for modules in EXTRA_MODULES.values() for name in modules}
+    for name in names:
+        helper = ROOT / "tests" / f"{name}.py"
+        if helper.is_file() and helper != path and helper not in _seen:
+            found |= imported_modules(helper, _seen | {path})
+    return found
 
 
 def extra_of(module: str) -> str:
