@@ -117,7 +117,9 @@ def declared_extras(path: Path) -> set[str]:
 
 def imported_modules(path: Path, _seen: frozenset[Path] = frozenset()) -> set[str]:
     """The modules of extras that a module imports at its top level, itself
-    or through the tests' own helper modules (``web_table_support``) it imports."""
+    or through the tests' own helper modules it imports (and those of the
+    extras such a helper declares: ``web_table_support`` loads the web
+    table's server)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     names: set[str] = set()
     for node in tree.body:
@@ -132,6 +134,9 @@ def imported_modules(path: Path, _seen: frozenset[Path] = frozenset()) -> set[st
         helper = ROOT / "tests" / f"{name}.py"
         if helper.is_file() and helper != path and helper not in _seen:
             found |= imported_modules(helper, _seen | {path})
+            # A helper that loads an extra's code its own way says so in its marks.
+            for extra in declared_extras(helper):
+                found |= set(EXTRA_MODULES[extra])
     return found
 
 

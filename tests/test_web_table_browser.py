@@ -22,7 +22,7 @@ import spades_core as sc
 from web_app_support import CHROMIUM, CHROMIUM_ARGS, PHONE
 from web_table_support import running_server
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.integration("web")]  # the web table's server
 
 ARTEFACTS = Path(__file__).resolve().parents[1] / "build" / "test-artifacts" / "web_table"
 SUIT_ORDER = "SHCD"
