@@ -68,7 +68,6 @@ class Target:
     function: Callable[..., Any] = attrs.field(eq=False)
     signature: inspect.Signature = attrs.field(eq=False)
     receiver: type | None = None
-    enum_lookup: bool = False
 
 
 def _ours(obj: object) -> bool:
@@ -138,7 +137,7 @@ def targets() -> list[Target]:
         if issubclass(cls, enum.Enum):
             # Only the lookup Enum(value): the rest of EnumType.__call__'s
             # signature is Python's functional API for making new enums.
-            found[qualified] = Target(cls.__name__, cls, _ENUM_LOOKUP, enum_lookup=True)
+            found[qualified] = Target(cls.__name__, cls, _ENUM_LOOKUP)
         elif not issubclass(cls, BaseException) and cls not in ENGINE_BUILT:
             constructor_signature = _signature(cls)
             if constructor_signature is not None:
@@ -357,14 +356,6 @@ keyword_names = st.one_of(
 _OMIT: Final = object()
 
 
-def _has_repr(value: object) -> bool:
-    try:
-        repr(value)
-    except ValueError:
-        return False
-    return True
-
-
 def arguments(target: Target) -> st.SearchStrategy[tuple[list[Any], dict[str, Any]]]:
     """Arbitrary arguments for ``target``, one value (or omission) per parameter."""
     parts: list[st.SearchStrategy[tuple[str, Any]]] = []
@@ -375,11 +366,6 @@ def arguments(target: Target) -> st.SearchStrategy[tuple[list[Any], dict[str, An
             parts.append(st.tuples(st.just(parameter.name), st.just(_OMIT)))
             continue
         value: st.SearchStrategy[Any] = anything
-        if target.enum_lookup:
-            # CPython's Enum(value) formats the value in its own ValueError before
-            # the enum's _missing_ can answer; a value whose repr fails (an int
-            # past 4,300 digits) cannot be looked up without that ValueError.
-            value = anything.filter(_has_repr)
         if parameter.name in ("rng", "choose"):
             value = st.one_of(anything, st.builds(random.Random, st.integers(0, 9)))
         if parameter.kind is parameter.VAR_KEYWORD:

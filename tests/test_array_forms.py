@@ -104,12 +104,13 @@ def test_the_built_in_variants_pass_the_twin_check_through_their_entry_points(
 
 
 class FourOrNil(sc.Variant):
-    """A plugin without array forms: Nil, or 4 when holding four spades or more."""
+    """A plugin without array forms: Nil, or 4 when holding exactly four spades
+    (so North-South's bids of 4 reveal their spade counts truly)."""
 
     def legal_bids(
         self, rules: sc.Rules, seat: sc.Seat, hand: sc.CardSet, bids: Mapping[sc.Seat, int]
     ) -> Iterable[int]:
-        return (0, 4) if hand.count(sc.Suit.SPADES) >= 4 else (0,)
+        return (0, 4) if hand.count(sc.Suit.SPADES) == 4 else (0,)
 
     def revealed_spade_counts(
         self, rules: sc.Rules, bids: Mapping[sc.Seat, int]

@@ -199,27 +199,22 @@ def test_observe_checks_its_seats() -> None:
     assert tables.observe(sc.Seat.SOUTH).shape == (3, OBSERVATION_SIZE)
 
 
-class _RevealingThrees(sc.Variant):
-    """A plugin: every seat bids 1, 2 or 3, and a bid reveals nothing but is
-    claimed to reveal the bidder's spade count (its own hook, not a built-in one)."""
+class _RevealingCounts(sc.Variant):
+    """A plugin: every seat bids the spades it holds, and its own hook (not a
+    built-in one) says that every bid reveals the bidder's spade count."""
 
     def legal_bids(
         self, rules: sc.Rules, seat: sc.Seat, hand: sc.CardSet, bids: Any
     ) -> tuple[int, ...]:
-        return (1, 2, 3)
-
-    def batch_legal_bids(self, rules: sc.Rules, hands: Any, seats: Any, bids: Any) -> Any:
-        legal = np.zeros((len(hands), 14), dtype=np.bool_)
-        legal[:, 1:4] = True
-        return legal
+        return (hand.count(sc.Suit.SPADES),)
 
     def revealed_spade_counts(self, rules: sc.Rules, bids: Any) -> dict[sc.Seat, int]:
-        return {seat: bid + 1 for seat, bid in bids.items()}
+        return dict(bids)
 
 
 def test_a_plugin_reveal_hook_feeds_the_observation() -> None:
-    variant = _RevealingThrees(
-        id="revealing-threes", title="Threes", options={"break_rule": "any_spade"},
+    variant = _RevealingCounts(
+        id="revealing-counts", title="Counts", options={"break_rule": "any_spade"},
     )  # fmt: skip
     tables = Tables(variant, 3, seed=5)
     games = [sc.new_game(variant, seed=5 + i).deal() for i in range(3)]

@@ -244,8 +244,9 @@ def test_the_deal_is_explicit_chance_starting_left_of_the_dealer() -> None:
     for position, card in enumerate(order):
         assert sc.Card.from_id(card) in game.hand(sc.Seat(position % 4))
     assert state.current_player() == 0
-    with pytest.raises(sc.RulesError):
+    with pytest.raises(sc.IllegalActionError, match="chance outcome") as caught:
         load(variant="classic").new_initial_state().apply_action(52)
+    assert caught.value.reason is sc.IllegalReason.NOT_AN_ACTION
 
 
 def test_action_ids_are_the_encoding_ids() -> None:

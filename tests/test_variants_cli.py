@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,6 +19,7 @@ import pytest
 import spades_core as sc
 from registry_isolation import registry_restored
 from spades_core.cli import main
+from spades_core.cli.variants import check_in_subprocess
 from spades_core.registry import BUILTIN_ONLY_ENV
 
 _counter = itertools.count()
@@ -232,3 +234,92 @@ def test_a_plugin_hook_calling_sys_exit_is_a_load_error(site: Site) -> None:
         sc.bots.play_game(game, [sc.bots.RandomBot(seat) for seat in range(4)], hands=1)
     with pytest.raises(sc.VariantLoadError, match="SystemExit"):
         sc.playout(game, lambda n: 0, hands=1)
+
+
+# -- what a plugin prints under --check ------------------------------------------------------
+
+FLOODING = """
+import sys
+
+from spades_core import load_variant
+
+chunk = "x" * (1 << 20) + "\\n"
+for _ in range(128):
+    sys.stderr.write(chunk)
+sys.stderr.flush()
+VARIANT = load_variant("mirror").derive(id="flooding", title="Flooding", version=4)
+"""
+UNENDED_LINE = """
+import sys
+
+from spades_core import load_variant
+
+sys.stdout.write("y" * (5 << 20))
+sys.stdout.flush()
+VARIANT = load_variant("mirror").derive(id="unended", title="Unended", version=5)
+"""
+FLOOD_THEN_CRASH = """
+import os
+import sys
+
+sys.stderr.write(("z" * 1000 + "\\n") * 10_000 + "fatal: the plugin gives up\\n")
+sys.stderr.flush()
+os._exit(3)
+"""
+SILENT_EXIT = """
+import os
+
+os._exit(0)
+"""
+
+
+def test_check_keeps_a_bounded_tail_of_a_flooding_plugins_output(site: Site) -> None:
+    site.install("spades-variant-flooding", "flooding", FLOODING)
+    tracemalloc.start()
+    try:
+        answer = check_in_subprocess("flooding", 60.0)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert answer == {"version": 4, "title": "Flooding"}
+    # The plugin wrote 128 MiB; far less than that was ever held.
+    assert peak < 16 << 20
+
+
+def test_check_reads_the_answer_after_megabytes_without_a_newline(site: Site) -> None:
+    site.install("spades-variant-unended", "unended", UNENDED_LINE)
+    assert check_in_subprocess("unended", 60.0) == {"version": 5, "title": "Unended"}
+
+
+def test_check_reports_the_last_line_of_a_crash_after_a_flood(site: Site) -> None:
+    site.install("spades-variant-gives-up", "givesup", FLOOD_THEN_CRASH)
+    answer = check_in_subprocess("givesup", 60.0)
+    assert answer == {
+        "error": "the plugin crashed its process (exit status 3): fatal: the plugin gives up"
+    }
+
+
+def test_check_reports_a_plugin_that_ends_its_process_without_answering(site: Site) -> None:
+    site.install("spades-variant-silent", "silent", SILENT_EXIT)
+    answer = check_in_subprocess("silent", 60.0)
+    assert answer == {
+        "error": "the plugin ended its process before it answered (exit status 0): no output"
+    }
+
+
+LONG_LAST_LINE = """
+import os
+import sys
+
+sys.stderr.write("q" * 100_000)
+sys.stderr.flush()
+os._exit(4)
+"""
+
+
+def test_check_cuts_a_long_last_line(site: Site) -> None:
+    site.install("spades-variant-long-line", "longline", LONG_LAST_LINE)
+    error = check_in_subprocess("longline", 60.0)["error"]
+    assert error.startswith("the plugin crashed its process (exit status 4): qqq")
+    assert error.endswith("q…")
+    assert len(error) < 400

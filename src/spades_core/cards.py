@@ -25,6 +25,7 @@ from typing import Final, TypeVar, final, overload
 
 import attrs
 
+from spades_core._enums import CheckedLookup
 from spades_core._notation import not_a, read_notation
 from spades_core.errors import ArgumentTypeError, InvalidNotationError, RulesError, brief
 
@@ -39,7 +40,7 @@ __all__ = [
 ]
 
 
-class Suit(enum.IntEnum):
+class Suit(enum.IntEnum, metaclass=CheckedLookup):
     """A suit; spades are always trump."""
 
     CLUBS = 0
@@ -76,7 +77,7 @@ class Suit(enum.IntEnum):
         )
 
 
-class Rank(enum.IntEnum):
+class Rank(enum.IntEnum, metaclass=CheckedLookup):
     """A rank, deuce (0) low to ace (12) high."""
 
     TWO = 0
@@ -261,13 +262,19 @@ class CardSet:
     @classmethod
     def of(cls, cards: Iterable[Card | str]) -> CardSet:
         """The set of the given cards (``Card`` objects or notation strings)."""
-        if isinstance(cards, str | bytes) or not isinstance(cards, Iterable):
+        items: Iterator[object] | None = None
+        if not isinstance(cards, str | bytes) and isinstance(cards, Iterable):
+            try:  # an Iterable may still refuse to iterate (a 0-d numpy array)
+                items = iter(cards)
+            except TypeError:
+                items = None
+        if items is None:
             raise InvalidNotationError(
                 f"not a collection of cards: {brief(cards)}; "
                 "give a list of cards, or use CardSet.parse for text"
             )
         mask = 0
-        for card in cards:
+        for card in items:
             mask |= Card.parse(card).mask if isinstance(card, str) else _as_card(card).mask
         return cls(mask)
 

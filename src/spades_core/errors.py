@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import enum
 
+from spades_core._enums import CheckedLookup
+
 __all__ = [
     "ArgumentTypeError",
     "DuplicateVariantError",
@@ -73,7 +75,7 @@ class ArgumentTypeError(SpadesError, TypeError):
     argument and what it takes."""
 
 
-class IllegalReason(enum.Enum):
+class IllegalReason(enum.Enum, metaclass=CheckedLookup):
     """Why an action was rejected; stable, machine-readable."""
 
     WRONG_PHASE = "wrong_phase"

@@ -30,6 +30,7 @@ import attrs
 
 from spades_core import _check
 from spades_core import _compat as _deprecations
+from spades_core._enums import CheckedLookup
 from spades_core.actions import Action, Bid, Play, action_of
 from spades_core.cards import ALL_CARDS, Card, CardSet
 from spades_core.errors import IllegalActionError
@@ -51,7 +52,7 @@ NO_SEAT: Final = -1
 """``Game._to_act`` when no seat is to act (dealing, game over)."""
 
 
-class Phase(enum.Enum):
+class Phase(enum.Enum, metaclass=CheckedLookup):
     """Where a game is: ``DEAL`` → ``BID`` → ``PLAY`` → (scored) → ``DEAL`` … ``GAME_OVER``."""
 
     @classmethod

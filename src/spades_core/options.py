@@ -20,6 +20,7 @@ from typing import Any, Final, Generic, Literal, NoReturn, TypeVar, final, overl
 import attrs
 
 from spades_core import _check
+from spades_core._enums import CheckedLookup
 from spades_core.errors import RulesError, brief
 
 __all__ = [
@@ -43,7 +44,7 @@ _T = TypeVar("_T")
 _E = TypeVar("_E", bound=enum.StrEnum)
 
 
-class _OptionEnum(enum.StrEnum):
+class _OptionEnum(enum.StrEnum, metaclass=CheckedLookup):
     """An option's enum whose lookup of an unknown value raises a library error."""
 
     @classmethod

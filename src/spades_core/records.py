@@ -81,6 +81,7 @@ from spades_core.variant import Variant
 __all__ = [
     "FORMAT",
     "MAX_HANDS",
+    "MAX_INDENT",
     "MAX_NAME_LENGTH",
     "MAX_NUMBER",
     "MAX_OPTIONS",
@@ -111,6 +112,8 @@ MAX_NAME_LENGTH: Final = 64
 """The longest variant id or option name a record may give, in characters."""
 MAX_NUMBER: Final = 2**64
 """No whole number in a record's options may exceed this in magnitude."""
+MAX_INDENT: Final = 16
+"""The widest ``indent`` :func:`dumps` takes, in spaces."""
 
 _RECORD_FIELDS: Final = frozenset(
     {"format", "version", "variant", "variant_version", "options", "seed", "first_dealer", "hands"}
@@ -140,8 +143,21 @@ def _hand_entry(
 
 
 def to_record(game: Game) -> dict[str, Any]:
-    """The record of ``game`` as plain JSON-ready data (what :func:`dumps` writes)."""
+    """The record of ``game`` as plain JSON-ready data (what :func:`dumps` writes).
+
+    A game of more hands than a record may hold (:data:`MAX_HANDS`, which a
+    game without a ``max_hands`` can pass) raises :class:`RecordFormatError`
+    with reason ``too_large``: no record is written that :func:`from_record`
+    would refuse.
+    """
     _check.game(game, "to_record")
+    count = len(game.hand_results) + (game.phase in (Phase.BID, Phase.PLAY))
+    if count > MAX_HANDS:
+        _fail(
+            f"the game has {count:,} hands; a record holds at most {MAX_HANDS:,}, so this "
+            "game cannot be written as one",
+            RecordReason.TOO_LARGE,
+        )
     hands: list[dict[str, Any]] = []
     for result in game.hand_results:
         hands.append(
@@ -185,17 +201,28 @@ def to_record(game: Game) -> dict[str, Any]:
 
 def dumps(game: Game, *, indent: int | None = None) -> str:
     """The record of ``game`` as JSON text: one line (ready for JSON Lines)
-    unless ``indent`` is given.
+    unless ``indent`` (0 to :data:`MAX_INDENT` spaces) is given.
 
     Works in every phase, mid-hand included; ``loads(dumps(game)) == game``.
     A plugin option whose value JSON cannot hold (an object, ``NaN``) raises
-    :class:`RecordFormatError` with reason ``bad_option``.
+    :class:`RecordFormatError` with reason ``bad_option``; a game whose
+    record :func:`loads` would refuse as too large (more than
+    :data:`MAX_HANDS` hands, or a text longer than :data:`MAX_RECORD_SIZE`
+    in UTF-8) raises it with reason ``too_large``.
     """
     _check.game(game, "dumps")
+    if indent is not None:
+        _check.whole_number(indent, "dumps", "indent")
+        if not 0 <= indent <= MAX_INDENT:
+            raise RulesError(
+                f"dumps: indent is a number of spaces from 0 to {MAX_INDENT}, or None; "
+                f"got {brief(indent)}"
+            )
     separators = (",", ":") if indent is None else (",", ": ")
+    record = to_record(game)
     try:
-        return json.dumps(
-            to_record(game),
+        text = json.dumps(
+            record,
             indent=indent,
             separators=separators,
             ensure_ascii=False,
@@ -205,6 +232,11 @@ def dumps(game: Game, *, indent: int | None = None) -> str:
         raise RecordFormatError(
             f"the game's options cannot be written as JSON: {error}", reason=RecordReason.BAD_OPTION
         ) from None
+    # The limit loads() applies, in bytes of UTF-8, which are never fewer than characters.
+    size = len(text) if text.isascii() else len(text.encode("utf-8"))
+    if size > MAX_RECORD_SIZE:
+        _too_large("the record (bytes of UTF-8)", size, MAX_RECORD_SIZE)
+    return text
 
 
 def dump_lines(games: Iterable[Game]) -> Iterator[str]:

@@ -14,6 +14,7 @@ from typing import Generic, TypeVar, final
 
 import attrs
 
+from spades_core._enums import CheckedLookup
 from spades_core._notation import not_a, read_notation
 
 __all__ = ["Seat", "SeatMap", "Team", "TeamMap"]
@@ -29,7 +30,7 @@ def _format_member(member: enum.IntEnum, spec: str) -> str:
     return format(str(member), spec)
 
 
-class Seat(enum.IntEnum):
+class Seat(enum.IntEnum, metaclass=CheckedLookup):
     """A seat at the table, numbered clockwise from North."""
 
     NORTH = 0
@@ -50,7 +51,7 @@ class Seat(enum.IntEnum):
     @property
     def team(self) -> Team:
         """The partnership this seat belongs to."""
-        return Team(self % 2)
+        return _TEAMS[self % 2]
 
     @property
     def letter(self) -> str:
@@ -91,7 +92,7 @@ _SEAT_NAMES = tuple(seat.name.title() for seat in _SEATS)
 _SEAT_BY_TEXT = {text: seat for seat in _SEATS for text in (seat.letter, seat.name)}
 
 
-class Team(enum.IntEnum):
+class Team(enum.IntEnum, metaclass=CheckedLookup):
     """A partnership: North-South or East-West."""
 
     NS = 0
@@ -116,7 +117,7 @@ class Team(enum.IntEnum):
     @property
     def opponent(self) -> Team:
         """The other partnership."""
-        return Team(1 - self)
+        return _TEAMS[1 - self]
 
     @classmethod
     def parse(cls, text: Team | str) -> Team:

@@ -42,7 +42,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from spades_core import _check
-from spades_core.cards import CardSet
+from spades_core.cards import SUIT_MASKS, CardSet, Suit
 from spades_core.errors import ArgumentTypeError, RulesError, SpadesError, VariantLoadError, brief
 from spades_core.options import STANDARD_OPTIONS, UNIVERSAL_OPTIONS, OptionSpec, Rules
 from spades_core.scoring import (
@@ -266,11 +266,7 @@ class Variant:
         >>> "double_nil" in plain.option_specs
         False
         """
-        if isinstance(drop, str) or not isinstance(drop, Iterable):
-            raise RulesError(f"drop must be a list of option names; got {brief(drop)}")
-        dropped = tuple(drop)
-        if not all(isinstance(name, str) for name in dropped):
-            raise RulesError(f"drop must be a list of option names; got {brief(dropped)}")
+        dropped = self._dropped(drop)
         for name in (*dropped, *defaults):
             if not isinstance(name, str) or name not in self.option_specs:
                 raise self._unknown_option(name)
@@ -309,6 +305,29 @@ class Variant:
         }
         object.__setattr__(clone, "_derivation", (self, {**changes, **defaults}))
         return clone
+
+    def _dropped(self, drop: object) -> tuple[str, ...]:
+        """The names ``drop`` lists, read one by one: anything but a name stops
+        the reading, and so does a list longer than this variant's options,
+        however long (or endless) it is."""
+        wrong = RulesError(f"drop must be a list of option names; got {brief(drop)}")
+        if isinstance(drop, str) or not isinstance(drop, Iterable):
+            raise wrong
+        try:
+            names = iter(drop)
+        except TypeError:
+            raise wrong from None
+        most = len(self.option_specs)
+        dropped: list[str] = []
+        for name in names:
+            if not isinstance(name, str):
+                raise wrong
+            if len(dropped) == most:
+                raise RulesError(
+                    f"drop lists more names than variant {self.id!r} has options ({most})"
+                )
+            dropped.append(name)
+        return tuple(dropped)
 
     def option_table(self) -> list[tuple[str, str, object, str]]:
         """One row per supported option: (name, accepted values, default, summary)."""
@@ -483,6 +502,7 @@ _ONLY_INT: Final = frozenset({int})
 # list or set as a tuple) -> its bids, ascending. Cleared when full, so it
 # stays small whatever a variant returns.
 _BID_LISTS: Final[dict[object, tuple[int, ...]]] = {}
+_SPADES: Final = SUIT_MASKS[Suit.SPADES]
 
 
 def _failed(variant: Variant, hook: str, error: BaseException) -> VariantLoadError:
@@ -552,7 +572,11 @@ def _check_bid_list(variant: Variant, values: object, key: object) -> tuple[int,
 
 
 def checked_revealed_spade_counts(
-    variant: Variant, rules: Rules, bids: tuple[int | None, ...]
+    variant: Variant,
+    rules: Rules,
+    bids: tuple[int | None, ...],
+    *,
+    dealt: tuple[int, ...] | None = None,
 ) -> tuple[int | None, ...]:
     """The dealt spade counts the bids made so far reveal, by seat number
     (``None``: not revealed), by the variant's
@@ -560,7 +584,11 @@ def checked_revealed_spade_counts(
     (``None`` for a seat that has not bid).
 
     Raises :class:`~spades_core.VariantLoadError` naming the variant when the
-    hook fails or answers anything but a mapping of seats to counts 0-13.
+    hook fails or answers anything but a mapping of seats to counts 0-13;
+    and, given ``dealt`` (the four dealt hands' card masks), when it reveals
+    a count that is not the number of spades the seat was dealt: a count the
+    deal does not have would make every view of the hand one that no deal
+    can produce.
     """
     if type(variant).revealed_spade_counts is Variant.revealed_spade_counts:
         return (None, None, None, None)
@@ -577,6 +605,15 @@ def checked_revealed_spade_counts(
             f"variant {variant.id!r}: revealed_spade_counts must map seats to spade counts "
             f"0-13; it returned {brief(counts)}"
         )
+    if dealt is not None:
+        for seat, count in zip(_SEATS, found, strict=True):
+            if count is not None and count != (dealt[seat] & _SPADES).bit_count():
+                # The message does not say what the seat holds: a player may read it.
+                raise VariantLoadError(
+                    f"variant {variant.id!r}: revealed_spade_counts reveals {count} spades for "
+                    f"{seat.name.title()}, which {seat.name.title()} was not dealt; a revealed "
+                    "count must be what the bids prove about the deal"
+                )
     return found
 
 

@@ -324,7 +324,9 @@ def view_for(game: Game, seat: Seat | None) -> View:
     bids: SeatMap[int | None] = SeatMap(game._bids)
     if in_hand:
         spade_counts: SeatMap[int | None] = SeatMap(
-            checked_revealed_spade_counts(game._setup.variant, game._setup.rules, game._bids)
+            checked_revealed_spade_counts(
+                game._setup.variant, game._setup.rules, game._bids, dealt=game._dealt
+            )
         )
         shown_out = _shown_out(game)
         cards_left = SeatMap(tuple(mask.bit_count() for mask in game._held))

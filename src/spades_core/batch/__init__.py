@@ -48,6 +48,7 @@ from spades_core.batch._rules import (
 from spades_core.batch._tables import (
     BIDDING,
     EPISODES,
+    MAX_TABLES,
     OBSERVATION_SECTIONS,
     OBSERVATION_SIZE,
     PLAYING,
@@ -59,6 +60,7 @@ __all__ = [
     "BUILTIN_POLICIES",
     "DEFAULT_CHUNK",
     "EPISODES",
+    "MAX_TABLES",
     "NO_BID",
     "OBSERVATION_SECTIONS",
     "OBSERVATION_SIZE",

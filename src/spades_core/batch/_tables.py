@@ -48,6 +48,7 @@ from ._types import I8, U64, Ids
 __all__ = [
     "BIDDING",
     "EPISODES",
+    "MAX_TABLES",
     "OBSERVATION_SECTIONS",
     "OBSERVATION_SIZE",
     "PLAYING",
@@ -61,6 +62,11 @@ PLAYING: Final = 1
 """A table's phase while its seats play cards."""
 EPISODES: Final = ("hand", "game")
 """What a table plays before it restarts from the next seed."""
+MAX_TABLES: Final = 1 << 20
+"""The most tables one :class:`Tables` holds (1,048,576). Each table keeps
+about 165 bytes, dealing them takes about 1.4 kB a table for a moment, and
+:meth:`Tables.observe` returns 2.7 kB a table: past this, several ``Tables``
+use memory better than one."""
 
 
 def _layout() -> dict[str, int]:
@@ -113,7 +119,11 @@ class Tables:
         episode: str = "hand",
         **options: object,
     ) -> None:
-        _check.count(n, "Tables", "n", minimum=1)
+        if _check.count(n, "Tables", "n", minimum=1) > MAX_TABLES:
+            raise RulesError(
+                f"Tables: n must be a whole number of tables from 1 to {MAX_TABLES:,}; "
+                f"got {brief(n)}"
+            )
         _check.seed(seed, "Tables")
         if episode not in EPISODES:
             raise (RulesError if isinstance(episode, str) else ArgumentTypeError)(

@@ -40,6 +40,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Mapping, Sequence
+from itertools import islice
 from typing import Any, Final, Protocol, runtime_checkable
 
 from spades_core import _check
@@ -340,13 +341,16 @@ def _seat_players(players: Mapping[Seat, Player] | Sequence[Player]) -> tuple[Pl
         if missing:
             raise RulesError(f"play_game needs a player for every seat; missing {missing}")
         seated = tuple(players[seat] for seat in SEATS)
-    elif isinstance(players, Sequence) and not isinstance(players, str) and len(players) == 4:
-        seated = tuple(players)
     else:
-        raise RulesError(
-            "play_game needs four players: a mapping from each Seat, or a sequence in "
-            "seat order N, E, S, W"
-        )
+        seated = ()
+        if isinstance(players, Sequence) and not isinstance(players, str):
+            # Five at most are read: a sequence may be endless or too long for len().
+            seated = tuple(islice(players, 5))
+        if len(seated) != 4:
+            raise RulesError(
+                "play_game needs four players: a mapping from each Seat, or a sequence in "
+                "seat order N, E, S, W"
+            )
     for player in seated:
         if not callable(getattr(player, "choose", None)):
             raise ArgumentTypeError(

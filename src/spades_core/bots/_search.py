@@ -195,7 +195,10 @@ class Sim(Table):
                 variant, rules, SEATS[seat], CardSet(self.hand), made
             )
             self.bids[seat] = normal_bid(self)[0]
-        revealed = checked_revealed_spade_counts(variant, rules, tuple(self.bids))
+        # Nothing is played yet: the hands are the dealt hands.
+        revealed = checked_revealed_spade_counts(
+            variant, rules, tuple(self.bids), dealt=tuple(self.hands)
+        )
         for seat, count in enumerate(revealed):
             if count is not None:
                 self.spades_left[seat] = count

@@ -5,11 +5,12 @@ from __future__ import annotations
 import enum
 
 from spades_core import _check
+from spades_core._enums import CheckedLookup
 
 __all__ = ["Why"]
 
 
-class Why(enum.IntEnum):
+class Why(enum.IntEnum, metaclass=CheckedLookup):
     """The idea behind a bot's choice (what the coach explains)."""
 
     @classmethod

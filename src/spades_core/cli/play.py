@@ -209,11 +209,17 @@ def _start(
             raise _UsageError(str(error)) from None
         game = new_game(args.variant or "classic", seed=args.seed, **options)
         note = f"New game of {game.variant.title} (seed {game.seed})."
-        try:
-            kept = keep_previous(autosave)
-        except SaveFileError as error:
-            # Better no new game than one whose first autosave destroys the old one.
-            raise SaveFileError(f"{error}; the new game was not started") from None
+        kept = None
+        if autosave.exists() and not autosave.is_file():
+            # A pipe or a device there holds no game to keep: set it aside, as
+            # --continue does with any save it cannot read.
+            note += f" {autosave} was not a save; it was moved to {set_aside(autosave)}."
+        else:
+            try:
+                kept = keep_previous(autosave)
+            except SaveFileError as error:
+                # Better no new game than one whose first autosave destroys the old one.
+                raise SaveFileError(f"{error}; the new game was not started") from None
         if kept is not None:
             note += (
                 f" The game that was in progress is kept as {kept} (the last {PREVIOUS_KEPT} "

@@ -9,19 +9,24 @@ The autosave is a small JSON wrapper around a game record::
 
 What this module promises:
 
-* A save is written to a new temporary file with a unique name in the same
-  directory, flushed to disk, then moved over the old file in one step
-  (``os.replace``): a reader sees the old save or the new one, never half of one.
+* A save is written to the temporary file ``.NAME.tmp`` beside it, flushed
+  to disk, then moved over the old file in one step (``os.replace``): a
+  reader sees the old save or the new one, never half of one. A save stopped
+  by ``kill -9`` leaves that one file, which the next save reuses, so
+  temporary files never pile up.
 * ``save FILE`` writes only a regular file: a directory, a device such as
   ``/dev/null`` or a symbolic link is refused, so saving never replaces a
-  link's target or anything that is not a save.
+  link's target or anything that is not a save. Reading refuses a named
+  pipe or a device before reading a byte, so it never waits on one.
+* A save larger than :data:`MAX_SAVE_BYTES` is never written: what is
+  written can always be read back.
 * A save that cannot be read (not UTF-8, not JSON, nested too deeply, not a
   record, fields of the wrong type) raises :class:`SaveFileError` with a
   message for the player; a broken autosave is moved aside with
   :func:`set_aside`, never deleted.
 * One ``spades play`` at a time uses a data directory: :class:`SessionLock`
   holds a lock file there for the whole game, and a second session is told
-  which process holds it.
+  which process holds it. A full disk does not stop the lock.
 * Starting a new game keeps the game that was in progress: the last
   :data:`PREVIOUS_KEPT` of them are ``autosave.previous.1.json`` (the most
   recent) to ``autosave.previous.5.json`` (:func:`keep_previous`,
@@ -31,17 +36,19 @@ What this module promises:
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
+import re
 import stat
 import sys
-import tempfile
 import time
 from pathlib import Path
-from typing import IO, Any, Final, final
+from typing import Any, Final, final
 
 import attrs
 
+from spades_core._files import open_regular
 from spades_core.errors import SpadesError, brief
 from spades_core.game import Game
 from spades_core.records import from_record, to_record
@@ -66,6 +73,7 @@ __all__ = [
     "read_save",
     "session_json",
     "set_aside",
+    "temporary_name",
     "write_save",
 ]
 
@@ -90,6 +98,14 @@ _LEGACY_PREVIOUS: Final = "autosave.previous.json"
 """The one previous game earlier versions kept; listed, never overwritten."""
 
 _SESSION_KEYS: Final = frozenset({"format", "version", "seat", "partner", "opponents", "coach"})
+_NO_FOLLOW: Final = getattr(os, "O_NOFOLLOW", 0)
+# Seconds a save waits for another save to the same file to finish.
+_LOCK_WAIT: Final = 5.0
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows has no flock: saves are not locked
+    fcntl = None  # type: ignore[assignment]
 
 
 class SaveFileError(Exception):
@@ -173,7 +189,7 @@ def read_save(path: Path) -> tuple[Game, dict[str, Any]]:
 
 def _read_json(path: Path) -> object:
     try:
-        with path.open("rb") as stream:
+        with os.fdopen(open_regular(path, os.O_RDONLY), "rb") as stream:
             data = stream.read(MAX_SAVE_BYTES + 1)
     except OSError as error:
         raise SaveFileError(f"cannot read {path}: {error.strerror or error}") from None
@@ -225,7 +241,20 @@ def _session_settings(path: Path, document: dict[str, Any]) -> dict[str, Any]:
 
 def write_save(path: Path, text: str) -> None:
     """Write ``text`` to the file ``path`` safely (see the module's promises);
-    raises :class:`SaveFileError` saying why it could not."""
+    raises :class:`SaveFileError` saying why it could not.
+
+    A save larger than :data:`MAX_SAVE_BYTES`, which :func:`read_save` would
+    refuse, is not written. The new save is written to ``.NAME.tmp`` beside
+    ``path`` (one such name per save, so a save stopped by ``kill -9``
+    leaves one file that the next save reuses); a save to the same file at
+    the same moment waits for it.
+    """
+    data = (text + "\n").encode("utf-8")
+    if len(data) > MAX_SAVE_BYTES:
+        raise SaveFileError(
+            f"the game is too long to save in {path}: its save takes {len(data):,} bytes, "
+            f"and a save of more than {MAX_SAVE_BYTES:,} bytes cannot be read back"
+        )
     try:
         existing = os.lstat(path)
     except FileNotFoundError:
@@ -243,21 +272,95 @@ def write_save(path: Path, text: str) -> None:
         if not stat.S_ISREG(existing.st_mode):
             raise SaveFileError(f"{path} is not a regular file; saves go to regular files only")
     directory = path.parent
+    temporary = temporary_name(path)
     try:
-        handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
+        handle = _open_temporary(temporary)
     except OSError as error:
         raise SaveFileError(f"cannot save to {path}: {error.strerror or error}") from None
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text + "\n")
-            stream.flush()
-            os.fsync(stream.fileno())
+        os.ftruncate(handle, 0)
+        written = 0
+        while written < len(data):
+            written += os.write(handle, data[written:])
+        os.fsync(handle)
         os.replace(temporary, path)
     except OSError as error:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise SaveFileError(f"cannot save to {path}: {error.strerror or error}") from None
+    finally:
+        os.close(handle)
     _sync_directory(directory)
+    _remove_old_temporaries(path)
+
+
+def temporary_name(path: Path) -> Path:
+    """The one temporary file a save to ``path`` writes before it moves it
+    over ``path``: ``.NAME.tmp`` in the same directory."""
+    return path.with_name(f".{path.name}.tmp")
+
+
+def _open_temporary(temporary: Path) -> int:
+    """The temporary file, open for writing and locked for this save.
+
+    The lock keeps two saves to one file from writing the same temporary at
+    once: a save waits for another (a save takes a moment) for at most
+    :data:`_LOCK_WAIT` seconds. A save that took the lock just as another
+    finished holds the file that one has since moved into place, not the
+    temporary: it opens the name again.
+    """
+    flags = os.O_WRONLY | os.O_CREAT | _NO_FOLLOW
+    deadline = time.monotonic() + _LOCK_WAIT
+    while True:
+        handle = open_regular(temporary, flags, 0o600)
+        try:
+            if not _try_lock(handle):
+                if time.monotonic() > deadline:
+                    raise OSError(errno.EBUSY, "another save to the same file is being written")
+                os.close(handle)
+                time.sleep(0.01)
+                continue
+            opened = os.fstat(handle)
+            try:
+                named = os.lstat(temporary)
+            except FileNotFoundError:
+                named = None
+            if named is not None and (named.st_dev, named.st_ino) == (
+                opened.st_dev,
+                opened.st_ino,
+            ):
+                return handle
+        except BaseException:
+            os.close(handle)
+            raise
+        os.close(handle)
+
+
+def _try_lock(handle: int) -> bool:
+    """Whether this process now holds the lock on ``handle`` (always, without flock)."""
+    if fcntl is None:  # pragma: no cover - Windows
+        return True
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+def _remove_old_temporaries(path: Path) -> None:
+    """Remove the temporary files that earlier releases left beside ``path``
+    when a save was stopped (``.NAME.<8 random characters>.tmp``)."""
+    pattern = re.compile(re.escape(f".{path.name}.") + r"[a-z0-9_]{8}\.tmp")
+    with contextlib.suppress(OSError):
+        with os.scandir(path.parent) as entries:
+            stray = [
+                entry.path
+                for entry in entries
+                if pattern.fullmatch(entry.name) and entry.is_file(follow_symlinks=False)
+            ]
+        for name in stray:
+            with contextlib.suppress(OSError):
+                os.unlink(name)
 
 
 def _sync_directory(directory: Path) -> None:
@@ -312,44 +415,52 @@ class SessionLock:
 
     def __init__(self, directory: Path) -> None:
         self.path = directory / LOCK_NAME
-        self._stream: IO[str] | None = None
+        self._handle: int | None = None
 
     def acquire(self) -> None:
         """Take the lock; raises :class:`SessionBusyError` if another session
-        holds it, :class:`SaveFileError` if the directory cannot be written."""
-        try:
-            import fcntl
-        except ImportError:  # pragma: no cover - Windows has no flock
+        holds it, :class:`SaveFileError` if the directory cannot be used.
+        The process id is written when there is room for it: on a full disk
+        the lock is held all the same."""
+        if fcntl is None:  # pragma: no cover - Windows has no flock
             return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            stream = self.path.open("a+", encoding="utf-8")
         except OSError as error:
             raise SaveFileError(
                 f"cannot use the data directory {self.path.parent}: {error.strerror or error}"
             ) from None
         try:
-            fcntl.flock(stream.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            stream.seek(0)
-            holder = stream.read(20).strip() or "another process"
-            stream.close()
-            raise SessionBusyError(
-                f"another spades play (process {holder}) is using {self.path.parent}; "
-                f"finish that game first, or give this one its own directory with "
-                f"{DATA_DIR_ENV}=DIR"
+            handle = open_regular(self.path, os.O_RDWR | os.O_CREAT)
+        except OSError as error:
+            raise SaveFileError(
+                f"cannot use the lock file {self.path}: {error.strerror or error}"
             ) from None
-        stream.seek(0)
-        stream.truncate()
-        stream.write(str(os.getpid()))
-        stream.flush()
-        self._stream = stream
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            try:
+                holder = os.read(handle, 20).decode("ascii", "replace").strip()
+            except OSError:
+                holder = ""
+            os.close(handle)
+            raise SessionBusyError(
+                f"another spades play (process {holder or 'another process'}) is using "
+                f"{self.path.parent}; finish that game first, or give this one its own "
+                f"directory with {DATA_DIR_ENV}=DIR"
+            ) from None
+        # Who holds the lock is only told to a second session, so a full disk,
+        # which stops this write, does not stop the game.
+        with contextlib.suppress(OSError):
+            os.ftruncate(handle, 0)
+            os.write(handle, str(os.getpid()).encode("ascii"))
+        self._handle = handle
 
     def release(self) -> None:
         """Give the lock up (closing the file releases it)."""
-        if self._stream is not None:
-            self._stream.close()
-            self._stream = None
+        if self._handle is not None:
+            os.close(self._handle)
+            self._handle = None
 
 
 def _previous_path(autosave: Path, number: int) -> Path:

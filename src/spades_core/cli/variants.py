@@ -16,14 +16,17 @@ process, where a plugin's import code runs with full rights.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
 import signal
 import subprocess
 import sys
+import tempfile
+import threading
 import warnings
-from typing import Any
+from typing import IO, Any
 
 from spades_core.errors import VariantError
 from spades_core.registry import (
@@ -38,10 +41,27 @@ from spades_core.registry import (
 )
 from spades_core.seats import Seat
 
-__all__ = ["DEFAULT_TIMEOUT", "check_in_subprocess", "probe", "register", "run", "variant_rows"]
+__all__ = [
+    "ANSWER_LIMIT",
+    "DEFAULT_TIMEOUT",
+    "OUTPUT_TAIL",
+    "check_in_subprocess",
+    "probe",
+    "register",
+    "run",
+    "variant_rows",
+]
 
 DEFAULT_TIMEOUT = 20.0
 """Seconds ``--check`` gives each variant to load and play two hands."""
+OUTPUT_TAIL = 64 * 1024
+"""Bytes of a ``--check`` child's output kept to report its last line."""
+ANSWER_LIMIT = 64 * 1024
+"""The largest answer a ``--check`` child may give, in bytes."""
+# How long the output of a child that has ended may take to end too.
+_DRAIN_SECONDS = 2.0
+# The most characters of the child's last line a report shows.
+_LAST_LINE = 300
 
 _HEADERS = ("ID", "VERSION", "DISTRIBUTION", "STATUS")
 
@@ -101,51 +121,127 @@ def probe(variant_id: str) -> dict[str, Any]:
     return {"version": variant.version, "title": variant.title}
 
 
+def _answer_probe(variant_id: str, answer_path: str) -> None:
+    """:func:`probe` ``variant_id`` and write its answer to the file
+    ``answer_path``: what ``--check`` runs in the child process. The
+    plugin's own output goes to the child's standard output and error."""
+    answer = json.dumps(probe(variant_id))
+    with open(answer_path, "w", encoding="utf-8") as stream:
+        stream.write(answer)
+
+
 def check_in_subprocess(variant_id: str, timeout: float) -> dict[str, Any]:
     """:func:`probe` run in a child Python process given ``timeout`` seconds.
     A child that hangs is killed (with every process it started); one that
-    dies or prints no answer is reported as crashed."""
+    dies or gives no answer is reported as crashed, with the last line it
+    printed.
+
+    The answer comes back in a file of its own, so nothing the plugin
+    prints can be taken for it, and of the child's output only the last
+    :data:`OUTPUT_TAIL` bytes are kept, however much it prints.
+    """
     env = dict(os.environ)
     # The child must see the same distributions, including any on a sys.path
     # changed at run time.
     env["PYTHONPATH"] = os.pathsep.join(path for path in sys.path if path)
-    command = [
-        sys.executable,
-        "-c",
-        "import json, sys; from spades_core.cli.variants import probe; "
-        "print(json.dumps(probe(sys.argv[1])))",
-        variant_id,
-    ]
-    child = subprocess.Popen(
-        command,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        stdin=subprocess.DEVNULL,
-        env=env,
-        start_new_session=True,
-        text=True,
-    )
-    try:
-        out, err = child.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(child.pid, signal.SIGKILL)
-        child.communicate()
-        return {"error": f"no answer within {timeout:g} s: the plugin hangs (stopped)"}
-    lines = out.strip().splitlines()
-    if child.returncode == 0 and lines:
+    with tempfile.TemporaryDirectory(prefix="spades-check-") as scratch:
+        answer_path = os.path.join(scratch, "answer.json")
+        command = [
+            sys.executable,
+            "-c",
+            "import sys; from spades_core.cli.variants import _answer_probe; "
+            "_answer_probe(sys.argv[1], sys.argv[2])",
+            variant_id,
+            answer_path,
+        ]
+        child = subprocess.Popen(
+            command,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            env=env,
+            start_new_session=True,
+        )
+        assert child.stdout is not None
+        tail = _OutputTail(child.stdout)
         try:
-            answer = json.loads(lines[-1])
-        except ValueError:
-            answer = None
-        if isinstance(answer, dict):
-            return answer
-    last = err.strip().splitlines()[-1:] or ["no output"]
-    how = (
-        f"killed by signal {-child.returncode}"
-        if child.returncode < 0
-        else f"exit status {child.returncode}"
-    )
-    return {"error": _one_line(f"the plugin crashed its process ({how}): {last[0]}")}
+            child.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _stop(child)
+            tail.finish(_DRAIN_SECONDS)
+            return {"error": f"no answer within {timeout:g} s: the plugin hangs (stopped)"}
+        if not tail.finish(_DRAIN_SECONDS):
+            # A process the plugin started still holds the output open.
+            _stop(child)
+            tail.finish(_DRAIN_SECONDS)
+        answer = _read_answer(answer_path)
+    if child.returncode == 0 and isinstance(answer, dict):
+        return answer
+    lines = tail.text().strip().splitlines()
+    last = lines[-1].strip() if lines else "no output"
+    if len(last) > _LAST_LINE:
+        last = last[: _LAST_LINE - 1] + "…"
+    if child.returncode < 0:
+        how = f"the plugin crashed its process (killed by signal {-child.returncode})"
+    elif child.returncode:
+        how = f"the plugin crashed its process (exit status {child.returncode})"
+    else:
+        how = "the plugin ended its process before it answered (exit status 0)"
+    return {"error": _one_line(f"{how}: {last}")}
+
+
+class _OutputTail:
+    """Reads a child's output to its end in a thread of its own, keeping the
+    last :data:`OUTPUT_TAIL` bytes."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self._stream = stream
+        self._kept = bytearray()
+        self._thread = threading.Thread(target=self._drain, daemon=True)
+        self._thread.start()
+
+    def _drain(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            while chunk := os.read(self._stream.fileno(), OUTPUT_TAIL):
+                self._kept += chunk
+                if len(self._kept) > OUTPUT_TAIL:
+                    del self._kept[: len(self._kept) - OUTPUT_TAIL]
+
+    def finish(self, timeout: float) -> bool:
+        """Wait for the end of the output (at most ``timeout`` seconds);
+        whether it came. The stream is closed once it has; until then the
+        reading thread, a daemon, is left to it."""
+        self._thread.join(timeout)
+        if self._thread.is_alive():
+            return False
+        self._stream.close()
+        return True
+
+    def text(self) -> str:
+        """The output kept, as text."""
+        return self._kept.decode("utf-8", "replace")
+
+
+def _stop(child: subprocess.Popen[bytes]) -> None:
+    """Kill the child and every process it started (its session), and reap it."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(child.pid, signal.SIGKILL)
+    child.wait()
+
+
+def _read_answer(path: str) -> object:
+    """The JSON answer the child wrote, or ``None`` when there is none to read."""
+    try:
+        with open(path, "rb") as stream:
+            data = stream.read(ANSWER_LIMIT + 1)
+    except OSError:
+        return None
+    if len(data) > ANSWER_LIMIT:
+        return None
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError):
+        return None
 
 
 def _one_line(text: str) -> str:

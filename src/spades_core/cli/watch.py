@@ -67,7 +67,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    """Watch a game; exit status 2 for a bad variant, option or level."""
+    """Watch a game; exit status 2 for a bad variant, option or level, 1 when
+    the variant fails during the game."""
     levels = {Team.NS: args.ns or args.level, Team.EW: args.ew or args.level}
     try:
         game = new_game(args.variant, seed=args.seed, **parse_options(args.options))
@@ -84,6 +85,12 @@ def run(args: argparse.Namespace) -> int:
         watch(game, levels, out=sys.stdout, delay=args.delay, max_hands=args.hands)
     except KeyboardInterrupt:
         print("\nStopped.", file=sys.stdout)
+    except SpadesError as error:
+        # A plugin hook that fails or answers nonsense mid-game, reported as
+        # the engine words it (VariantLoadError names the variant and hook).
+        sys.stdout.flush()
+        print(f"spades watch: the game cannot go on: {error}", file=sys.stderr)
+        return 1
     return 0
 
 

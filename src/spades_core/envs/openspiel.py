@@ -43,16 +43,23 @@ observation plus the seat's dealt hand and the order of play.
 :func:`~spades_core.sampling.determinize`, so OpenSpiel's IS-MCTS plays every variant;
 :class:`ISMCTSPlayer` seats such a bot at a spades-core table. A state
 serializes as its game record (:mod:`spades_core.records`) plus the cards
-dealt so far of a hand being dealt.
+dealt so far of a hand being dealt. OpenSpiel pickles those attributes, and
+``pyspiel.deserialize_game_and_state`` unpickles them, running whatever a
+crafted text asks for: read text you did not write with
+:func:`deserialize_game_and_state`, which runs nothing of it.
 """
 
 from __future__ import annotations
 
+import base64
 import enum
+import io
 import json
+import pickle
 import random
+import re
 from collections.abc import Mapping
-from typing import Any, Final, cast
+from typing import Any, Final, NoReturn, cast
 
 import attrs
 import numpy as np
@@ -67,6 +74,8 @@ from spades_core.errors import (
     ArgumentTypeError,
     IllegalActionError,
     IllegalReason,
+    RecordFormatError,
+    RecordReason,
     RulesError,
     SpadesError,
     brief,
@@ -84,9 +93,11 @@ __all__ = [
     "FIRST_DEALER",
     "GAME_NAME",
     "INT_PLACEHOLDER",
+    "MAX_SERIALIZED_SIZE",
     "ISMCTSPlayer",
     "SpadesCoreGame",
     "SpadesCoreState",
+    "deserialize_game_and_state",
     "game_parameters",
     "ismcts_player",
     "register",
@@ -374,7 +385,8 @@ class _Position:
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # Serialized as a game record: OpenSpiel pickles a state's attributes.
+        # OpenSpiel pickles a state's __dict__, which holds this position alone:
+        # it travels as its game record, read back through the record reader.
         return (
             _position_from_record,
             (dumps(self.game), self.dealing, self.start_hand, self.start_scores),
@@ -382,13 +394,59 @@ class _Position:
 
 
 def _position_from_record(
-    record: str, dealing: tuple[int, ...], start_hand: int, start_scores: tuple[int, int]
+    record: object, dealing: object, start_hand: object, start_scores: object
 ) -> _Position:
-    return _Position(loads(record), tuple(dealing), start_hand, tuple(start_scores))  # type: ignore[arg-type]
+    """The position a serialized state names, every part checked; the game
+    is read with :func:`~spades_core.records.loads`."""
+    if type(dealing) is not tuple or not all(type(card) is int for card in dealing):
+        _refuse(f"the cards being dealt must be a tuple of card ids; got {brief(dealing)}")
+    if len(dealing) >= _episode.CARDS or len(set(dealing)) != len(dealing):
+        _refuse(f"the cards being dealt are not distinct cards of one deal: {brief(dealing)}")
+    if not all(0 <= card < _episode.CARDS for card in dealing):
+        _refuse(f"a card id is 0-51; the cards being dealt are {brief(dealing)}")
+    if type(start_hand) is not int or start_hand < 0:
+        _refuse(f"the episode's first hand must be a whole number; got {brief(start_hand)}")
+    if (
+        type(start_scores) is not tuple
+        or len(start_scores) != 2
+        or not all(type(score) is int for score in start_scores)
+    ):
+        _refuse(
+            f"the episode's starting scores must be two whole numbers; got {brief(start_scores)}"
+        )
+    if not isinstance(record, str):
+        _refuse(f"the game must be a record's text; got {brief(record)}")
+    game = loads(record)
+    if dealing and game.phase is not Phase.DEAL:
+        _refuse(f"cards are being dealt, but the game's hand is in {game.phase.name}")
+    if start_hand > game.hand_number:
+        _refuse(
+            f"the episode starts at hand {start_hand + 1}, after the game's hand "
+            f"{game.hand_number + 1}"
+        )
+    scores = game.hand_results[start_hand - 1].scores.values_ if start_hand else (0, 0)
+    if start_scores != scores:
+        _refuse(
+            f"the episode's starting scores {brief(start_scores)} are not the game's "
+            f"scores before hand {start_hand + 1}, {scores}"
+        )
+    return _Position(game, dealing, start_hand, (start_scores[0], start_scores[1]))
+
+
+_FORMAT: Final = RecordReason.WRONG_FORMAT
+"""Why a state's text that is not one this module writes is refused."""
+
+
+def _refuse(message: str, reason: RecordReason = RecordReason.BAD_VALUE) -> NoReturn:
+    raise RecordFormatError(f"not a spades_core state: {message}", reason=reason)
 
 
 class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
     """A position of an episode; :attr:`game` is the engine's game."""
+
+    # OpenSpiel serializes (pickles) and clones a state through its __dict__:
+    # the position alone is kept there, and the rest follows from it and the game.
+    __slots__ = ("__dict__", "_hands", "_player", "_win_returns")
 
     def __init__(self, game: SpadesCoreGame, position: _Position | None = None) -> None:
         super().__init__(game)
@@ -396,17 +454,31 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
             position = game._initial
         self._hands = game.hands
         self._win_returns = game.returns_kind == "win"
-        self._move_to(position)
-
-    def _move_to(self, position: _Position) -> None:
         self._position = position
-        game = position.game
+
+    def __setstate__(self, state: Any) -> None:
+        # pickle and copy.deepcopy rebuild a state from its serialized text
+        # without __init__: the position comes back, the rest is its game's.
+        super().__setstate__(state)
+        game = self.get_game()
+        self._hands = game.hands
+        self._win_returns = game.returns_kind == "win"
+        self._player = self._player_at(self._position)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # OpenSpiel's clone() and deserialization set the position as an
+        # attribute: whose move it is is worked out again whenever it is set.
+        super().__setattr__(name, value)
+        if name == "_position":
+            self._player = self._player_at(value)
+
+    def _player_at(self, position: _Position) -> int:
         # Asked for at every node of a search: worked out once per position.
+        game = position.game
         if _episode.episode_over(game, position.start_hand, self._hands):
-            self._player = _TERMINAL
-        else:
-            to_act = game.to_act
-            self._player = _CHANCE if to_act is None else int(to_act)
+            return _TERMINAL
+        to_act = game.to_act
+        return _CHANCE if to_act is None else int(to_act)
 
     @property
     def game(self) -> Game:
@@ -441,28 +513,32 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
         position = self._position
         game = position.game
         if self._player == _CHANCE:
-            if (
-                type(action) is not int
-                or not 0 <= action < _episode.CARDS
-                or action in position.dealing
-            ):
-                raise RulesError(f"not a card left to deal: {brief(action)}")
-            dealing = (*position.dealing, action)
+            card = _chance_outcome(action)
+            if card in position.dealing:
+                raise IllegalActionError(
+                    IllegalReason.INVALID_DEAL, f"{ALL_CARDS[card]} has been dealt already"
+                )
+            dealing = (*position.dealing, card)
             if len(dealing) < _episode.CARDS:
-                self._move_to(position.moved(game, dealing))
+                self._position = position.moved(game, dealing)
                 return
             masks = [0, 0, 0, 0]
             first = int(game.dealer) + 1
             for index, card in enumerate(dealing):
                 masks[(first + index) % 4] |= 1 << card
             hands = (CardSet(masks[0]), CardSet(masks[1]), CardSet(masks[2]), CardSet(masks[3]))
-            self._move_to(position.moved(game.apply(Deal(hands)), ()))
+            self._position = position.moved(game.apply(Deal(hands)), ())
             return
-        self._move_to(position.moved(game.apply(action_from_id(game, action)), ()))
+        self._position = position.moved(game.apply(action_from_id(game, action)), ())
 
     def _action_to_string(self, player: int, action: int) -> str:
-        if player == pyspiel.PlayerId.CHANCE:
-            return f"deal {ALL_CARDS[action]}"
+        if player == _CHANCE:
+            return f"deal {ALL_CARDS[_chance_outcome(action)]}"
+        if type(action) is not int or not 0 <= action < NUM_ACTIONS:
+            raise IllegalActionError(
+                IllegalReason.NOT_AN_ACTION,
+                f"not an action id: {brief(action)}; ids are whole numbers 0-{NUM_ACTIONS - 1}",
+            )
         return _action_text(action)
 
     # -- the end ---------------------------------------------------------------------
@@ -496,7 +572,19 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SpadesCoreState:
         """A state ``player_id`` cannot tell from this one, hidden cards drawn
         with :func:`~spades_core.sampling.determinize` (seeded by ``probability_sampler()``)."""
-        rng = random.Random(int(probability_sampler() * 2**53))
+        if not callable(probability_sampler):
+            raise ArgumentTypeError(
+                "resample_from_infostate: probability_sampler must be a function returning "
+                f"a number from 0 to 1; got {brief(probability_sampler)}"
+            )
+        drawn = probability_sampler()
+        number = isinstance(drawn, float | int | np.floating | np.integer)
+        if not number or isinstance(drawn, bool) or not 0 <= drawn <= 1:
+            raise RulesError(
+                "resample_from_infostate: probability_sampler must return a number from 0 to 1; "
+                f"it returned {brief(drawn)}"
+            )
+        rng = random.Random(int(float(drawn) * 2**53))
         position = self._position
         if position.dealing:
             # Nobody has seen the cards being dealt yet.
@@ -553,6 +641,16 @@ class _Observer:
         """``player``'s view of ``state`` as text."""
         view = self._view(state, player)
         return _information_text(view) if self._perfect_recall else _observation_text(view)
+
+
+def _chance_outcome(action: object) -> int:
+    """``action`` as the card id a chance move deals, checked."""
+    if type(action) is not int or not 0 <= action < _episode.CARDS:
+        raise IllegalActionError(
+            IllegalReason.NOT_AN_ACTION,
+            f"not a chance outcome: {brief(action)}; chance moves deal card ids 0-51",
+        )
+    return action
 
 
 def _action_text(action_id: int) -> str:
@@ -614,6 +712,164 @@ def _information_text(view: View) -> str:
         + f"; tricks [{tricks}]"
         + (f"; earlier hands {earlier}" if earlier else "")
     )
+
+
+# -- reading serialized states safely ---------------------------------------------------
+
+
+MAX_SERIALIZED_SIZE: Final = 32 * 1024 * 1024
+"""The longest text :func:`deserialize_game_and_state` reads: 32 MiB
+(characters), room for a state whose game record is as long as
+:data:`~spades_core.records.MAX_RECORD_SIZE` allows."""
+_HISTORY_ENTRY = re.compile(r"(-1|[0-3]):([0-9]{1,2})")
+
+
+class _PositionUnpickler(pickle.Unpickler):
+    """Reads the pickle of a state's ``__dict__`` as
+    :func:`deserialize_game_and_state` allows: plain values and the one
+    function that reads a position from its game record; any other name the
+    pickle asks for is refused before anything is built from it."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        if module == __name__ and name == _position_from_record.__name__:
+            return _position_from_record
+        _refuse(
+            f"its pickle asks for {brief(module + '.' + name, 80)}; a state written by "
+            "spades-core holds only its game record, so nothing of it is run",
+            _FORMAT,
+        )
+
+    def persistent_load(self, pid: object) -> NoReturn:
+        _refuse("its pickle refers to outside objects", _FORMAT)
+
+
+def _sections(text: str) -> dict[str, list[str]]:
+    """The lines of each ``[Section]`` of OpenSpiel's serialization, comments left out."""
+    sections: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for line in text.split("\n"):
+        if line.startswith("#"):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            if line in sections:
+                _refuse(f"the section {brief(line)} appears twice", _FORMAT)
+            current = sections[line] = []
+        elif current is not None:
+            if line:
+                current.append(line)
+        elif line:
+            _refuse(f"text before the first section: {brief(line)}", _FORMAT)
+    return sections
+
+
+def _history(line: str) -> list[tuple[int, int]]:
+    entries = line.removeprefix("history=")
+    if not entries:
+        return []
+    history = []
+    for entry in entries.split(","):
+        found = _HISTORY_ENTRY.fullmatch(entry)
+        if found is None:
+            _refuse(f"not a move of the history: {brief(entry)}", _FORMAT)
+        history.append((int(found[1]), int(found[2])))
+    return history
+
+
+def deserialize_game_and_state(text: object) -> tuple[SpadesCoreGame, SpadesCoreState]:
+    """The game and state in ``text`` written by
+    ``pyspiel.serialize_game_and_state`` for a ``spades_core`` state, read
+    without running anything the text contains.
+
+    ``pyspiel.deserialize_game_and_state`` unpickles the state's attributes
+    (OpenSpiel does that for every game written in Python), so it runs
+    whatever a crafted text asks for: use it for text you wrote yourself, and
+    this function for text from anywhere else. Here the pickle may hold only
+    plain values and the game record, which is read with
+    :func:`~spades_core.records.loads`; the game's parameters, the history
+    and every part of the position are checked, and the state is rebuilt
+    from the checked values. Anything else raises
+    :class:`~spades_core.RecordFormatError`.
+    """
+    if not isinstance(text, str):
+        raise ArgumentTypeError(
+            f"deserialize_game_and_state: text must be a str; got {type(text).__name__}"
+        )
+    if len(text) > MAX_SERIALIZED_SIZE:
+        _refuse(
+            f"the text is too large: {len(text):,} characters where at most "
+            f"{MAX_SERIALIZED_SIZE:,} are read",
+            RecordReason.TOO_LARGE,
+        )
+    sections = _sections(text)
+    if sections.get("[Meta]") != ["Version: 1"]:
+        _refuse("it has no [Meta] section of version 1", _FORMAT)
+    game_lines = sections.get("[Game]", [])
+    state_lines = sections.get("[State]", [])
+    if len(game_lines) != 1 or not game_lines[0].startswith(GAME_NAME + "("):
+        _refuse(f"its [Game] is not a {GAME_NAME} game", _FORMAT)
+    if (
+        len(state_lines) != 3
+        or not state_lines[0].startswith("history=")
+        or not state_lines[1].startswith("move_number=")
+        or not state_lines[2].startswith("__dict__=")
+    ):
+        _refuse("its [State] is not history=, move_number= and __dict__= lines", _FORMAT)
+    history = _history(state_lines[0])
+    if state_lines[1] != f"move_number={len(history)}":
+        _refuse(f"{brief(state_lines[1])} does not count the history's moves", _FORMAT)
+    if GAME_NAME not in pyspiel.registered_names():
+        register()
+    try:
+        game = pyspiel.load_game(game_lines[0])
+    except Exception as error:  # the game's own RulesError, or OpenSpiel's parsing error
+        _refuse(f"its [Game] cannot be loaded: {brief(str(error), 200)}", RecordReason.BAD_OPTION)
+    try:
+        pickled = base64.b64decode(state_lines[2].removeprefix("__dict__="), validate=True)
+    except ValueError:
+        _refuse("its __dict__= is not base64 text", _FORMAT)
+    try:
+        attributes = _PositionUnpickler(io.BytesIO(pickled)).load()
+    except RecordFormatError:
+        raise
+    except RecursionError:
+        _refuse("its pickle is nested too deeply", _FORMAT)
+    except Exception as error:  # whatever a damaged pickle makes the unpickler raise
+        _refuse(
+            f"its pickle cannot be read: {type(error).__name__}: {brief(str(error), 200)}",
+            _FORMAT,
+        )
+    if not isinstance(game, SpadesCoreGame):  # pragma: no cover - the name was checked
+        _refuse(f"its [Game] is not a {GAME_NAME} game", _FORMAT)
+    if type(attributes) is not dict or list(attributes) != ["_position"]:
+        _refuse("its __dict__ holds more or less than the position", _FORMAT)
+    position = attributes["_position"]
+    if not isinstance(position, _Position):
+        _refuse(f"its position is not a game record; got {brief(position)}", _FORMAT)
+    if position.game.variant.id != game.variant.id or not _same_rules(
+        game.variant, position.game.rules, game.rules
+    ):
+        _refuse(f"its game record plays other rules than its [Game] ({game})")
+    longest = (_episode.DECISIONS_PER_HAND + _episode.CARDS) * _episode.hand_limit(game.hands)
+    if len(history) > longest:
+        _refuse(f"its history is longer than an episode of {game}", RecordReason.TOO_LARGE)
+    # The text OpenSpiel reads is written again from the checked values, so
+    # the pickle it loads is one this module made.
+    checked = "\n".join(
+        (
+            "[Meta]",
+            "Version: 1",
+            "",
+            "[Game]",
+            str(game),
+            "[State]",
+            "history=" + ",".join(f"{player}:{action}" for player, action in history),
+            f"move_number={len(history)}",
+            "__dict__=" + base64.b64encode(pickle.dumps({"_position": position})).decode("ascii"),
+            "",
+        )
+    )
+    game_again, state = pyspiel.deserialize_game_and_state(checked)
+    return cast(SpadesCoreGame, game_again), cast(SpadesCoreState, state)
 
 
 # -- registration -----------------------------------------------------------------------------

@@ -49,7 +49,7 @@ from pettingzoo.utils import wrappers
 from spades_core.cli import render
 from spades_core.encoding import NUM_ACTIONS, action_from_id, legal_ids
 from spades_core.envs import _episode, features
-from spades_core.errors import RulesError, brief
+from spades_core.errors import IllegalActionError, IllegalReason, RulesError, brief
 from spades_core.game import SEATS, Game, Phase, new_game
 from spades_core.registry import load_variant
 from spades_core.seats import Seat
@@ -128,6 +128,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.truncations = dict.fromkeys(AGENTS, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in AGENTS}
         self.agent_selection = AGENTS[0]
+        self._truncated = False
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         """The observation space of ``agent`` (the same for every agent)."""
@@ -160,14 +161,26 @@ class raw_env(AECEnv):  # type: ignore[misc]
         seat = self.seat_of(agent)
         game = self.game
         mask = np.zeros(NUM_ACTIONS, np.int8)
-        if game.to_act == seat and not self.terminations[agent] and not self.truncations[agent]:
+        # An agent that is done and has stepped is no longer in these mappings.
+        done = self.terminations.get(agent, True) or self.truncations.get(agent, True)
+        if game.to_act == seat and not done:
             mask[list(legal_ids(game))] = 1
         return {"observation": features.observation(game.view(seat)), "action_mask": mask}
 
     def step(self, action: int | np.integer[Any] | None) -> None:
         """The agent to act takes action id ``action``."""
         agent = self.agent_selection
+        if not self.agents:
+            raise IllegalActionError(
+                IllegalReason.WRONG_PHASE,
+                "the episode is over and every agent is done; reset() starts another",
+            )
         if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise IllegalActionError(
+                    IllegalReason.WRONG_PHASE,
+                    f"{agent} is done: the only step it takes is step(None); got {brief(action)}",
+                )
             self._was_dead_step(action)
             return
         game = self.game
@@ -184,6 +197,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             if _episode.episode_over(game, 0, self.hands):
                 stopped = not game.is_over and self.hands == _episode.WHOLE_GAME
                 flags = self.truncations if stopped else self.terminations
+                self._truncated = stopped
                 for name in AGENTS:
                     flags[name] = True
             else:
@@ -191,6 +205,16 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.game = game
         self._select()
         self._accumulate_rewards()
+
+    def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, Any]:
+        """The agent to act's observation, cumulative reward, termination,
+        truncation and info; once every agent is done and has stepped, the
+        end of the episode again (the last agent's final observation, no
+        reward), until :meth:`reset`."""
+        if self.agents:
+            return super().last(observe)  # type: ignore[no-any-return]
+        observation = self.observe(self.agent_selection) if observe else None
+        return observation, 0.0, not self._truncated, self._truncated, {}
 
     def render(self) -> str | None:
         """The table as text (``render_mode="ansi"``), or ``None`` with a warning."""

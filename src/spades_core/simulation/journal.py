@@ -15,7 +15,9 @@ other line is one finished task: its two players, its first item index, its
 items' results and a checksum of them, so that a line changed by accident is
 found rather than counted. A line is written and flushed as its task ends; a last
 line cut short, by a run killed while writing, is dropped when the journal
-is next opened. The file is locked while a run writes to it.
+is next opened. The file is locked while a run writes to it. A journal is a
+regular file: a named pipe or a device given as one is refused before a
+byte is read.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import Any, BinaryIO, Final, TypeVar
 
+from spades_core._files import open_regular
 from spades_core.errors import SpadesError, brief
 from spades_core.rng import MAX_SEED
 from spades_core.simulation.work import ItemResult, Match
@@ -133,7 +136,7 @@ def _reading(path: str, read: Callable[[BinaryIO], _T]) -> _T | None:
     """``read`` applied to the file at ``path`` opened for reading, or
     ``None`` when there is no such file."""
     try:
-        with open(path, "rb") as file:
+        with os.fdopen(open_regular(path, os.O_RDONLY), "rb") as file:
             return read(file)
     except FileNotFoundError:
         return None
@@ -237,7 +240,7 @@ class Journal:
     def __init__(self, path: str, matches: Sequence[Match]) -> None:
         self.path = path
         try:
-            descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+            descriptor = open_regular(path, os.O_RDWR | os.O_CREAT)
         except OSError as error:
             raise _read_error(path, error) from error
         self._file: BinaryIO = os.fdopen(descriptor, "r+b")
