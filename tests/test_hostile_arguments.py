@@ -20,6 +20,9 @@ from spades_core.envs import pettingzoo as pz
 from spades_variants.classic import ClassicVariant
 from variant_doubles import like_classic
 
+# The batch engine and the PettingZoo environment are among the calls tried.
+pytestmark = [pytest.mark.integration("batch"), pytest.mark.integration("pettingzoo")]
+
 SMALL_MEMORY = 16 << 20
 """Far less than the hundreds of megabytes an unchecked argument took."""
 

@@ -22,6 +22,8 @@ import pytest
 import spades_core as sc
 from spades_core.envs import openspiel
 
+pytestmark = pytest.mark.integration("openspiel")
+
 
 def load(**parameters: object) -> Any:
     openspiel.register()
