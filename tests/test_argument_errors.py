@@ -21,7 +21,7 @@ import spades_core as sc
 from fuzz_support import targets
 from spades_core import bots
 from spades_core.sampling import HiddenCards
-from spades_core.scoring import bag_cost, score_breakdown
+from spades_core.scoring import ScoreKind, bag_cost, score_breakdown
 from spades_core.variant import describe_bids
 
 ATE = sc.ArgumentTypeError
@@ -216,6 +216,7 @@ ROWS: Final[tuple[tuple[str, str, str, Call], ...]] = (
     ("IllegalReason", "value", "enum value", lambda bad: sc.IllegalReason(bad)),
     ("RecordReason", "value", "enum value", lambda bad: sc.RecordReason(bad)),
     ("Why", "value", "enum value", lambda bad: bots.Why(bad)),
+    ("ScoreKind", "value", "enum value", lambda bad: ScoreKind(bad)),
     ("BagOverflow", "value", "enum value", lambda bad: sc.BagOverflow(bad)),
     ("BreakRule", "value", "enum value", lambda bad: sc.BreakRule(bad)),
     ("DoubleNil", "value", "enum value", lambda bad: sc.DoubleNil(bad)),

@@ -144,7 +144,7 @@ class InconsistentViewError(SpadesError, ValueError):
     :func:`~spades_core.sampling.determinize` (never the case for a view of a real game)."""
 
 
-class RecordReason(enum.StrEnum):
+class RecordReason(enum.StrEnum, metaclass=CheckedLookup):
     """Why a record was refused; stable and machine-readable.
 
     A ``str`` enum: each member equals its value (``"bad_option"``), the tag

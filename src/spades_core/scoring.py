@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Final, final
 import attrs
 
 from spades_core import _check
+from spades_core._enums import CheckedLookup
 from spades_core.errors import ArgumentTypeError, RulesError
 from spades_core.options import BagOverflow, DoubleNil, NilTricks, Rules
 from spades_core.seats import Seat, Team, TeamMap
@@ -44,8 +45,12 @@ TRICK_POINTS: Final = 10
 """Points a made contract scores per trick bid (and a set one loses)."""
 
 
-class ScoreKind(enum.Enum):
+class ScoreKind(enum.Enum, metaclass=CheckedLookup):
     """What one item of a hand's score counts (docs/rules.md, Scoring)."""
+
+    @classmethod
+    def _missing_(cls, value: object) -> ScoreKind:
+        raise _check.not_a_member(cls, value)
 
     CONTRACT_MADE = "contract_made"
     """The partnership took at least its contract: 10 points per trick bid."""
