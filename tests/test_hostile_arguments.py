@@ -290,3 +290,26 @@ def test_revealed_counts_are_checked_against_the_deal() -> None:
     classic = sc.load_variant("classic")
     found = check(classic, classic.rules(), (3, None, None, None), dealt=dealt)
     assert found == (None, None, None, None)
+
+
+@pytest.mark.parametrize("cls", [_ImpossibleCounts, _OffByOne])
+def test_the_batch_engine_refuses_impossible_revealed_counts_and_keeps_its_tables(
+    cls: type,
+) -> None:
+    variant = like_classic(cls, "impossible-counts")
+    tables = batch.Tables(variant, 3, seed=7)
+    before = (tables.bids.copy(), tables.to_act.copy(), tables.phase.copy())
+    legal = tables.legal_mask()
+    first = np.array([int(np.flatnonzero(row)[0]) for row in legal])
+    with pytest.raises(sc.VariantLoadError, match="revealed_spade_counts reveals"):
+        tables.step(first)
+    after = (tables.bids, tables.to_act, tables.phase)
+    assert all(np.array_equal(old, new) for old, new in zip(before, after, strict=True))
+
+
+def test_the_batch_engine_accepts_true_revealed_counts() -> None:
+    tables = batch.Tables("mirror", 3, seed=7)
+    for _ in range(4):
+        legal = tables.legal_mask()
+        tables.step(np.array([int(np.flatnonzero(row)[0]) for row in legal]))
+    assert (tables.bids >= 0).all()

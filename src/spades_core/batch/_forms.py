@@ -19,6 +19,7 @@ from typing import Any, Final, Protocol, runtime_checkable
 import attrs
 import numpy as np
 
+from spades_core import tricks
 from spades_core.cards import CardSet
 from spades_core.errors import SpadesError, VariantLoadError, brief
 from spades_core.options import BreakRule, FirstLead, Rules
@@ -46,6 +47,10 @@ __all__ = [
 _SEATS: Final = tuple(Seat)
 _ALL_BIDS: Final = (1 << 14) - 1
 _BID_BITS: Final = tuple(1 << bid for bid in range(14))
+_SPADES_SHIFT: Final = np.uint64((tricks.SPADE_MASK & -tricks.SPADE_MASK).bit_length() - 1)
+_SPADE_BITS: Final = np.uint64(tricks.SPADE_MASK >> int(_SPADES_SHIFT))
+_SPADES_IN: Final = np.array([bin(bits).count("1") for bits in range(1 << 13)], dtype=np.int8)
+"""How many spades each 13-bit set of spade ranks holds (numpy 1.26 counts no bits)."""
 
 
 @runtime_checkable
@@ -255,6 +260,26 @@ class CheckedForms:
         counts: I8 = answer.astype(np.int8, copy=False)
         return counts
 
+    def check_revealed_against_deal(self, rules: Rules, bids: I8, dealt: U64) -> None:
+        """Refuse revealed counts that are not the spades each seat was dealt.
+
+        ``bids`` and ``dealt`` are ``(n, 4)``: the bids so far and the hands as
+        dealt. As :func:`~spades_core.variant.checked_revealed_spade_counts`
+        does for one game: a count the deal does not have would make every
+        observation of the table one that no deal can produce.
+        """
+        counts = self.revealed_spade_counts(rules, bids)
+        held = _SPADES_IN[((dealt >> _SPADES_SHIFT) & _SPADE_BITS).astype(np.intp)]
+        wrong = np.argwhere((counts != NO_BID) & (counts != held))
+        if len(wrong):
+            seat = _SEATS[int(wrong[0][1])].name.title()
+            # The message does not say what the seat holds: a player may read it.
+            raise VariantLoadError(
+                f"variant {self.variant.id!r}: the array form revealed_spade_counts reveals "
+                f"{int(counts[tuple(wrong[0])])} spades for {seat}, which {seat} was not "
+                "dealt; a revealed count must be what the bids prove about the deal"
+            )
+
     def score_hands(self, rules: Rules, bids: I8, tricks: I8, bags_before: I64) -> tuple[I64, I64]:
         """The forms' points and bags, checked: two ``(n, 2)`` integer
         arrays, bags from 0."""
@@ -324,6 +349,11 @@ class BatchRules:
     def revealed_spade_counts(self, bids: I8) -> I8:
         """The spade counts the bids reveal (see :meth:`ArrayForms.revealed_spade_counts`)."""
         return self.forms.revealed_spade_counts(self.rules, bids)
+
+    def check_revealed_against_deal(self, bids: I8, dealt: U64) -> None:
+        """Refuse revealed counts that are not the dealt spade counts (see
+        :meth:`CheckedForms.check_revealed_against_deal`)."""
+        self.forms.check_revealed_against_deal(self.rules, bids, dealt)
 
     def score_hands(self, bids: I8, tricks: I8, bags_before: I64) -> tuple[I64, I64]:
         """Points and bags after (see :meth:`ArrayForms.score_hands`)."""

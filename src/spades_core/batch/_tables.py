@@ -357,7 +357,12 @@ class Tables:
 
     def _bid(self, rows: Ids, values: Ids) -> None:
         seat = self.to_act[rows]
-        self.bids.reshape(-1)[rows * 4 + seat] = values
+        bids = self.bids[rows]
+        bids[np.arange(len(rows)), seat] = values
+        # While the bidding lasts every hand is whole: what the bids reveal is checked
+        # against it here, once, and before the tables change.
+        self._rules.check_revealed_against_deal(bids, self.hands[rows])
+        self.bids[rows] = bids
         next_seat = ((seat + 1) & 3).astype(np.int8)
         self.to_act[rows] = next_seat
         finished = next_seat == _LEFT_OF[self.dealer[rows]]
