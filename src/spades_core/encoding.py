@@ -34,6 +34,7 @@ from spades_core import _check
 from spades_core.actions import BIDS, PLAYS, Bid, Deal, Play
 from spades_core.errors import IllegalActionError, IllegalReason, brief
 from spades_core.game import Game, Phase
+from spades_core.legality import legal_play_mask
 
 __all__ = [
     "ACTIONS",
@@ -78,11 +79,11 @@ def action_id(action: object) -> int:
 
 
 def _mask_bits(game: Game) -> int:
-    _check.instance(game, Game, "encoding", "game", "a Game")
+    _check.game(game, "encoding")
     phase = game.phase
     if phase is Phase.PLAY:
         # Card ids are mask bits already.
-        return _transitions.legal_play_mask(game)
+        return legal_play_mask(game)
     if phase is Phase.BID:
         bits = 0
         for value in game.legal_bids():
@@ -130,7 +131,3 @@ def action_from_id(game: Game, action_id: int) -> Play | Bid:
     if error is None:  # pragma: no cover - legal_actions and why_illegal agree
         raise AssertionError(f"{action!r} is legal but not among the legal actions")
     raise error
-
-
-# Imported last so that state (which imports transitions at its end) is loaded first.
-from spades_core import transitions as _transitions  # noqa: E402

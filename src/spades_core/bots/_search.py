@@ -1,7 +1,7 @@
 """Search for the hard bot: determinized play-outs with the normal policy.
 
 For a decision the hard bot samples the hidden cards several times (see
-:class:`~spades_core.determinize.HiddenCards`), and for each sample and each
+:class:`~spades_core.sampling.HiddenCards`), and for each sample and each
 candidate move plays the rest of the hand out with :func:`normal_play` for
 all four seats (each seat using only what it could see, on the sampled
 cards). The hand is then scored with the variant's own scoring and game-end
@@ -33,9 +33,9 @@ from spades_core.bots.inference import PlayReading
 from spades_core.bots.table import NO_BID, Table, table_from_view
 from spades_core.bots.why import Why
 from spades_core.cards import CardSet
-from spades_core.determinize import HiddenCards
 from spades_core.game import Game, Phase
 from spades_core.results import SEATS
+from spades_core.sampling import HiddenCards
 from spades_core.scoring import bag_cost
 from spades_core.tricks import (
     FIRST_SPADE,
@@ -44,7 +44,7 @@ from spades_core.tricks import (
     RANKS,
     breaks_spades,
     first_leader,
-    legal_mask,
+    legal_card_mask,
     rule_flags,
     shown_out,
     trick_winner,
@@ -141,10 +141,10 @@ class Sim(Table):
         other.to_act = self.to_act
         return other
 
-    def legal_mask(self) -> int:
+    def legal_card_mask(self) -> int:
         """The legal plays of the seat to act (the engine's rules, on ints)."""
         trick = self.trick
-        return legal_mask(
+        return legal_card_mask(
             self.hands[self.to_act],
             trick[0] // RANKS if trick else NO_SUIT,
             self.broken,
@@ -184,7 +184,7 @@ class Sim(Table):
         """Play the rest of the hand with the normal policy for every seat."""
         hands = self.hands
         play = self.play
-        legal_plays = self.legal_mask
+        legal_plays = self.legal_card_mask
         while self.tricks_done < 13:
             seat = self.to_act
             self.seat = seat

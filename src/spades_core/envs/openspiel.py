@@ -40,7 +40,7 @@ Rewards are terminal only. Observations (strings and tensors, see
 :class:`~spades_core.views.View` alone; the information state is the
 observation plus the seat's dealt hand and the order of play.
 ``resample_from_infostate`` draws the hidden cards with
-:func:`spades_core.determinize`, so OpenSpiel's IS-MCTS plays every variant;
+:func:`~spades_core.sampling.determinize`, so OpenSpiel's IS-MCTS plays every variant;
 :class:`ISMCTSPlayer` seats such a bot at a spades-core table. A state
 serializes as its game record (:mod:`spades_core.records`) plus the cards
 dealt so far of a hand being dealt. OpenSpiel pickles those attributes, and
@@ -65,11 +65,10 @@ import attrs
 import numpy as np
 import pyspiel
 
-from spades_core._check import instance
+from spades_core import _check
 from spades_core.actions import Action, Deal
 from spades_core.bots import deal_sampler, playout_value
 from spades_core.cards import ALL_CARDS, CardSet
-from spades_core.determinize import HiddenCards, determinize
 from spades_core.encoding import BID_ID_BASE, NUM_ACTIONS, action_from_id, legal_ids
 from spades_core.envs import _episode, features
 from spades_core.errors import (
@@ -77,6 +76,7 @@ from spades_core.errors import (
     IllegalActionError,
     IllegalReason,
     RecordFormatError,
+    RecordReason,
     RulesError,
     SpadesError,
     brief,
@@ -85,6 +85,7 @@ from spades_core.game import SEATS, Game, Phase, new_game
 from spades_core.options import OptionSpec, Rules
 from spades_core.records import dumps, loads
 from spades_core.registry import available_variants, load_variant
+from spades_core.sampling import HiddenCards, determinize
 from spades_core.seats import Seat, Team
 from spades_core.variant import Variant
 from spades_core.views import View
@@ -201,8 +202,8 @@ def game_parameters(
     chosen = variant if isinstance(variant, Variant) else load_variant(variant)
     if rules is None:
         rules = chosen.rules()
-    elif not isinstance(rules, Rules):
-        raise RulesError(f"rules must be a Rules (from Variant.rules); got {brief(rules)}")
+    else:
+        _check.instance(rules, Rules, "game_parameters", "rules", "a Rules (from Variant.rules)")
     parameters: dict[str, Any] = {"variant": chosen.id, **own}
     for name, value in rules.overrides:
         parameter = _OPTIONS.get(name)
@@ -286,8 +287,9 @@ class SpadesCoreGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         if params is not None and not isinstance(params, Mapping):
-            raise RulesError(
-                f"parameters must be a mapping of names to values; got {brief(params)}"
+            raise ArgumentTypeError(
+                "SpadesCoreGame: params must be a mapping of names to values; "
+                f"got {_check.described(params)}"
             )
         given = dict(params or {})
         variant_id = given.get("variant", _OWN_PARAMETERS["variant"])
@@ -344,8 +346,7 @@ class SpadesCoreGame(pyspiel.Game):  # type: ignore[misc]
     def state_from_game(self, game: Game) -> SpadesCoreState:
         """A state at ``game`` (of this game's variant and rules), starting an
         episode at its current hand (its points count from the current scores)."""
-        if not isinstance(game, Game):
-            raise RulesError(f"state_from_game takes a Game; got {type(game).__name__}")
+        _check.game(game, "state_from_game")
         if game.variant.id != self.variant.id or not _same_rules(
             game.variant, game.rules, self.rules
         ):
@@ -436,7 +437,11 @@ def _position_from_record(
     return _Position(game, dealing, start_hand, (start_scores[0], start_scores[1]))
 
 
-def _refuse(message: str, reason: str = "bad_value") -> NoReturn:
+_FORMAT: Final = RecordReason.WRONG_FORMAT
+"""Why a state's text that is not one this module writes is refused."""
+
+
+def _refuse(message: str, reason: RecordReason = RecordReason.BAD_VALUE) -> NoReturn:
     raise RecordFormatError(f"not a spades_core state: {message}", reason=reason)
 
 
@@ -570,7 +575,7 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SpadesCoreState:
         """A state ``player_id`` cannot tell from this one, hidden cards drawn
-        with :func:`spades_core.determinize` (seeded by ``probability_sampler()``)."""
+        with :func:`~spades_core.sampling.determinize` (seeded by ``probability_sampler()``)."""
         if not callable(probability_sampler):
             raise ArgumentTypeError(
                 "resample_from_infostate: probability_sampler must be a function returning "
@@ -690,7 +695,7 @@ def _observation_text(view: View) -> str:
         f"{seat.letter}:{count}" for seat, count in view.spade_counts.items() if count is not None
     )
     return (
-        f"seat {_seat_text(view.seat)}; hand {view.hand}; played {view.played}; "
+        f"seat {_seat_text(view.seat)}; hand {view.hand()}; played {view.played}; "
         + _public_text(view)
         + (f"; shown out {out}" if out else "")
         + (f"; spades dealt {counts}" if counts else "")
@@ -706,7 +711,7 @@ def _information_text(view: View) -> str:
         json.dumps(result.summary(), sort_keys=True) for result in view.hand_results
     )
     return (
-        f"seat {_seat_text(view.seat)}; dealt {view.dealt_hand}; hand {view.hand}; "
+        f"seat {_seat_text(view.seat)}; dealt {view.dealt_hand()}; hand {view.hand()}; "
         + _public_text(view)
         + f"; tricks [{tricks}]"
         + (f"; earlier hands {earlier}" if earlier else "")
@@ -735,11 +740,11 @@ class _PositionUnpickler(pickle.Unpickler):
         _refuse(
             f"its pickle asks for {brief(module + '.' + name, 80)}; a state written by "
             "spades-core holds only its game record, so nothing of it is run",
-            "wrong_format",
+            _FORMAT,
         )
 
     def persistent_load(self, pid: object) -> NoReturn:
-        _refuse("its pickle refers to outside objects", "wrong_format")
+        _refuse("its pickle refers to outside objects", _FORMAT)
 
 
 def _sections(text: str) -> dict[str, list[str]]:
@@ -751,13 +756,13 @@ def _sections(text: str) -> dict[str, list[str]]:
             continue
         if line.startswith("[") and line.endswith("]"):
             if line in sections:
-                _refuse(f"the section {brief(line)} appears twice", "wrong_format")
+                _refuse(f"the section {brief(line)} appears twice", _FORMAT)
             current = sections[line] = []
         elif current is not None:
             if line:
                 current.append(line)
         elif line:
-            _refuse(f"text before the first section: {brief(line)}", "wrong_format")
+            _refuse(f"text before the first section: {brief(line)}", _FORMAT)
     return sections
 
 
@@ -769,7 +774,7 @@ def _history(line: str) -> list[tuple[int, int]]:
     for entry in entries.split(","):
         found = _HISTORY_ENTRY.fullmatch(entry)
         if found is None:
-            _refuse(f"not a move of the history: {brief(entry)}", "wrong_format")
+            _refuse(f"not a move of the history: {brief(entry)}", _FORMAT)
         history.append((int(found[1]), int(found[2])))
     return history
 
@@ -797,60 +802,60 @@ def deserialize_game_and_state(text: object) -> tuple[SpadesCoreGame, SpadesCore
         _refuse(
             f"the text is too large: {len(text):,} characters where at most "
             f"{MAX_SERIALIZED_SIZE:,} are read",
-            "too_large",
+            RecordReason.TOO_LARGE,
         )
     sections = _sections(text)
     if sections.get("[Meta]") != ["Version: 1"]:
-        _refuse("it has no [Meta] section of version 1", "wrong_format")
+        _refuse("it has no [Meta] section of version 1", _FORMAT)
     game_lines = sections.get("[Game]", [])
     state_lines = sections.get("[State]", [])
     if len(game_lines) != 1 or not game_lines[0].startswith(GAME_NAME + "("):
-        _refuse(f"its [Game] is not a {GAME_NAME} game", "wrong_format")
+        _refuse(f"its [Game] is not a {GAME_NAME} game", _FORMAT)
     if (
         len(state_lines) != 3
         or not state_lines[0].startswith("history=")
         or not state_lines[1].startswith("move_number=")
         or not state_lines[2].startswith("__dict__=")
     ):
-        _refuse("its [State] is not history=, move_number= and __dict__= lines", "wrong_format")
+        _refuse("its [State] is not history=, move_number= and __dict__= lines", _FORMAT)
     history = _history(state_lines[0])
     if state_lines[1] != f"move_number={len(history)}":
-        _refuse(f"{brief(state_lines[1])} does not count the history's moves", "wrong_format")
+        _refuse(f"{brief(state_lines[1])} does not count the history's moves", _FORMAT)
     if GAME_NAME not in pyspiel.registered_names():
         register()
     try:
         game = pyspiel.load_game(game_lines[0])
     except Exception as error:  # the game's own RulesError, or OpenSpiel's parsing error
-        _refuse(f"its [Game] cannot be loaded: {brief(str(error), 200)}", "bad_option")
+        _refuse(f"its [Game] cannot be loaded: {brief(str(error), 200)}", RecordReason.BAD_OPTION)
     try:
         pickled = base64.b64decode(state_lines[2].removeprefix("__dict__="), validate=True)
     except ValueError:
-        _refuse("its __dict__= is not base64 text", "wrong_format")
+        _refuse("its __dict__= is not base64 text", _FORMAT)
     try:
         attributes = _PositionUnpickler(io.BytesIO(pickled)).load()
     except RecordFormatError:
         raise
     except RecursionError:
-        _refuse("its pickle is nested too deeply", "wrong_format")
+        _refuse("its pickle is nested too deeply", _FORMAT)
     except Exception as error:  # whatever a damaged pickle makes the unpickler raise
         _refuse(
             f"its pickle cannot be read: {type(error).__name__}: {brief(str(error), 200)}",
-            "wrong_format",
+            _FORMAT,
         )
     if not isinstance(game, SpadesCoreGame):  # pragma: no cover - the name was checked
-        _refuse(f"its [Game] is not a {GAME_NAME} game", "wrong_format")
+        _refuse(f"its [Game] is not a {GAME_NAME} game", _FORMAT)
     if type(attributes) is not dict or list(attributes) != ["_position"]:
-        _refuse("its __dict__ holds more or less than the position", "wrong_format")
+        _refuse("its __dict__ holds more or less than the position", _FORMAT)
     position = attributes["_position"]
     if not isinstance(position, _Position):
-        _refuse(f"its position is not a game record; got {brief(position)}", "wrong_format")
+        _refuse(f"its position is not a game record; got {brief(position)}", _FORMAT)
     if position.game.variant.id != game.variant.id or not _same_rules(
         game.variant, position.game.rules, game.rules
     ):
         _refuse(f"its game record plays other rules than its [Game] ({game})")
     longest = (_episode.DECISIONS_PER_HAND + _episode.CARDS) * _episode.hand_limit(game.hands)
     if len(history) > longest:
-        _refuse(f"its history is longer than an episode of {game}", "too_large")
+        _refuse(f"its history is longer than an episode of {game}", RecordReason.TOO_LARGE)
     # The text OpenSpiel reads is written again from the checked values, so
     # the pickle it loads is one this module made.
     checked = "\n".join(
@@ -896,14 +901,17 @@ class ISMCTSPlayer:
     end of the hand). A bot that takes a resampler (``set_resampler``, as
     IS-MCTS does) draws its samples from the player's ``seed``, so a seeded
     bot and a seeded player choose reproducibly. The bot sees a state rebuilt from the view by
-    :func:`spades_core.determinize`; since it reads only the information
+    :func:`~spades_core.sampling.determinize`; since it reads only the information
     state and draws its own samples, that state tells it nothing more than
     the view.
     """
 
     def __init__(self, make_bot: Any, *, seed: int = 0) -> None:
         if not callable(make_bot):
-            raise RulesError(f"make_bot must build a bot from a game; got {brief(make_bot)}")
+            raise ArgumentTypeError(
+                "ISMCTSPlayer: make_bot must build a bot from a game; "
+                f"got {_check.described(make_bot)}"
+            )
         self._make_bot = make_bot
         self._rng = random.Random(seed)
         self._games: dict[tuple[str, Rules], tuple[SpadesCoreGame, Any]] = {}
@@ -928,7 +936,7 @@ class ISMCTSPlayer:
         """OpenSpiel's ``ISMCTSBot`` with ``simulations`` per decision, each
         leaf valued by one random roll-out to the end of the hand; ``seed``
         (0 to 2**32-1) makes its choices reproducible."""
-        _check_search(simulations, seed, uct_c)
+        _check_search(simulations, seed, uct_c, "ISMCTSPlayer.random_rollouts")
         uct_c = float(uct_c)
         from open_spiel.python.algorithms import ismcts, mcts
 
@@ -955,7 +963,7 @@ class ISMCTSPlayer:
         them). Values are the hard bot's, in hundreds of points, so ``uct_c``
         weighs exploration against them. Otherwise as
         :meth:`random_rollouts`."""
-        _check_search(simulations, seed, uct_c)
+        _check_search(simulations, seed, uct_c, "ISMCTSPlayer.normal_rollouts")
         uct_c = float(uct_c)
         from open_spiel.python.algorithms import ismcts
 
@@ -983,15 +991,14 @@ class ISMCTSPlayer:
         return player
 
     def choose(self, view: View) -> Action:
-        """The bot's action for ``view`` (one of ``view.legal_actions``)."""
-        if not isinstance(view, View):
-            raise RulesError(f"choose takes a View; got {type(view).__name__}")
+        """The bot's action for ``view`` (one of ``view.legal_actions()``)."""
+        _check.view(view, "ISMCTSPlayer.choose")
         if not view.is_my_turn:
             raise IllegalActionError(
                 IllegalReason.NOT_YOUR_TURN, f"the view's seat ({view.seat}) is not to act"
             )
-        if len(view.legal_actions) == 1:
-            return view.legal_actions[0]
+        if len(view.legal_actions()) == 1:
+            return view.legal_actions()[0]
         key = (view.variant.id, view.rules)
         if key not in self._games:
             if GAME_NAME not in pyspiel.registered_names():
@@ -1013,14 +1020,14 @@ class ISMCTSPlayer:
         return cast(Action, action_from_id(state.game, chosen))
 
 
-def _check_search(simulations: object, seed: object, uct_c: object) -> None:
-    if type(simulations) is not int or simulations < 1:
-        raise RulesError(
-            f"simulations must be a whole number of at least 1; got {brief(simulations)}"
+def _check_search(simulations: object, seed: object, uct_c: object, call: str) -> None:
+    _check.count(simulations, call, "simulations", minimum=1)
+    _check.seed(seed, call, maximum=2**32 - 1)
+    if type(uct_c) not in (int, float):
+        raise ArgumentTypeError(
+            f"{call}: uct_c must be a positive number; got {_check.described(uct_c)}"
         )
-    if type(seed) is not int or not 0 <= seed < 2**32:
-        raise RulesError(f"seed must be a whole number from 0 to 2**32-1; got {brief(seed)}")
-    if type(uct_c) not in (int, float) or not 0 < uct_c < float("inf"):  # type: ignore[operator]
+    if not 0 < uct_c < float("inf"):  # type: ignore[operator]
         raise RulesError(f"uct_c must be a positive number; got {brief(uct_c)}")
 
 
@@ -1040,13 +1047,17 @@ class NormalRollouts:
 
     def evaluate(self, state: SpadesCoreState) -> np.ndarray[Any, np.dtype[np.float64]]:
         """Each player's value of ``state`` (a state of a ``hands=1`` episode)."""
-        instance(state, SpadesCoreState, "NormalRollouts.evaluate", "state", "a SpadesCoreState")
+        _check.instance(
+            state, SpadesCoreState, "NormalRollouts.evaluate", "state", "a SpadesCoreState"
+        )
         value = playout_value(state.game, Team.NS) / VALUE_SCALE
         return np.array([value, -value, value, -value])
 
     def prior(self, state: SpadesCoreState) -> list[tuple[int, float]]:
         """Equal probabilities over the legal actions."""
-        instance(state, SpadesCoreState, "NormalRollouts.prior", "state", "a SpadesCoreState")
+        _check.instance(
+            state, SpadesCoreState, "NormalRollouts.prior", "state", "a SpadesCoreState"
+        )
         legal = state.legal_actions()
         return [(action, 1.0 / len(legal)) for action in legal]
 

@@ -183,7 +183,7 @@ def run_item(match: Match, index: int) -> ItemResult:
         game = bots.play_game(
             match.new_game(seed),
             seat_players(match, index, copy),
-            max_hands=match.max_hands,
+            hands=match.max_hands,
         )
         for result in game.hand_results:
             tally.add(game, result, slot_of_ns=int(swapped))

@@ -105,7 +105,7 @@ class HiddenCards:
     )
 
     def __init__(self, view: View) -> None:
-        _check.instance(view, View, "HiddenCards", "view", "a View (game.view(seat))")
+        _check.view(view, "HiddenCards")
         if view.phase not in (Phase.BID, Phase.PLAY):
             raise InconsistentViewError(
                 f"a view in the {view.phase.name} phase hides no cards; nothing to sample"
@@ -120,7 +120,7 @@ class HiddenCards:
             played_by[who] |= 1 << card.id
         self.played_by: tuple[int, ...] = tuple(played_by)
         played = played_by[0] | played_by[1] | played_by[2] | played_by[3]
-        own = view.hand.mask if viewer is not None else 0
+        own = view.hand().mask if viewer is not None else 0
         if own & played:
             raise InconsistentViewError(
                 f"the view's hand {CardSet(own & played)} also appears among the played cards"
@@ -505,8 +505,7 @@ def determinize(view: View, rng: random.Random) -> Game:
     Raises :class:`~spades_core.InconsistentViewError` when no deal fits the
     view (which never happens for a view of a real game).
     """
-    if not isinstance(view, View):
-        raise InconsistentViewError(f"determinize needs a View; got {type(view).__name__}")
+    _check.view(view, "determinize")
     rng = _check.random_generator(rng, "determinize")
     seed = rng.getrandbits(64)
     start = _hand_start(view, seed)
