@@ -50,7 +50,7 @@ def timings(
                 seat = game.to_act
                 assert seat is not None
                 view = game.view(seat)
-                if len(view.legal_actions) > 1:
+                if len(view.legal_actions()) > 1:
                     for spec in specs:
                         start = time.process_time()
                         players[spec][seat].choose(view)

@@ -83,7 +83,7 @@ def test_perfect_info_checks_the_hands_it_is_given() -> None:
     view = game.view(seat)
     hands = sc.SeatMap(tuple(game.hand(s) for s in sc.Seat))
     player = PerfectInfoBot(seed=1)
-    assert player.choose_seeing(view, hands) in view.legal_actions
+    assert player.choose_seeing(view, hands) in view.legal_actions()
     with pytest.raises(sc.ArgumentTypeError, match="SeatMap of CardSets"):
         player.choose_seeing(view, {s: game.hand(s) for s in sc.Seat})  # type: ignore[arg-type]
     # Another seat's hand given to the seat to act, and a card that was played.
@@ -135,7 +135,7 @@ def test_ask_hands_the_cards_only_to_a_player_that_sees_all_hands() -> None:
 
         def choose(self, view: View) -> sc.Action:
             self.given.append(view)
-            return view.legal_actions[0]
+            return view.legal_actions()[0]
 
         def choose_seeing(self, view: View, hands: object) -> sc.Action:
             raise AssertionError("only a player whose sees_all_hands is True is handed the cards")
@@ -241,7 +241,7 @@ def test_without_inference_hard_decides_as_it_did() -> None:
     game = played_to(sc.new_game("whiz", seed=21).deal(), [make("normal", seed=1)] * 4, 9)
     view = game.view(game.to_act)  # type: ignore[arg-type]
     choices = {make("hard", seed=s, steps=800, inference="off").choose(view) for s in range(3)}
-    assert choices <= set(view.legal_actions)
+    assert choices <= set(view.legal_actions())
 
 
 mixed_levels = st.lists(st.sampled_from(["random", "easy", "normal"]), min_size=4, max_size=4)
@@ -362,7 +362,7 @@ def test_ismcts_with_normal_rollouts_is_a_reproducible_player() -> None:
     first = make_player("ismcts:rollout=normal:simulations=6", seed=1).choose(view)
     again = make_player("ismcts:rollout=normal:simulations=6", seed=1).choose(view)
     assert first == again
-    assert first in view.legal_actions
+    assert first in view.legal_actions()
     result = sc.simulate(
         "ismcts:rollout=normal:simulations=4",
         "normal",

@@ -42,7 +42,7 @@ from spades_core.bots._play import normal_play
 from spades_core.bots.table import FULL, NO_BID, Table
 from spades_core.errors import ArgumentTypeError
 from spades_core.game import Phase
-from spades_core.tricks import NO_SUIT, RANKS, legal_mask
+from spades_core.tricks import NO_SUIT, RANKS, legal_card_mask
 from spades_core.views import View
 
 __all__ = ["PLAY_MISFIT", "PlayReading"]
@@ -168,7 +168,7 @@ def _fits(turn: _Turn, hand: int) -> bool:
     """Whether the normal policy holding ``hand`` at ``turn`` plays its card
     (or one equivalent to it)."""
     table = turn.table
-    legal = legal_mask(hand, turn.led, table.broken, turn.first_lead_two_of_clubs)
+    legal = legal_card_mask(hand, turn.led, table.broken, turn.first_lead_two_of_clubs)
     if not legal & (legal - 1):
         return True
     table.hand = hand

@@ -118,7 +118,7 @@ def _held(view: View, hands: object) -> tuple[int, int, int, int]:
         seen |= mask
     if seen & view.played.mask:
         raise InconsistentViewError(f"{CardSet(seen & view.played.mask)} was played already")
-    if view.seat is not None and masks[view.seat] != view.hand.mask:
+    if view.seat is not None and masks[view.seat] != view.hand().mask:
         raise InconsistentViewError(
             f"the hands give {view.seat.name} {CardSet(masks[view.seat])}, but the view "
             f"shows {view.hand}"
