@@ -7,7 +7,7 @@ export HYPOTHESIS_PROFILE ?= ci
 # Keeps MkDocs from printing a notice about its successor on every build.
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: run play web app app-serve test test-intro lint typecheck unit properties-random docs bench install dev clean browser
+.PHONY: run play web app app-serve test test-intro quick lint typecheck unit properties-random docs bench install dev clean browser
 
 # `make run`: set up, then one hand of Classic between four bots (a short, readable demo).
 run: $(VENV)/.installed
@@ -63,9 +63,16 @@ lint: $(VENV)/.installed-dev
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy --strict
 
+# Every extra is installed here: one that is missing is an error, never a skip
+# (the root conftest.py reads SPADES_REQUIRE_EXTRAS).
 unit: $(VENV)/.installed-dev
-	$(BIN)/pytest -q
+	SPADES_REQUIRE_EXTRAS=1 $(BIN)/pytest -q
 	$(MAKE) --no-print-directory properties-random
+
+# `make quick`: the core suite (no extras, browser or Ray tests, none of the
+# slow end-to-end runs) with fewer property examples: a check while working.
+quick: $(VENV)/.installed-dev
+	HYPOTHESIS_PROFILE=quick $(BIN)/pytest -q -m "not integration and not browser and not ray and not slow"
 
 # The property tests once more, with new random examples, so that a property
 # which holds only for the derandomized examples shows up. The seed is printed;
@@ -76,7 +83,8 @@ endif
 properties-random: $(VENV)/.installed-dev
 	@echo "Property tests with random seed $(HYPOTHESIS_SEED)" \
 		"(repeat: make properties-random HYPOTHESIS_SEED=$(HYPOTHESIS_SEED))"
-	HYPOTHESIS_PROFILE=random $(BIN)/pytest -q -m hypothesis --hypothesis-seed=$(HYPOTHESIS_SEED)
+	SPADES_REQUIRE_EXTRAS=1 HYPOTHESIS_PROFILE=random $(BIN)/pytest -q -m hypothesis \
+		--hypothesis-seed=$(HYPOTHESIS_SEED)
 
 docs: $(VENV)/.installed-dev
 	$(BIN)/mkdocs build --strict --quiet --site-dir build/site

@@ -41,8 +41,8 @@ SETTINGS: tuple[tuple[str, str, dict[str, Any]], ...] = (
 )
 """(label, variant, options) of each setting played."""
 
-SMALL_BUDGET: dict[str, int] = {"steps": 2000, "bid_steps": 2000}
-DEFAULT_BUDGET: dict[str, int] = {"steps": 7000, "bid_steps": 6000}
+SMALL_BUDGET: dict[str, Any] = {"steps": 2000, "bid_steps": 2000}
+DEFAULT_BUDGET: dict[str, Any] = {"steps": 7000, "bid_steps": 6000}
 """Fixed here rather than taken from the bot's defaults, so runs compare like with like."""
 
 

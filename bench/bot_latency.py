@@ -12,7 +12,8 @@ plays are pooled, as a player experiences them.
     .venv/bin/python bench/bot_latency.py --players hard ismcts:simulations=50 --hands 2
 
 ``--players`` (or ``--levels``) takes any player spec ``spades simulate``
-takes: a level, a level with options, or an installed player such as ``ismcts``.
+takes: a level, a level with options, or an installed player such as ``ismcts``
+(``perfect-info`` is handed every seat's cards, as in a simulation).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 import spades_core as sc
-from spades_core.bots import LEVELS
+from spades_core.bots import LEVELS, SeesAllHands
 from spades_core.players import make_player
 
 VARIANTS = ("classic", "mirror", "whiz")
@@ -52,8 +53,14 @@ def time_level(player: str, variant: str, hands: int, seed: int) -> dict[str, li
             assert seat is not None
             view = game.view(seat)
             kind = "bid" if game.phase is sc.Phase.BID else "play"
-            start = clock()
-            action = players[seat].choose(view)
+            chooser = players[seat]
+            if isinstance(chooser, SeesAllHands) and chooser.sees_all_hands is True:
+                cards = sc.SeatMap(tuple(game.hand(other) for other in sc.Seat))
+                start = clock()
+                action = chooser.choose_seeing(view, cards)
+            else:
+                start = clock()
+                action = chooser.choose(view)
             timings[kind].append(clock() - start)
             game = game.apply(action)
     return timings

@@ -10,7 +10,7 @@ Sections (docs/performance.md explains the method and the targets):
 
 a. complete random hands per second through the checked API
    (``legal_actions()`` + ``apply()``, dealing and scoring included), per variant;
-b. the same hands through the fast simulation path, :func:`spades_core.playout.playout`;
+b. the same hands through the fast simulation path, :func:`spades_core.playouts.playout`;
 c. microseconds per ``legal_actions()`` on random mid-hand games, first call
    (a fresh game, nothing cached) and cached;
 d. seeded deals per second;
@@ -24,7 +24,7 @@ i. the results history: time per hand through :func:`playout` early in one
    when appending a hand result costs the same however long the game.
 
 batch. the batch engine (``spades_core.batch``, needs numpy): hands per second
-   of ``batch.play`` by policy, table-steps per second of ``batch.Tables`` at
+   of ``batch.play_hands`` by policy, table-steps per second of ``batch.Tables`` at
    4,096 tables, and OpenSpiel's all-C++ loop (``pyspiel.evaluate_bots``) beside them.
 
 A hand starts from a fresh game waiting for its deal (``new_game``, then the
@@ -63,7 +63,7 @@ import attrs
 
 import spades_core as sc
 from spades_core import rng as seeded
-from spades_core.playout import playout
+from spades_core.playouts import playout
 
 VARIANTS = ("classic", "mirror", "whiz")
 
@@ -702,12 +702,12 @@ BATCH_TABLES = 4096
 
 
 def section_batch(plan: Plan) -> list[Result]:
-    """The batch engine: batch.play hands/s by policy, Tables steps/s, and
+    """The batch engine: batch.play_hands hands/s by policy, Tables steps/s, and
     OpenSpiel's all-C++ random loop for comparison."""
     try:
         batch: Any = importlib.import_module("spades_core.batch")
     except ImportError:
-        return [unavailable("batch", "batch.play", "numpy not installed")]
+        return [unavailable("batch", "batch.play_hands", "numpy not installed")]
     quick = plan is QUICK
     hands = BATCH_HANDS["quick" if quick else "full"]
     runs = 2 if quick else 3
@@ -718,7 +718,7 @@ def section_batch(plan: Plan) -> list[Result]:
             start = clock()
             # Run -1 is the warm-up: every run gets seeds of its own.
             first = (i + 1) * count
-            batch.play(variant, range(first, first + count), policy=policy, rng=i + 1)
+            batch.play_hands(variant, range(first, first + count), policy=policy, rng=i + 1)
             return count / (clock() - start)
 
         return run
@@ -729,7 +729,7 @@ def section_batch(plan: Plan) -> list[Result]:
         return median_result("batch", name, unit, [run(i) for i in range(repeats)])
 
     headline = measured(
-        f"batch.play random, classic, {hands:,} hands",
+        f"batch.play_hands random, classic, {hands:,} hands",
         play_rate("classic", "random", hands),
         runs,
         "hands/s",
@@ -739,13 +739,19 @@ def section_batch(plan: Plan) -> list[Result]:
     for variant in ("mirror", "whiz"):
         results.append(
             measured(
-                f"batch.play random, {variant}", play_rate(variant, "random", side), runs, "hands/s"
+                f"batch.play_hands random, {variant}",
+                play_rate(variant, "random", side),
+                runs,
+                "hands/s",
             )
         )
     for policy in ("lowest", "easy"):
         results.append(
             measured(
-                f"batch.play {policy}, classic", play_rate("classic", policy, side), runs, "hands/s"
+                f"batch.play_hands {policy}, classic",
+                play_rate("classic", policy, side),
+                runs,
+                "hands/s",
             )
         )
 

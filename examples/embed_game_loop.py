@@ -49,11 +49,11 @@ class ConsoleHuman:
         tip = sc.coach(view)
         trick = ", ".join(f"{seat.name.title()} {card.symbol}" for seat, card in view.current_trick)
         print(f"\n[{view.seat.name.title() if view.seat else '?'}] hand {view.hand_number + 1}")
-        print("  your cards: " + " ".join(card.symbol for card in view.hand))
+        print("  your cards: " + " ".join(card.symbol for card in view.hand()))
         print("  bids so far: " + str({s.letter: b for s, b in view.bids.items() if b is not None}))
         if trick:
             print("  this trick: " + trick)
-        for number, action in enumerate(view.legal_actions, start=1):
+        for number, action in enumerate(view.legal_actions(), start=1):
             print(f"  {number:2}) {describe(action)}")
         print(f"  coach: {describe(tip.action)} - {tip.reason}")
         while not self.auto:
@@ -64,9 +64,9 @@ class ConsoleHuman:
                 break
             if not answer:
                 return tip.action
-            if answer.isdigit() and 1 <= int(answer) <= len(view.legal_actions):
-                return view.legal_actions[int(answer) - 1]
-            print(f"  type a number from 1 to {len(view.legal_actions)}")
+            if answer.isdigit() and 1 <= int(answer) <= len(view.legal_actions()):
+                return view.legal_actions()[int(answer) - 1]
+            print(f"  type a number from 1 to {len(view.legal_actions())}")
         return tip.action
 
 

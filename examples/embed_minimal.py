@@ -13,7 +13,7 @@ def main(seed: int = 2024) -> sc.Game:
     game = sc.new_game("mirror", seed=seed)
     players = [sc.bots.make("normal", seed=seed + seat) for seat in range(4)]
     while not game.is_over:
-        game = sc.bots.play_game(game, players, max_hands=1)
+        game = sc.bots.play_game(game, players, hands=1)
         hand = game.hand_results[-1]
         bids = " ".join(f"{seat.letter}:{hand.bids[seat]}" for seat in sc.Seat)
         won = " ".join(f"{seat.letter}:{hand.tricks[seat]}" for seat in sc.Seat)

@@ -83,7 +83,7 @@ def sample_record(folder: Path) -> Path:
     """A record of two hands of Mirror between bots, written to ``folder``."""
     game = sc.new_game("mirror", seed=12)
     players = [sc.bots.make("easy", seed=seat) for seat in range(4)]
-    game = sc.bots.play_game(game, players, max_hands=2)
+    game = sc.bots.play_game(game, players, hands=2)
     path = folder / "sample.json"
     path.write_text(sc.dumps(game, indent=1), encoding="utf-8")
     return path

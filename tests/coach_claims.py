@@ -125,7 +125,7 @@ class Position:
         self.hand = game.hand(seat)
         self.action_card = tip.action.card if isinstance(tip.action, Play) else None
         self.action_bid = tip.action.value if isinstance(tip.action, Bid) else None
-        self.legal_plays = list(game.legal_plays())
+        self.legal_cards = list(game.legal_cards())
         self.legal_bids = game.legal_bids()
         self.trick = list(game.current_trick)
         self.led = self.trick[0][1].suit if self.trick else None
@@ -179,7 +179,7 @@ class Position:
         bids = self.game.bids
         won = self.game.tricks_won
         team = (self.seat, self.partner)
-        contract = sum(bids[s] for s in team)
+        contract = sum(bids[s] or 0 for s in team)  # everyone has bid: no None
         if self.game.rules.nil_tricks is NilTricks.COUNT_TOWARD_CONTRACT:
             counted = sum(won[s] for s in team)
         else:
@@ -475,7 +475,7 @@ def _team_contract(p: Position, m: re.Match[str]) -> None:
 
 @clause("the only legal card", rf"The ({CARD}) is your only legal card")
 def _only_card(p: Position, m: re.Match[str]) -> None:
-    _is([card(m[1])], p.legal_plays, "the legal cards")
+    _is([card(m[1])], p.legal_cards, "the legal cards")
 
 
 @clause("the lowest of a suit", rf"your lowest ({SUIT_1}), the ({CARD})")
@@ -533,7 +533,7 @@ def _longest(p: Position, m: re.Match[str]) -> None:
         assert p.hand.count(Suit.SPADES) > longest, "spades are not longer"
     if m[3]:
         assert p.hand.count(Suit.SPADES), "no spades held"
-        assert not any(c.suit is Suit.SPADES for c in p.legal_plays), "spades may be led"
+        assert not any(c.suit is Suit.SPADES for c in p.legal_cards), "spades may be led"
 
 
 def _highest_left(p: Position, c: Card) -> bool:
@@ -626,7 +626,7 @@ def _over_it(p: Position, m: re.Match[str]) -> None:
 @clause("cannot beat", rf"You cannot beat the ({CARD})")
 def _cannot_beat(p: Position, m: re.Match[str]) -> None:
     best = _current(p, m[1])
-    assert not any(beats(c, best) for c in p.legal_plays)
+    assert not any(beats(c, best) for c in p.legal_cards)
 
 
 @clause(
@@ -645,7 +645,7 @@ def _under(p: Position, m: re.Match[str]) -> None:
 def _all_beat(p: Position, m: re.Match[str]) -> None:
     best = _current(p, m[1]) if m[1] else p.best
     assert best is not None
-    assert all(beats(c, best) for c in p.legal_plays)
+    assert all(beats(c, best) for c in p.legal_cards)
 
 
 @clause(
@@ -655,7 +655,7 @@ def _all_beat(p: Position, m: re.Match[str]) -> None:
 def _highest_loser(p: Position, m: re.Match[str]) -> None:
     best = _current(p, m[2])
     mine = card(m[1])
-    losers = [c for c in p.legal_plays if not beats(c, best)]
+    losers = [c for c in p.legal_cards if not beats(c, best)]
     assert mine in losers
     _is(mine.rank, max(c.rank for c in losers), "the highest losing rank")
 
@@ -673,7 +673,7 @@ def _which_loses(p: Position, m: re.Match[str]) -> None:
 def _highest_discard(p: Position, m: re.Match[str]) -> None:
     best = _current(p, m[3])
     mine = card(m[1])
-    losers = [c for c in p.legal_plays if not beats(c, best)]
+    losers = [c for c in p.legal_cards if not beats(c, best)]
     assert mine in losers
     top = max(c.rank for c in losers)
     _is(mine.rank, top, "the highest losing rank")
@@ -711,7 +711,7 @@ def _cheapest(p: Position, m: re.Match[str]) -> None:
     best = _current(p, m[3])
     mine = card(m[1])
     _is(mine, p.action_card, "the card")
-    winners = [c for c in p.legal_plays if beats(c, best)]
+    winners = [c for c in p.legal_cards if beats(c, best)]
     assert mine in winners
     cheapest = min(winners, key=lambda c: (c.suit is not p.led, c.rank))
     _is(m[2] == "the cheapest card", mine == cheapest, "the cheapest card")
@@ -731,7 +731,7 @@ def _out_of(p: Position, m: re.Match[str]) -> None:
 def _lowest_trump(p: Position, m: re.Match[str]) -> None:
     best = _current(p, m[2])
     mine = card(m[1])
-    trumps = [c for c in p.legal_plays if c.suit is Suit.SPADES and beats(c, best)]
+    trumps = [c for c in p.legal_cards if c.suit is Suit.SPADES and beats(c, best)]
     _is(mine, min(trumps, key=lambda c: c.rank), "the lowest spade that beats")
 
 
@@ -742,7 +742,7 @@ def _lowest_trump(p: Position, m: re.Match[str]) -> None:
 def _overtrumped(p: Position, m: re.Match[str]) -> None:
     assert p.best is not None
     mine, lower = card(m[1]), card(m[2])
-    trumps = [c for c in p.legal_plays if c.suit is Suit.SPADES and beats(c, p.best)]
+    trumps = [c for c in p.legal_cards if c.suit is Suit.SPADES and beats(c, p.best)]
     assert mine in trumps
     _is(lower, min(trumps, key=lambda c: c.rank), "the lowest spade that beats")
     assert lower != mine
@@ -927,7 +927,7 @@ def _set(p: Position, m: re.Match[str]) -> None:
     # Nothing: the team scores the same whatever share of the rest the seat wins.
     rules = p.game.rules
     team = (p.seat, p.partner)
-    bids = (p.game.bids[team[0]], p.game.bids[team[1]])
+    bids = (p.game.bids[team[0]] or 0, p.game.bids[team[1]] or 0)  # all four have bid
     won = [p.game.tricks_won[s] for s in team]
     bags = p.game.bags[p.seat.team]
     scores = {

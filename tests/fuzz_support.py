@@ -22,7 +22,7 @@ import attrs
 from hypothesis import strategies as st
 
 import spades_core as sc
-from spades_core import bots, encoding, playout, records, registry
+from spades_core import _compat, bots, encoding, playouts, records, registry
 from spades_core.bots import EasyBot, HardBot, NormalBot, RandomBot
 from spades_core.options import STANDARD_OPTIONS
 from spades_core.registry import variant_entries
@@ -32,7 +32,7 @@ PUBLIC_MODULES: Final[tuple[types.ModuleType, ...]] = (
     sc,
     bots,
     encoding,
-    playout,
+    playouts,
     records,
     registry,
 )
@@ -99,6 +99,11 @@ def _methods(cls: type) -> Iterator[tuple[str, object]]:
             if name.startswith("_") or name in seen or hook:
                 continue
             seen.add(name)
+            # A method that also answers as its old attribute until 0.3.0 (View.hand).
+            wrapped = getattr(member, "__wrapped__", None)
+            plain = inspect.isfunction(member) or isinstance(member, staticmethod | classmethod)
+            if not plain and inspect.isfunction(wrapped):
+                member = wrapped
             if isinstance(member, staticmethod | classmethod) or inspect.isfunction(member):
                 yield name, member
 
@@ -155,7 +160,10 @@ def targets() -> list[Target]:
                         signature.replace(parameters=parameters),
                         cls,
                     )
-    return [found[key] for key in sorted(found)]
+    # Methods kept under their old names only warn and call the new ones.
+    return [
+        found[key] for key in sorted(found) if found[key].name not in _compat.DEPRECATED_METHODS
+    ]
 
 
 # -- samples of every public class -------------------------------------------------
@@ -168,8 +176,8 @@ def _games() -> list[sc.Game]:
     while playing.phase is sc.Phase.BID:
         playing = playing.apply(playing.legal_actions()[0])
     playing = playing.apply(playing.legal_actions()[-1])
-    between = playout.playout(sc.new_game("mirror", seed=2), random.Random(2), hands=2)
-    over = playout.playout(sc.new_game("classic", seed=3), random.Random(1), hands=None)
+    between = playouts.playout(sc.new_game("mirror", seed=2), random.Random(2), hands=2)
+    over = playouts.playout(sc.new_game("classic", seed=3), random.Random(1), hands=None)
     return [fresh, bidding, playing, between, over]
 
 
@@ -351,12 +359,18 @@ _OMIT: Final = object()
 def arguments(target: Target) -> st.SearchStrategy[tuple[list[Any], dict[str, Any]]]:
     """Arbitrary arguments for ``target``, one value (or omission) per parameter."""
     parts: list[st.SearchStrategy[tuple[str, Any]]] = []
+    # Keywords kept under their old names only warn; their new names are fuzzed.
+    old_names = _compat.DEPRECATED_KEYWORDS.get(target.name, ())
     for parameter in target.signature.parameters.values():
+        if parameter.name in old_names:
+            parts.append(st.tuples(st.just(parameter.name), st.just(_OMIT)))
+            continue
         value: st.SearchStrategy[Any] = anything
         if parameter.name in ("rng", "choose"):
             value = st.one_of(anything, st.builds(random.Random, st.integers(0, 9)))
         if parameter.kind is parameter.VAR_KEYWORD:
-            strategy: st.SearchStrategy[Any] = st.dictionaries(keyword_names, anything, max_size=3)
+            names = keyword_names.filter(lambda name: name not in old_names)
+            strategy: st.SearchStrategy[Any] = st.dictionaries(names, anything, max_size=3)
         elif parameter.kind is parameter.VAR_POSITIONAL:
             strategy = st.lists(anything, max_size=2)
         elif parameter.default is not parameter.empty:

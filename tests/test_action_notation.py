@@ -35,7 +35,7 @@ def test_bids_are_read_from_text_everywhere(text: str, value: int) -> None:
 
 def test_cards_are_read_from_text_everywhere() -> None:
     game = playing()
-    card = next(iter(game.legal_plays()))
+    card = game.legal_cards()[0]
     expected = game.play(card)
     rank = "10" if card.rank is sc.Rank.TEN else card.rank.letter
     for text in (str(card), f"{rank}{card.suit.letter.lower()}", card.symbol, f"play {card}"):
@@ -49,7 +49,7 @@ def test_cards_are_read_from_text_everywhere() -> None:
     assert error.reason is IllegalReason.CARD_NOT_IN_HAND
 
 
-@pytest.mark.parametrize("text", ["ZZ", "14", "-1", "bid QH", "play 3", "", "nil nil"])
+@pytest.mark.parametrize("text", ["ZZ", "bid QH", "play 3", "", "nil nil", "3.5", "١"])
 def test_text_that_names_no_action_is_refused_alike(text: str) -> None:
     game = bidding()
     with pytest.raises(IllegalActionError) as caught:
@@ -62,12 +62,61 @@ def test_text_that_names_no_action_is_refused_alike(text: str) -> None:
     assert game == bidding()
 
 
-def test_a_bid_text_out_of_range_is_refused_by_bid_of() -> None:
-    for text in ("14", "-1", "x", "99999999999999999999"):
+@pytest.mark.parametrize("value", [14, -1, "14", "-1", "bid 14", "99999999999999999999", 10**100])
+def test_a_number_out_of_range_is_a_bid_no_variant_allows_wherever_it_is_given(
+    value: int | str,
+) -> None:
+    game = bidding()
+    refusals = [game.why_illegal(value)]
+    for read in (game.apply, game.bid, Bid.of, action_of):
         with pytest.raises(IllegalActionError) as caught:
-            Bid.of(text)
-        assert caught.value.reason is IllegalReason.BID_NOT_ALLOWED
-        assert "0-13 or 'nil'" in str(caught.value)
+            read(value)
+        refusals.append(caught.value)
+    for refusal in refusals:
+        assert refusal is not None
+        assert refusal.reason is IllegalReason.BID_NOT_ALLOWED
+        assert "a bid is a whole number 0-13" in str(refusal)
+        assert len(str(refusal)) < 120
+    assert game == bidding()
+
+
+@pytest.mark.parametrize("value", [None, True, 3.0, b"3", sc.Seat.NORTH, [3], "QH"])
+def test_what_is_not_a_bid_is_refused_by_bid_as_not_an_action(value: object) -> None:
+    game = bidding()
+    with pytest.raises(IllegalActionError) as caught:
+        game.bid(value)  # type: ignore[arg-type]
+    assert caught.value.reason is IllegalReason.NOT_AN_ACTION
+
+
+@pytest.mark.parametrize("value", [None, 12, "3", "ZZ", sc.Bid.of(3), b"QH"])
+def test_what_is_not_a_card_is_refused_by_play_as_not_an_action(value: object) -> None:
+    game = playing()
+    with pytest.raises(IllegalActionError) as caught:
+        game.play(value)  # type: ignore[arg-type]
+    assert caught.value.reason is IllegalReason.NOT_AN_ACTION
+    with pytest.raises(IllegalActionError):
+        Play.of(value)  # type: ignore[arg-type]
+
+
+def test_a_card_and_a_whole_number_are_actions_everywhere() -> None:
+    game = bidding()
+    assert game.apply(3) == game.bid(3) == game.apply(Bid.of(3))
+    assert action_of(0) is sc.NIL
+    assert game.why_illegal(3) is None
+    game = playing()
+    card = game.legal_cards().lowest()
+    assert card is not None
+    assert game.apply(card) == game.play(card) == game.play(Play.of(card)) == game.apply(str(card))
+    assert game.why_illegal(card) is None
+    assert action_of(card) is Play.of(card)
+    held = game.hand(game.to_act)  # type: ignore[arg-type]
+    other = sc.CardSet.full_deck() - held
+    error = game.why_illegal(other[0])
+    assert error is not None
+    assert error.reason is IllegalReason.CARD_NOT_IN_HAND
+    bid_now = game.why_illegal(3)
+    assert bid_now is not None
+    assert bid_now.reason is IllegalReason.WRONG_PHASE
 
 
 def test_reprs_count_hands_from_one() -> None:
@@ -75,7 +124,7 @@ def test_reprs_count_hands_from_one() -> None:
     assert repr(game).startswith("<Game classic hand 1, DEAL")
     long_game = sc.new_game("classic", seed=5, target_score=10_000, loss_floor=None)
     players = [sc.bots.make("random", seed=seat) for seat in range(4)]
-    finished = sc.bots.play_game(long_game, players, max_hands=2)
+    finished = sc.bots.play_game(long_game, players, hands=2)
     first, second = finished.hand_results
     assert repr(first).startswith("<HandResult 1: ")
     assert repr(second).startswith("<HandResult 2: ")

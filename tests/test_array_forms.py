@@ -25,6 +25,8 @@ from spades_core.registry import variant_entries
 from spades_core.testing import ConformanceError, check_array_forms
 from spades_variants import _arrays
 
+pytestmark = pytest.mark.integration("batch")
+
 ROOT = Path(__file__).resolve().parents[1]
 CORE = ROOT / "src" / "spades_core"
 
@@ -59,7 +61,7 @@ def test_the_built_in_variants_load_and_play_without_numpy() -> None:
         "import sys, json\n"
         "sys.modules['numpy'] = None\n"  # importing numpy now fails
         "import spades_core as sc, random\n"
-        "from spades_core.playout import playout\n"
+        "from spades_core.playouts import playout\n"
         "for v in ('classic', 'mirror', 'whiz'):\n"
         "    playout(sc.new_game(v, seed=1), random.Random(1))\n"
         "print(json.dumps(sorted(m for m in sys.modules if m.startswith('spades_variants'))))\n"
@@ -150,7 +152,7 @@ def test_a_plugin_without_array_forms_passes_through_the_fallback() -> None:
 
 def test_fallback_results_equal_the_engines_hand_by_hand() -> None:
     variant = four_or_nil()
-    result = batch.play(variant, range(120), policy="lowest")
+    result = batch.play_hands(variant, range(120), policy="lowest")
     for row in range(120):
         game = sc.new_game(variant, seed=row).deal()
         while game.phase in (sc.Phase.BID, sc.Phase.PLAY):
@@ -223,7 +225,7 @@ def test_the_example_plugin_runs_in_batch_and_passes_the_twin_check(tmp_path: Pa
         forms = batch.array_forms_of(suicide)
         assert type(forms).__name__ == "SuicideArrays"
         check_array_forms(suicide, scenarios=4)
-        result = batch.play(suicide, range(400), policy="random", rng=3, max_team_bid=9)
+        result = batch.play_hands(suicide, range(400), policy="random", rng=3, max_team_bid=9)
         nils = (result.bids == 0).reshape(-1, 2, 2).sum(axis=1)
         assert (nils == 1).all()
         assert (result.bids.reshape(-1, 2, 2).sum(axis=1) <= 9).all()
@@ -242,4 +244,4 @@ def test_array_forms_that_fail_are_reported_naming_the_variant() -> None:
             raise ImportError("no module named 'cupy'")
 
     with pytest.raises(sc.VariantLoadError, match="'four-or-nil' failed in array_forms"):
-        batch.play(four_or_nil(Failing), range(3))
+        batch.play_hands(four_or_nil(Failing), range(3))

@@ -1,6 +1,6 @@
 """The batch engine plays exactly the hands the checked engine plays.
 
-``batch.play(..., policy="lowest")`` is compared hand by hand with the
+``batch.play_hands(..., policy="lowest")`` is compared hand by hand with the
 checked engine (``legal_actions()`` and ``apply()``) driven by the same
 rule, over 21,000 seeds across the three variants with Hypothesis choosing
 the options: once with the policy bidding, once with given legal bids. The
@@ -20,6 +20,8 @@ from hypothesis import strategies as st
 import spades_core as sc
 from spades_core import batch
 from spades_core.testing.strategies import option_sets
+
+pytestmark = pytest.mark.integration("batch")
 
 SEEDS_PER_EXAMPLE = 1000
 EXAMPLES_PER_VARIANT = 7
@@ -68,13 +70,13 @@ def check_block(variant: str, first_seed: int, options: dict[str, Any]) -> None:
     seeds = range(first_seed, first_seed + SEEDS_PER_EXAMPLE)
     games = [sc.new_game(variant, seed=seed, **options).deal() for seed in seeds]
 
-    chosen_by_policy = batch.play(variant, seeds, policy="lowest", **options)
+    chosen_by_policy = batch.play_hands(variant, seeds, policy="lowest", **options)
     for row, game in enumerate(games):
         assert_rows_match(chosen_by_policy, row, lowest_hand(game))
 
     rnd = random.Random(first_seed)
     given_bids = [random_legal_bids(game, rnd) for game in games]
-    with_given = batch.play(
+    with_given = batch.play_hands(
         variant, seeds, bids=np.array(given_bids), policy="lowest", chunk_size=300, **options
     )
     for row, game in enumerate(games):
@@ -112,7 +114,7 @@ def test_lowest_policy_matches_the_checked_engine(
 )
 def test_easy_policy_plays_exactly_as_the_easy_bot(variant: str, options: dict[str, Any]) -> None:
     seeds = range(250)
-    result = batch.play(variant, seeds, policy="easy", **options)
+    result = batch.play_hands(variant, seeds, policy="easy", **options)
     bots = [sc.bots.make("easy", seed=0) for _ in sc.Seat]
     for row, seed in enumerate(seeds):
         game = sc.new_game(variant, seed=seed, **options).deal()

@@ -12,6 +12,8 @@ from spades_core import rng
 from spades_core.batch import _deal
 from spades_core.testing.strategies import seeds as any_seed
 
+pytestmark = pytest.mark.integration("batch")
+
 
 def test_first_dealers_and_deals_match_new_game_for_consecutive_seeds() -> None:
     seeds = np.arange(3000, dtype=np.uint64)

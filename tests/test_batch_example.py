@@ -7,12 +7,25 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = [pytest.mark.integration("batch"), pytest.mark.integration("plot")]
+
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "contract_odds" / "contract_odds.py"
 
 
 def test_contract_odds_writes_a_chart_and_a_classic_table(tmp_path: Path) -> None:
     completed = subprocess.run(
-        [sys.executable, str(EXAMPLE), "--deals", "2000", "--out", str(tmp_path)],
+        [
+            sys.executable,
+            "-W",
+            "error::DeprecationWarning",
+            str(EXAMPLE),
+            "--deals",
+            "2000",
+            "--out",
+            str(tmp_path),
+        ],
         capture_output=True,
         text=True,
         timeout=300,

@@ -1,4 +1,4 @@
-"""batch.play: arguments, policies, bids, chunks, memory and plugin variants."""
+"""batch.play_hands: arguments, policies, bids, chunks, memory and plugin variants."""
 
 from __future__ import annotations
 
@@ -14,9 +14,11 @@ import spades_core as sc
 from spades_core import batch
 from spades_core.batch import Decision
 
+pytestmark = pytest.mark.integration("batch")
+
 
 def test_random_policy_plays_legal_complete_hands() -> None:
-    result = batch.play("classic", range(5000), rng=1)
+    result = batch.play_hands("classic", range(5000), rng=1)
     assert result.hands.shape == (5000, 4, 13)
     assert (result.tricks.sum(axis=1) == 13).all()
     assert (result.bids >= 0).all()
@@ -28,9 +30,9 @@ def test_random_policy_plays_legal_complete_hands() -> None:
 
 
 def test_random_policy_is_reproducible_from_its_generator() -> None:
-    first = batch.play("whiz", range(2000), rng=5)
-    again = batch.play("whiz", range(2000), rng=np.random.default_rng(5))
-    other = batch.play("whiz", range(2000), rng=6)
+    first = batch.play_hands("whiz", range(2000), rng=5)
+    again = batch.play_hands("whiz", range(2000), rng=np.random.default_rng(5))
+    other = batch.play_hands("whiz", range(2000), rng=6)
     assert (first.tricks == again.tricks).all()
     assert (first.bids == again.bids).all()
     assert (first.tricks != other.tricks).any()
@@ -38,7 +40,7 @@ def test_random_policy_is_reproducible_from_its_generator() -> None:
 
 def test_random_policy_bids_uniformly_over_legal_bids() -> None:
     # With Whiz, a seat holding spades chooses between Nil and its count.
-    result = batch.play("whiz", range(20000), rng=2)
+    result = batch.play_hands("whiz", range(20000), rng=2)
     spades = (result.hands >= 39).sum(axis=2)
     holding = spades > 0
     nil_share = (result.bids[holding] == 0).mean()
@@ -46,26 +48,26 @@ def test_random_policy_bids_uniformly_over_legal_bids() -> None:
 
 
 def test_chunk_size_does_not_change_deterministic_results() -> None:
-    whole = batch.play("mirror", range(3000), policy="easy")
-    chunked = batch.play("mirror", range(3000), policy="easy", chunk_size=700)
+    whole = batch.play_hands("mirror", range(3000), policy="easy")
+    chunked = batch.play_hands("mirror", range(3000), policy="easy", chunk_size=700)
     for name in ("seeds", "dealer", "hands", "bids", "tricks", "points", "bags"):
         assert (getattr(whole, name) == getattr(chunked, name)).all()
 
 
 def test_seeds_may_be_an_array_a_list_or_a_range() -> None:
     top = 2**64 - 1
-    by_list = batch.play("classic", [top, 0, 12], policy="lowest")
-    by_array = batch.play("classic", np.array([top, 0, 12], np.uint64), policy="lowest")
+    by_list = batch.play_hands("classic", [top, 0, 12], policy="lowest")
+    by_array = batch.play_hands("classic", np.array([top, 0, 12], np.uint64), policy="lowest")
     assert by_list.seeds.tolist() == [top, 0, 12]
     assert (by_list.tricks == by_array.tricks).all()
     game = sc.new_game("classic", seed=top).deal()
     assert int(by_list.dealer[0]) == int(game.dealer)
 
 
-def test_play_chunks_streams_in_constant_memory() -> None:
+def test_play_hands_in_chunks_streams_in_constant_memory() -> None:
     def peak(count: int) -> int:
         tracemalloc.start()
-        for part in batch.play_chunks("classic", range(count), chunk_size=2000, rng=0):
+        for part in batch.play_hands_in_chunks("classic", range(count), chunk_size=2000, rng=0):
             assert len(part) <= 2000
         _, high = tracemalloc.get_traced_memory()
         tracemalloc.stop()
@@ -96,7 +98,7 @@ def test_bad_arguments_raise_rules_errors_naming_the_problem(
 ) -> None:
     arguments: dict[str, Any] = {"variant": "mirror", "seeds": [1, 2, 3], **kwargs}
     with pytest.raises(sc.RulesError, match=None) as caught:
-        batch.play(**arguments)
+        batch.play_hands(**arguments)
     assert words in str(caught.value)
 
 
@@ -119,20 +121,20 @@ def test_arguments_of_the_wrong_type_raise_argument_type_errors(
 ) -> None:
     arguments: dict[str, Any] = {"variant": "mirror", "seeds": [1, 2, 3], **kwargs}
     with pytest.raises(sc.ArgumentTypeError) as caught:
-        batch.play(**arguments)
+        batch.play_hands(**arguments)
     assert words in str(caught.value)
     assert not isinstance(caught.value, sc.RulesError)
 
 
 def test_an_illegal_given_bid_names_its_row_and_seat() -> None:
     # Mirror bids are forced: find a seat whose forced bid is not 4 and bid 4.
-    natural = batch.play("mirror", range(50), policy="lowest")
+    natural = batch.play_hands("mirror", range(50), policy="lowest")
     bids = natural.bids.astype(np.int64)
     row, seat = 37, 2
     wrong = 4 if bids[row, seat] != 4 else 5
     bids[row, seat] = wrong
     with pytest.raises(sc.RulesError) as caught:
-        batch.play("mirror", range(50), bids=bids, chunk_size=16)
+        batch.play_hands("mirror", range(50), bids=bids, chunk_size=16)
     message = str(caught.value)
     assert f"row {row}, seat S" in message
     assert f"legal bids are {natural.bids[row, seat]}" in message.replace("Nil", "0")
@@ -141,8 +143,8 @@ def test_an_illegal_given_bid_names_its_row_and_seat() -> None:
 def test_classic_team_cap_applies_to_given_bids() -> None:
     bids = np.array([[7, 1, 7, 1]])
     with pytest.raises(sc.RulesError, match="row 0"):
-        batch.play("classic", [3], bids=bids)
-    capped = batch.play("classic", [3], bids=np.array([[7, 1, 6, 1]]), max_team_bid=None)
+        batch.play_hands("classic", [3], bids=bids)
+    capped = batch.play_hands("classic", [3], bids=np.array([[7, 1, 6, 1]]), max_team_bid=None)
     assert capped.bids.tolist() == [[7, 1, 6, 1]]
 
 
@@ -154,7 +156,7 @@ def highest_policy(decision: Decision) -> npt.NDArray[np.intp]:
 
 
 def test_a_user_policy_is_called_per_decision_with_legal_masks() -> None:
-    result = batch.play("classic", range(300), policy=highest_policy)
+    result = batch.play_hands("classic", range(300), policy=highest_policy)
     for row in range(0, 300, 37):
         game = sc.new_game("classic", seed=row).deal()
         while game.phase in (sc.Phase.BID, sc.Phase.PLAY):
@@ -165,7 +167,7 @@ def test_a_user_policy_is_called_per_decision_with_legal_masks() -> None:
 
 
 def test_policies_can_differ_by_seat() -> None:
-    mixed = batch.play("mirror", range(400), policy=["lowest", "easy", "lowest", "easy"])
+    mixed = batch.play_hands("mirror", range(400), policy=["lowest", "easy", "lowest", "easy"])
     for row in range(0, 400, 41):
         game = sc.new_game("mirror", seed=row).deal()
         easy = sc.bots.make("easy", seed=0)
@@ -187,7 +189,7 @@ def test_an_illegal_policy_choice_raises_illegal_action_error() -> None:
         return np.full(len(decision), 51, dtype=np.intp)
 
     with pytest.raises(sc.IllegalActionError) as caught:
-        batch.play("classic", range(10), policy=always_ace_of_spades)
+        batch.play_hands("classic", range(10), policy=always_ace_of_spades)
     assert caught.value.reason in (
         sc.IllegalReason.CARD_NOT_IN_HAND,
         sc.IllegalReason.SPADES_NOT_BROKEN,
@@ -198,7 +200,7 @@ def test_an_illegal_policy_choice_raises_illegal_action_error() -> None:
         return [52]
 
     with pytest.raises(sc.IllegalActionError, match="one per row"):
-        batch.play("classic", range(10), policy=wrong_shape)
+        batch.play_hands("classic", range(10), policy=wrong_shape)
 
 
 class _Threes(sc.Variant):
@@ -246,7 +248,7 @@ def test_a_plugin_runs_with_or_without_array_forms_and_matches_the_engine(
     kind: type[sc.Variant],
 ) -> None:
     variant = _plugin(kind, "threes")
-    result = batch.play(variant, range(200), policy="lowest")
+    result = batch.play_hands(variant, range(200), policy="lowest")
     assert (result.bids == 1).all()
     for row in range(0, 200, 23):
         hand = _engine_hand(variant, row)
@@ -267,7 +269,7 @@ def test_a_plugin_scoring_its_own_way_runs_through_its_hook() -> None:
             return sc.TeamMap(tuple(2 * p for p in points.values())), bags
 
     variant = _plugin(Doubled, "doubled")
-    result = batch.play(variant, range(60), policy="lowest")
+    result = batch.play_hands(variant, range(60), policy="lowest")
     for row in range(0, 60, 7):
         hand = _engine_hand(variant, row)
         assert tuple(map(int, result.points[row])) == tuple(hand.points.values())
@@ -296,7 +298,7 @@ def test_an_array_form_answering_nonsense_is_reported(answer: object, words: str
             return Wrong(self)
 
     with pytest.raises(sc.VariantLoadError, match="variant 'broken'") as caught:
-        batch.play(_plugin(Broken, "broken"), range(5))
+        batch.play_hands(_plugin(Broken, "broken"), range(5))
     assert words in str(caught.value)
 
 
@@ -307,11 +309,11 @@ def test_array_forms_that_are_not_array_forms_are_refused(forms: object) -> None
             return forms  # type: ignore[return-value]
 
     with pytest.raises(sc.VariantLoadError, match="array_forms must return None or an object"):
-        batch.play(_plugin(Odd, "odd"), range(5))
+        batch.play_hands(_plugin(Odd, "odd"), range(5))
 
 
 def test_derived_builtin_variants_play_with_their_new_defaults() -> None:
     short = sc.load_variant("classic").derive(id="classic-nilbags", nil_tricks="bags_only")
-    derived = batch.play(short, range(300), policy="lowest")
-    direct = batch.play("classic", range(300), policy="lowest", nil_tricks="bags_only")
+    derived = batch.play_hands(short, range(300), policy="lowest")
+    direct = batch.play_hands("classic", range(300), policy="lowest", nil_tricks="bags_only")
     assert (derived.points == direct.points).all()

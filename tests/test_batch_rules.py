@@ -9,6 +9,7 @@ import random
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,6 +18,8 @@ from spades_core import scoring, tricks
 from spades_core.batch import _rules, array_forms_of
 from spades_core.testing.strategies import option_sets
 from spades_core.variant import checked_game_end
+
+pytestmark = pytest.mark.integration("batch")
 
 
 def random_positions(variant: str, count: int, seed: int, **options: Any) -> list[sc.Game]:
@@ -52,9 +55,9 @@ def test_legal_plays_match_the_engine_in_random_positions() -> None:
             [not g.tricks and options.get("first_lead") == "two_of_clubs" for g in games]
         )
         legal = _rules.legal_plays(held, led, broken, first)
-        assert [int(mask) for mask in legal] == [g.legal_plays().mask for g in games]
+        assert [int(mask) for mask in legal] == [g.legal_cards().mask for g in games]
         assert [int(mask) for mask in legal] == [
-            tricks.legal_mask(int(h), int(s), bool(b), bool(f))
+            tricks.legal_card_mask(int(h), int(s), bool(b), bool(f))
             for h, s, b, f in zip(held, led, broken, first, strict=True)
         ]
 
@@ -77,7 +80,7 @@ def test_legal_plays_match_the_trick_rules(held: int, led: int, broken: bool, fi
         np.array([broken]),
         np.array([first]),
     )
-    assert int(legal[0]) == tricks.legal_mask(held, led, broken, first)
+    assert int(legal[0]) == tricks.legal_card_mask(held, led, broken, first)
 
 
 def every_card_led_and_broken() -> tuple[list[int], list[int], list[bool]]:
@@ -149,7 +152,8 @@ def test_each_built_in_variants_bid_form_matches_its_hook() -> None:
         to_act = [g.to_act for g in games]
         seats = np.array([int(seat) for seat in to_act], dtype=np.int8)  # type: ignore[arg-type]
         hands = np.array([g.hand(s).mask for g, s in zip(games, to_act, strict=True)], np.uint64)  # type: ignore[arg-type]
-        bids = np.array([[g.bids.get(s, -1) for s in sc.Seat] for g in games], np.int8)
+        made = [[-1 if bid is None else bid for bid in g.bids.values_] for g in games]
+        bids = np.array(made, np.int8)
         masks = forms.legal_bids(rules, hands, seats, bids)
         for mask, game in zip(masks, games, strict=True):
             assert [b for b in range(14) if int(mask) >> b & 1] == list(game.legal_bids())

@@ -12,6 +12,8 @@ from spades_core.cli import main
 from spades_core.cli.simulate import DEAL_PURPOSE
 from spades_core.rng import SeedStream
 
+pytestmark = pytest.mark.integration("batch")
+
 
 def summary_of(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
     assert main(["simulate", *args, "--json"]) == 0

@@ -13,6 +13,8 @@ import spades_core as sc
 from spades_core.batch import OBSERVATION_SECTIONS, OBSERVATION_SIZE, Tables
 from spades_core.encoding import ACTIONS
 
+pytestmark = pytest.mark.integration("batch")
+
 
 def _starts() -> dict[str, int]:
     starts, position = {}, 0
@@ -35,7 +37,7 @@ def observation_from_view(view: Any) -> npt.NDArray[np.float32]:
         return (other - seat) % 4
 
     obs[AT["phase"] + PHASES[view.phase]] = 1
-    for card in view.hand:
+    for card in view.hand():
         obs[AT["hand"] + card.id] = 1
     for other in sc.Seat:
         k = relative(int(other))

@@ -16,9 +16,8 @@ from hypothesis import given
 import spades_core as sc
 from play_helpers import private_data_dir, run_play  # noqa: F401 (the `data` fixture)
 from positions import deal, position
-from spades_core import Seat, Suit
+from spades_core import Seat, Suit, tips
 from spades_core.bots.bidding import estimate_parts, estimate_tricks
-from spades_core.coach import bid_rule
 from spades_core.testing.strategies import card_sets
 from spades_core.variant import checked_explain_bids, describe_bids
 from spades_variants.classic import ClassicVariant
@@ -288,7 +287,7 @@ def test_spades_play_explains_a_limited_bid_at_the_prompt_and_when_refusing(
 def test_the_coachs_bid_rule_is_deprecated_for_view_explain_bids() -> None:
     mirror = position("mirror", ONE_SPADE_NORTH, []).view(Seat.NORTH)
     with pytest.warns(DeprecationWarning, match=r"View\.explain_bids"):
-        assert bid_rule(mirror) == mirror.explain_bids()
+        assert tips.bid_rule(mirror) == mirror.explain_bids()
     open_bids = position("classic", ONE_SPADE_NORTH, []).view(Seat.NORTH)
     with pytest.warns(DeprecationWarning, match="bid_rule is deprecated"):
-        assert bid_rule(open_bids) == "Every bid from Nil to 13 is open to you."
+        assert tips.bid_rule(open_bids) == "Every bid from Nil to 13 is open to you."

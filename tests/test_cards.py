@@ -1,4 +1,4 @@
-"""Cards, suits, ranks, card sets, seats and teams (issue 2: the value types)."""
+"""Cards, suits, ranks, card sets, seats and teams (the value types)."""
 
 from __future__ import annotations
 

@@ -82,7 +82,14 @@ def test_make_run_says_how_to_put_the_commands_on_the_path() -> None:
 
 def test_the_random_example_says_its_moves_are_random() -> None:
     completed = subprocess.run(
-        [sys.executable, str(ROOT / "examples" / "random_game.py"), "--seed", "3"],
+        [
+            sys.executable,
+            "-W",
+            "error::DeprecationWarning",
+            str(ROOT / "examples" / "random_game.py"),
+            "--seed",
+            "3",
+        ],
         capture_output=True,
         text=True,
         encoding="utf-8",
@@ -238,7 +245,7 @@ def test_a_refused_mirror_bid_says_it_must_be_the_spade_count() -> None:
     seat = game.to_act
     assert seat is not None
     view = game.view(seat)
-    spades = view.hand.count(sc.Suit.SPADES)
+    spades = view.hand().count(sc.Suit.SPADES)
     other = 13 if spades != 13 else 12
     answer = read_bid(str(other), view)
     held = f"{spades} spade{'s' if spades != 1 else ''}" if spades else "no spades"
@@ -251,6 +258,7 @@ def test_a_refused_mirror_bid_says_it_must_be_the_spade_count() -> None:
 # -- names, delays, pipes --------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_variant_and_level_names_are_read_in_any_case(
     data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -1,4 +1,4 @@
-"""``spades play`` driven end to end with piped input (issue 6).
+"""``spades play`` driven end to end with piped input.
 
 Most tests run the command in-process through :func:`spades_core.cli.main`
 with ``sys.stdin`` replaced by the scripted input; one runs the real
@@ -118,7 +118,7 @@ def test_resume_file_and_continue_pick_up_the_same_game(
     resumed, _ = read_save(data / AUTOSAVE_NAME)
     assert resumed == in_progress  # 'show' changes nothing; the autosave is the same game
 
-    one_card = str(next(iter(in_progress.legal_plays())))
+    one_card = str(next(iter(in_progress.legal_cards())))
     status, out, _ = run_play(monkeypatch, capsys, ["--continue"], [one_card])
     assert status == 0
     assert "Continuing the game saved in" in out

@@ -1,4 +1,4 @@
-"""``spades watch``, ``spades rules`` and ``spades --version`` (issue 6)."""
+"""``spades watch``, ``spades rules`` and ``spades --version``."""
 
 from __future__ import annotations
 
@@ -135,21 +135,23 @@ def test_the_hand_report_prints_the_scorings_own_items(
 def test_colour_adds_escapes_and_nothing_else() -> None:
     """On a terminal the same text is shown, aligned the same way, only coloured."""
     game = sc.new_game("mirror", seed=6)
-    game = sc.bots.play_game(game, [sc.bots.make("easy", seed=n) for n in range(4)], max_hands=2)
+    game = sc.bots.play_game(game, [sc.bots.make("easy", seed=n) for n in range(4)], hands=2)
     game = game.deal()
     while game.phase is not sc.Phase.PLAY or len(game.current_trick) < 2:
         game = game.apply(game.legal_actions()[-1])
     seat = game.to_act
     assert seat is not None
     view = game.view(seat)
-    legal = sc.CardSet.of(a.card for a in view.legal_actions if isinstance(a, sc.Play))
+    legal = sc.CardSet.of(a.card for a in view.legal_actions() if isinstance(a, sc.Play))
     assert len(game.hand_results) == 2
 
     def table(style: Style) -> list[str]:
         return render.table_lines(view, style, labels={sc.Seat.SOUTH: "you"})
 
     def hand(style: Style) -> list[str]:
-        return render.hand_lines(view.hand, style, legal=legal, numbers=dict.fromkeys(view.hand, 1))
+        return render.hand_lines(
+            view.hand(), style, legal=legal, numbers=dict.fromkeys(view.hand(), 1)
+        )
 
     def result(style: Style) -> list[str]:
         return render.result_lines(game, style, 1)

@@ -122,7 +122,7 @@ def test_every_team_cap_from_1_to_13_is_explained_truly() -> None:
         for state in states:
             tip = coach_and_check(state)
             limits = state.explain_bids()
-            partner = state.bids.get(Seat.NORTH, 0) if state.to_act is Seat.SOUTH else 0
+            partner = (state.bids[Seat.NORTH] or 0) if state.to_act is Seat.SOUTH else 0
             assert (limits is None) == (cap - partner >= 13)
             if limits is not None:
                 check_tip(state, sc.Tip(action=tip.action, reason=limits, idea=tip.idea))
@@ -206,7 +206,7 @@ def test_a_low_lead_from_a_side_suit_says_spades_are_longer() -> None:
     game = position("classic", hands, [0, 0, 10, 3, *plays])
     west = game.hand(Seat.WEST)
     assert west.count(sc.Suit.SPADES) > west.count(sc.Suit.HEARTS)
-    assert any(card.suit is sc.Suit.SPADES for card in game.legal_plays())
+    assert any(card.suit is sc.Suit.SPADES for card in game.legal_cards())
     tip = sc.coach(game.view(Seat.WEST))
     assert tip.action == Play.of("3H")
     assert tip.reason == (
@@ -285,7 +285,7 @@ def test_a_team_cap_is_explained_whoever_has_bid() -> None:
     # count, 1"; the cap, not the spades, limits the bid.
     game = sc.new_game("classic", seed=2, dealer=Seat.WEST, max_team_bid=1).deal()
     view = game.view(Seat.NORTH)
-    assert view.hand.count(sc.Suit.SPADES) == 1
+    assert view.hand().count(sc.Suit.SPADES) == 1
     assert read_bid("5", view) == (
         "You cannot bid 5. In Classic Spades a partnership's bids may total at most 1, and "
         "your partner has not bid yet, so you may bid Nil or 1."

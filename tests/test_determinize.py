@@ -1,4 +1,4 @@
-"""``sc.determinize``: samples of the hidden cards consistent with a view (issue 4)."""
+"""``sc.determinize``: samples of the hidden cards consistent with a view."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import spades_core as sc
 from spades_core import Card, CardSet, InconsistentViewError, Phase, Seat, SeatMap, Suit
-from spades_core.determinize import HiddenCards
+from spades_core.sampling import HiddenCards
 from spades_core.views import View
 
 VARIANTS: list[tuple[str, dict[str, Any]]] = [
@@ -210,9 +210,9 @@ def test_wrong_card_count_raises_inconsistent_view_error() -> None:
         sc.determinize(impossible, random.Random(0))
 
 
-def test_a_non_view_raises_inconsistent_view_error() -> None:
+def test_a_non_view_raises_argument_type_error() -> None:
     game = sc.new_game("whiz", seed=6).deal()
-    with pytest.raises(InconsistentViewError, match="needs a View"):
+    with pytest.raises(sc.ArgumentTypeError, match="determinize: view must be a View"):
         sc.determinize(game, random.Random(0))  # type: ignore[arg-type]
 
 

@@ -25,6 +25,8 @@ from playwright.sync_api import Browser, Page, sync_playwright
 import spades_core as sc
 from web_app_support import CHROMIUM, CHROMIUM_ARGS
 
+pytestmark = pytest.mark.browser
+
 ROOT = Path(__file__).resolve().parents[1]
 ARTEFACTS = ROOT / "build" / "test-artifacts" / "docs"
 WAIT_MS = 30_000

@@ -1,4 +1,4 @@
-"""The action codec (issue 4): OpenSpiel's numbering, legal masks, decoding ids."""
+"""The action codec: OpenSpiel's numbering, legal masks, decoding ids."""
 
 from __future__ import annotations
 

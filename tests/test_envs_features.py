@@ -7,11 +7,14 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 
 import spades_core as sc
 from spades_core import batch
 from spades_core.encoding import ACTIONS
 from spades_core.envs import features
+
+pytestmark = pytest.mark.integration("batch")
 
 
 def test_the_batch_engine_has_the_one_layout() -> None:

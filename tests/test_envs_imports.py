@@ -39,8 +39,16 @@ def test_importing_spades_core_imports_no_framework() -> None:
 @pytest.mark.parametrize(
     ("module", "expected"),
     [
-        ("spades_core.envs.openspiel", {"pyspiel", "numpy"}),
-        ("spades_core.envs.pettingzoo", {"pettingzoo", "gymnasium", "numpy"}),
+        pytest.param(
+            "spades_core.envs.openspiel",
+            {"pyspiel", "numpy"},
+            marks=pytest.mark.integration("openspiel"),
+        ),
+        pytest.param(
+            "spades_core.envs.pettingzoo",
+            {"pettingzoo", "gymnasium", "numpy"},
+            marks=pytest.mark.integration("pettingzoo"),
+        ),
     ],
 )
 def test_an_integration_imports_its_framework(module: str, expected: set[str]) -> None:

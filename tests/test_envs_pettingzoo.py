@@ -21,6 +21,8 @@ from spades_core.cli import render
 from spades_core.envs import _episode, features
 from spades_core.envs import pettingzoo as pz
 
+pytestmark = pytest.mark.integration("pettingzoo")
+
 # PettingZoo's api_test gives advice that does not fit a card table: a Dict
 # observation (the action mask rides along), agents named after their seats.
 API_ADVICE = [
@@ -152,7 +154,7 @@ def test_ansi_rendering_draws_the_table_as_the_terminal_game() -> None:
     assert text.splitlines()[0] == render.table_lines(view, plain)[0]
     assert f"{render.seat_name(seat)} (to act)" in text
     assert "◀ to bid" in text
-    for line in render.hand_lines(view.hand, plain):
+    for line in render.hand_lines(view.hand(), plain):
         assert line in text
     assert "\x1b[" not in text
 

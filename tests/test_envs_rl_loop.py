@@ -11,6 +11,9 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
+import pytest
+
+pytestmark = pytest.mark.integration("pettingzoo")
 
 SCRIPT = Path(__file__).resolve().parents[1] / "examples" / "rl_loop.py"
 
@@ -21,7 +24,16 @@ example = SimpleNamespace(**runpy.run_path(str(SCRIPT), run_name="rl_loop_exampl
 
 def test_the_script_prints_each_episodes_points() -> None:
     completed = subprocess.run(
-        [sys.executable, str(SCRIPT), "--episodes", "3", "--variant", "whiz"],
+        [
+            sys.executable,
+            "-W",
+            "error::DeprecationWarning",
+            str(SCRIPT),
+            "--episodes",
+            "3",
+            "--variant",
+            "whiz",
+        ],
         capture_output=True,
         text=True,
         check=True,

@@ -1,4 +1,4 @@
-"""The example plugin package (``examples/custom_variant``, issue 8) works as a
+"""The example plugin package (``examples/custom_variant``) works as a
 separately installed distribution: built into a wheel, installed with
 spades-core into a fresh virtual environment, discovered through its entry
 point, loaded, passing ``check_variant``, played to ``GAME_OVER`` by bots,
@@ -96,6 +96,7 @@ def wheelhouse(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[Path, li
     return directory, requirements
 
 
+@pytest.mark.slow
 def test_example_plugin_installs_and_plays_in_a_fresh_virtual_environment(
     request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
@@ -121,7 +122,9 @@ def test_example_plugin_installs_and_plays_in_a_fresh_virtual_environment(
     ]
     run([*pip, "install", "--quiet", "--no-deps", *map(str, built.glob("*.whl"))])
 
-    report = json.loads(run([python, "-c", CHECK_SCRIPT], cwd=tmp_path))
+    report = json.loads(
+        run([python, "-W", "error::DeprecationWarning", "-c", CHECK_SCRIPT], cwd=tmp_path)
+    )
     assert "suicide" in report["available"]
     assert {"classic", "mirror", "whiz"} <= set(report["available"])
     assert report["loaded"] == ["spades_variant_suicide", "suicide", "Suicide Spades"]
@@ -142,7 +145,8 @@ def test_example_plugin_installs_and_plays_in_a_fresh_virtual_environment(
     # spades_core.testing.pytest_plugin), against the installed wheel.
     output = run(
         [
-            *(python, "-m", "pytest", "-p", "no:cacheprovider", "-v"),
+            *(python, "-W", "error::DeprecationWarning", "-m", "pytest", "-p", "no:cacheprovider"),
+            "-v",
             *("-c", str(EXAMPLE / "pyproject.toml"), "--rootdir", str(EXAMPLE)),
             str(EXAMPLE / "tests"),
         ],

@@ -1,4 +1,4 @@
-"""Every example runs (issue 6): each is started as its own process, the way
+"""Every example runs: each is started as its own process, the way
 a reader would run it, and its output is checked."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 def run_example(name: str, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     """Run ``examples/NAME ARGS`` with ``stdin``; fail on a non-zero status."""
     completed = subprocess.run(
-        [sys.executable, str(EXAMPLES / name), *args],
+        [sys.executable, "-W", "error::DeprecationWarning", str(EXAMPLES / name), *args],
         input=stdin,
         capture_output=True,
         text=True,
@@ -58,7 +58,7 @@ def test_embed_game_loop_takes_moves_from_input_then_falls_back_to_the_coach() -
 
 def test_replay_record_prints_every_hand_of_a_record(tmp_path: Path) -> None:
     game = sc.new_game("classic", seed=5, target_score=200)
-    game = sc.bots.play_game(game, [sc.bots.make("easy", seed=n) for n in range(4)], max_hands=2)
+    game = sc.bots.play_game(game, [sc.bots.make("easy", seed=n) for n in range(4)], hands=2)
     record = tmp_path / "game.json"
     record.write_text(sc.dumps(game), encoding="utf-8")
     out = run_example("replay_record.py", str(record)).stdout
@@ -84,7 +84,13 @@ def test_replay_record_rejects_a_record_that_breaks_the_rules(tmp_path: Path) ->
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(record), encoding="utf-8")
     completed = subprocess.run(
-        [sys.executable, str(EXAMPLES / "replay_record.py"), str(bad)],
+        [
+            sys.executable,
+            "-W",
+            "error::DeprecationWarning",
+            str(EXAMPLES / "replay_record.py"),
+            str(bad),
+        ],
         capture_output=True,
         text=True,
         timeout=120,

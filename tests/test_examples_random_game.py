@@ -32,7 +32,7 @@ example = _load_example()
 
 def run_script(*args: str) -> str:
     completed = subprocess.run(
-        [sys.executable, str(SCRIPT), *args],
+        [sys.executable, "-W", "error::DeprecationWarning", str(SCRIPT), *args],
         capture_output=True,
         text=True,
         check=True,

@@ -146,7 +146,7 @@ def test_a_finished_game_has_a_winner_and_no_legal_action(variant: str) -> None:
     assert game.to_act is None
     assert game.legal_actions() == ()
     assert game.legal_bids() == ()
-    assert not game.legal_plays()
+    assert not game.legal_cards()
     assert len(game.hand_results) == 1
 
 

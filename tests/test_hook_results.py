@@ -207,7 +207,7 @@ def test_a_bad_answer_stops_the_game_without_changing_it() -> None:
     with pytest.raises(sc.VariantLoadError):
         game.bid(1)
     assert game.phase is sc.Phase.BID
-    assert game.bids == {}
+    assert game.bids.values_ == (None, None, None, None)
 
 
 def test_the_cache_of_checked_answers_stays_bounded() -> None:

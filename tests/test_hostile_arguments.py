@@ -20,6 +20,9 @@ from spades_core.envs import pettingzoo as pz
 from spades_variants.classic import ClassicVariant
 from variant_doubles import like_classic
 
+# The batch engine and the PettingZoo environment are among the calls tried.
+pytestmark = [pytest.mark.integration("batch"), pytest.mark.integration("pettingzoo")]
+
 SMALL_MEMORY = 16 << 20
 """Far less than the hundreds of megabytes an unchecked argument took."""
 
@@ -163,7 +166,7 @@ def test_play_game_still_takes_a_range_of_four_players() -> None:
 
     game = sc.new_game("classic", seed=1)
     players = Seated(sc.bots.RandomBot(seat) for seat in range(4))
-    assert sc.bots.play_game(game, players, max_hands=1).hand_number == 1
+    assert sc.bots.play_game(game, players, hands=1).hand_number == 1
 
 
 # -- the batch engine --------------------------------------------------------------------
@@ -252,7 +255,7 @@ def test_impossible_revealed_counts_are_refused_before_the_hard_bot_plays(cls: t
     game = sc.new_game(variant, seed=3)
     bots = [sc.bots.make("hard", seed=seat, steps=200, bid_steps=200) for seat in range(4)]
     with pytest.raises(sc.VariantLoadError, match="revealed_spade_counts reveals"):
-        sc.bots.play_game(game, bots, max_hands=1)
+        sc.bots.play_game(game, bots, hands=1)
 
 
 def test_the_revealed_counts_check_keeps_hidden_hands_hidden() -> None:

@@ -27,7 +27,7 @@ from spades_variants.classic import ClassicVariant
 def played(hands: int) -> sc.Game:
     """A classic game after ``hands`` whole hands of first legal moves, no end in sight."""
     game = sc.new_game("classic", seed=2, target_score=1_000_000, loss_floor=None)
-    return sc.playout.playout(game, lambda count: 0, hands=hands)
+    return sc.playout(game, lambda count: 0, hands=hands)
 
 
 # -- records -----------------------------------------------------------------------

@@ -31,6 +31,9 @@ from spades_core.simulation.backends import plan_tasks
 from spades_core.simulation.progress import ProgressPrinter
 from spades_core.simulation.work import Match
 
+# psutil, which watches the workers, comes with the ray extra's install.
+pytestmark = pytest.mark.integration("ray")
+
 BIN = Path(sys.executable).parent
 RATE_LINE = r"^\d+/\d+ deals \(\d+%\), [1-9]\d* hands?, \d+\.\d hands/s, "
 """A progress line with a rate: some hands played, and how many a second."""
@@ -144,7 +147,13 @@ HARD_RUNS = {
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("run", sorted(HARD_RUNS))
+@pytest.mark.parametrize(
+    "run",
+    [
+        pytest.param(run, marks=[pytest.mark.ray] if "ray" in run else [])
+        for run in sorted(HARD_RUNS)
+    ],
+)
 def test_ctrl_c_stops_a_run_of_hard_players_at_once_with_one_line(
     running: list[RunningCommand], run: str
 ) -> None:

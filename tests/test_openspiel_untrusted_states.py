@@ -22,6 +22,8 @@ import pytest
 import spades_core as sc
 from spades_core.envs import openspiel
 
+pytestmark = pytest.mark.integration("openspiel")
+
 
 def load(**parameters: object) -> Any:
     openspiel.register()
@@ -153,7 +155,7 @@ def test_the_safe_reader_reads_a_state_made_from_a_game() -> None:
     engine = sc.bots.play_game(
         sc.new_game("classic", seed=4, dealer=openspiel.FIRST_DEALER, loss_floor=None),
         [sc.bots.RandomBot(seat) for seat in range(4)],
-        max_hands=2,
+        hands=2,
     )
     state = game.state_from_game(engine.deal().bid(2))
     text = pyspiel.serialize_game_and_state(game, state)

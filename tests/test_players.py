@@ -43,7 +43,7 @@ class Cautious:
 
     def choose(self, view):
         if view.phase.name == "BID":
-            return view.legal_actions[0]
+            return view.legal_actions()[0]
         return self._easy.choose(view)
 
 
@@ -154,6 +154,11 @@ def test_a_broken_player_fails_for_its_name_only(site: PlayerSite) -> None:
 def test_built_in_names_cannot_be_replaced(site: PlayerSite) -> None:
     site.distribution("impostor", {"hard": "{module}:Cautious", "ismcts": "{module}:Cautious"})
     assert type(make_player("hard", seed=1)) is sc.bots.HardBot
+
+
+@pytest.mark.integration("openspiel")
+def test_the_built_in_ismcts_cannot_be_replaced(site: PlayerSite) -> None:
+    site.distribution("impostor", {"ismcts": "{module}:Cautious"})
     assert type(make_player("ismcts", seed=1)).__name__ == "ISMCTSPlayer"
 
 
@@ -170,8 +175,9 @@ def test_builtin_only_ignores_other_players(
     site.distribution("cautious-spades", {"cautious": "{module}:Cautious"})
     monkeypatch.setenv(BUILTIN_ONLY_ENV, "1")
     refresh_players()
-    # The bot levels, then the OpenSpiel search spades-core also registers.
-    assert available_players() == (*BUILTIN_PLAYERS, "ismcts")
+    # The bot levels, then the OpenSpiel search and the perfect-information
+    # reference player spades-core also registers.
+    assert available_players() == (*BUILTIN_PLAYERS, "ismcts", "perfect-info")
     with pytest.raises(PlayerError, match="unknown player 'cautious'"):
         make_player("cautious", seed=1)
 

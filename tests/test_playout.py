@@ -1,4 +1,4 @@
-"""The fast simulation path (issue 7): ``playout`` gives exactly the games the
+"""The fast simulation path: ``playout`` gives exactly the games the
 checked API gives for the same choices, and the engine's fast internals
 (bulk seeded deal, direct game construction) equal their plain versions.
 """
@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import spades_core as sc
-from spades_core import IllegalActionError, IllegalReason, Phase, RulesError, _build, rng
-from spades_core.playout import playout
+from spades_core import IllegalActionError, IllegalReason, Phase, _build, rng
+from spades_core.playouts import playout
 
 # Variants with option sets that change the paths playout takes: the first lead
 # (two_of_clubs), what breaks spades, how bids are formed and how Nil tricks count.
@@ -203,14 +203,22 @@ def test_a_random_subclass_with_its_own_draws_is_followed_exactly() -> None:
     assert fast_rng.getstate() == checked_rng.getstate()
 
 
-@pytest.mark.parametrize("bad", [-1, 1.5, "2", True])
-def test_playout_rejects_a_bad_number_of_hands(bad: object) -> None:
-    with pytest.raises(RulesError, match="hands must be a whole number"):
+@pytest.mark.parametrize(
+    ("bad", "error"),
+    [
+        (-1, sc.RulesError),
+        (1.5, sc.ArgumentTypeError),
+        ("2", sc.ArgumentTypeError),
+        (True, sc.ArgumentTypeError),
+    ],
+)
+def test_playout_rejects_a_bad_number_of_hands(bad: object, error: type[sc.SpadesError]) -> None:
+    with pytest.raises(error, match="playout: hands must be a whole number"):
         playout(sc.new_game("classic", seed=1), random.Random(1), hands=bad)  # type: ignore[arg-type]
 
 
 def test_playout_rejects_a_chooser_that_is_neither_a_generator_nor_a_function() -> None:
-    with pytest.raises(RulesError, match="choose must be"):
+    with pytest.raises(sc.ArgumentTypeError, match="choose must be"):
         playout(sc.new_game("classic", seed=1), 3)  # type: ignore[arg-type]
 
 

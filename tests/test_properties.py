@@ -43,7 +43,7 @@ from spades_core.scoring import game_outcome, score_hand, score_team
 
 VARIANTS = ("classic", "mirror", "whiz")
 EVERY_ACTION: tuple[sc.Action, ...] = (Deal(), *BIDS, *PLAYS)
-NOT_ACTIONS: tuple[object, ...] = ("ZZ", None, 3, Card.parse("AS"))
+NOT_ACTIONS: tuple[object, ...] = ("ZZ", None, 3.0, True, sc.CardSet.parse("AS"))
 TWO_OF_CLUBS = Card.parse("2C")
 ACE_OF_SPADES = Card.parse("AS")
 
@@ -372,6 +372,6 @@ def test_legal_plays_match_legal_actions(variant: str, seed: int) -> None:
     chooser = random.Random(seed)
     while len(game.hand_results) < 1:
         if game.phase is Phase.PLAY:
-            assert tuple(Play.of(card) for card in game.legal_plays()) == game.legal_actions()
+            assert tuple(Play.of(card) for card in game.legal_cards()) == game.legal_actions()
             assert game.legal_bids() == ()
         game = game.apply(chooser.choice(game.legal_actions()))

@@ -167,6 +167,7 @@ def test_the_readme_opens_with_make_run_and_make_test() -> None:
     assert readme_commands()[:2] == ["make run", "make test"]
 
 
+@pytest.mark.slow  # a fresh checkout, make run and every command: minutes
 def test_every_readme_command_runs_as_written_in_a_fresh_checkout(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:

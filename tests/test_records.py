@@ -1,4 +1,4 @@
-"""Game records (issue 4): ``sc.dumps`` / ``sc.loads`` round trips and every bad record.
+"""Game records: ``sc.dumps`` / ``sc.loads`` round trips and every bad record.
 
 A record is replayed through the engine, so a bad one must raise
 ``RecordFormatError`` naming the hand and the action index (bids then plays,
@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import spades_core as sc
 from spades_core import Phase, RecordFormatError, Seat, Suit
 from spades_core.options import OptionSpec, int_option
-from spades_core.records import REASONS, dump_lines, from_record, load_lines, to_record
+from spades_core.records import dump_lines, from_record, load_lines, to_record
 from spades_core.rng import deal_masks
 from spades_core.testing.strategies import games, play_randomly
 
@@ -52,15 +52,26 @@ def load_error(record: object) -> RecordFormatError:
     with pytest.raises(RecordFormatError) as caught:
         sc.loads(text)
     error = caught.value
-    assert error.reason in REASONS
+    assert isinstance(error.reason, sc.RecordReason)
+    assert (error.illegal_reason is None) == (error.reason is not sc.RecordReason.ILLEGAL_ACTION)
     return error
+
+
+RECORD_REASONS = {reason.value for reason in sc.RecordReason}
 
 
 def assert_error(
     record: object, reason: str, hand: int | None = None, action: int | None = None
 ) -> RecordFormatError:
+    """The record is refused with ``reason``: a RecordReason, or for an action
+    the rules reject the IllegalReason (the reason being ILLEGAL_ACTION)."""
     error = load_error(record)
-    assert (error.reason, error.hand, error.action) == (reason, hand, action), str(error)
+    if reason not in RECORD_REASONS:
+        assert error.reason is sc.RecordReason.ILLEGAL_ACTION, str(error)
+        assert error.illegal_reason is sc.IllegalReason(reason), str(error)
+    else:
+        assert error.reason is sc.RecordReason(reason), str(error)
+    assert (error.hand, error.action) == (hand, action), str(error)
     if hand is not None:
         # Messages count from 1; the attributes are indexes into the record.
         where = f"hand {hand + 1}" + ("" if action is None else f", action {action + 1}")
@@ -110,7 +121,7 @@ def test_record_fields_follow_the_documented_format() -> None:
 
 def test_bids_are_written_in_bidding_order_left_of_the_dealer() -> None:
     game = sc.new_game("classic", seed=1, dealer=Seat.SOUTH).deal().bid(1).bid(2).bid(3)
-    assert game.bids == {Seat.WEST: 1, Seat.NORTH: 2, Seat.EAST: 3}
+    assert game.bids == sc.SeatMap((2, 3, None, 1))
     assert json.loads(sc.dumps(game))["hands"] == [{"bids": [1, 2, 3], "plays": []}]
 
 
@@ -306,7 +317,7 @@ def test_loads_of_something_not_text_is_rejected() -> None:
 
 
 def test_dumps_of_something_not_a_game_is_rejected() -> None:
-    with pytest.raises(RecordFormatError):
+    with pytest.raises(sc.ArgumentTypeError, match="dumps: game must be a Game"):
         sc.dumps("game")  # type: ignore[arg-type]
 
 
@@ -688,7 +699,7 @@ def test_any_corrupted_record_loads_or_raises_record_format_error(data: st.DataO
     except RecordFormatError as error:
         failure = error
     if failure is not None:
-        assert failure.reason in REASONS
+        assert isinstance(failure.reason, sc.RecordReason)
         assert failure.hand is None or isinstance(failure.hand, int)
     else:
         assert sc.loads(sc.dumps(game)) == game

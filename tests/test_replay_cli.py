@@ -1,4 +1,4 @@
-"""``spades replay FILE`` (issue 4): one JSON line per record, exit status 0/1/2, streaming.
+"""``spades replay FILE``: one JSON line per record, exit status 0/1/2, streaming.
 
 ``tests/data/golden_records.jsonl`` holds records written by ``sc.dumps`` —
 a finished classic game with house rules, Mirror in the middle of a hand, a
@@ -274,12 +274,12 @@ def revoke_record() -> tuple[str, sc.Seat, sc.Card]:
     with the seat and the card."""
     game = sc.bots.play_game(
         sc.new_game("classic", seed=11), [sc.bots.make("easy", seed=n) for n in range(4)],
-        max_hands=1,
+        hands=1,
     )  # fmt: skip
     game = game.deal()
     while game.phase is sc.Phase.BID:
         game = game.bid(game.legal_bids()[0])
-    game = game.play(next(iter(game.legal_plays())))
+    game = game.play(game.legal_cards()[0])
     seat = game.to_act
     assert seat is not None
     led = game.current_trick[0][1].suit

@@ -6,15 +6,12 @@ from __future__ import annotations
 
 import pickle
 import random
-from pathlib import Path
 
 import pytest
 
 import spades_core as sc
-from spades_core.playout import playout
+from spades_core.playouts import playout
 from spades_core.results import HandResults
-
-DATA = Path(__file__).parent / "data"
 
 
 def long_game(hands: int, seed: int = 3) -> sc.Game:
@@ -100,34 +97,6 @@ def test_a_history_pickles_as_the_tuple_of_its_results() -> None:
     assert len(loaded._items) == 3
 
 
-def test_a_game_pickled_by_release_0_1_loads_and_plays_on() -> None:
-    # Pickled by spades-core 0.1.0, whose Game lived in spades_core.state and
-    # whose history was a plain tuple: Mirror, seed 11, two hands played, then
-    # nine random actions of the third.
-    loaded = pickle.loads((DATA / "game-0.1.0-mirror-mid-hand.pickle").read_bytes())
-    assert isinstance(loaded, sc.Game)
-    assert isinstance(loaded.hand_results, HandResults)
-    assert loaded.hand_number == 2
-    replayed = playout(
-        sc.new_game("mirror", seed=11, first_lead="two_of_clubs"), random.Random(4), hands=2
-    )
-    assert loaded.hand_results == replayed.hand_results
-    assert loaded.phase is sc.Phase.PLAY
-    finished = playout(loaded, random.Random(5))
-    assert len(finished.hand_results) == 3
-    assert finished.hand_results[:2] == tuple(replayed.hand_results)
-
-
 def test_records_of_long_games_round_trip() -> None:
     game = long_game(40)
     assert sc.loads(sc.dumps(game)) == game
-
-
-def test_the_names_of_release_0_1_still_import_from_state() -> None:
-    from spades_core import game as game_module
-    from spades_core import results as results_module
-    from spades_core import state
-
-    for name in state.__all__:
-        home = results_module if name in ("HandResult", "Trick") else game_module
-        assert getattr(state, name) is getattr(home, name)

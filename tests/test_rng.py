@@ -1,4 +1,4 @@
-"""The seeded shuffle (issue 2: "deals from a seed are identical on every platform").
+"""The seeded shuffle: deals from a seed are identical on every platform.
 
 The golden values below were computed once and are pinned as literals: any change
 to the generator, the shuffle or the dealing order fails these tests, which is

@@ -21,10 +21,12 @@ from spades_core import batch
 from spades_core.bots._search import GAME_VALUE, Sim, hand_value
 from spades_core.bots.table import table_from_view
 from spades_core.encoding import ACTIONS
-from spades_core.playout import playout
+from spades_core.playouts import playout
 from spades_core.scoring import bag_cost
 from spades_core.testing.strategies import option_sets
 from spades_core.tricks import LEFT_OF
+
+pytestmark = pytest.mark.integration("batch")
 
 BUILT_IN = ("classic", "mirror", "whiz")
 
@@ -188,7 +190,7 @@ def test_the_hard_bots_play_out_follows_the_engine_to_its_game_end(
     view = game.view(seat)
     sim = Sim(view, table_from_view(view), game._held)
     while game.phase is sc.Phase.PLAY:
-        assert sim.legal_mask() == game.legal_plays().mask
+        assert sim.legal_card_mask() == game.legal_cards().mask
         card = rnd.choice(game.legal_actions())
         game = game.apply(card)
         sim.play(card.card.id)  # type: ignore[union-attr]

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import spades_core as sc
 from spades_core import scoring
 from spades_core.options import int_option
-from spades_core.playout import playout
+from spades_core.playouts import playout
 from spades_core.scoring import ScoreItem, ScoreKind, itemised_score, score_breakdown
 from spades_core.testing.strategies import option_sets
 

@@ -36,7 +36,7 @@ def test_json_is_exactly_what_the_api_returns(capsys: pytest.CaptureFixture[str]
     )  # fmt: skip
     result = sc.simulate(
         "normal", "random", variant="mirror", hands=5, seed=3, duplicate=True,
-        options={"nil_value": 50}, workers=1,
+        nil_value=50, workers=1,
     )  # fmt: skip
     assert out == json.dumps(result.to_json(), sort_keys=True) + "\n"
     summary = json.loads(out)
@@ -270,6 +270,7 @@ def test_tournament_games_mode_prints_win_rates(capsys: pytest.CaptureFixture[st
     assert "random - normal  0 of 2: 0.0%, 95% CI [0.0%, 65.8%]; normal won 2" in out
 
 
+@pytest.mark.integration("plot")
 @pytest.mark.parametrize("suffix", [".svg", ".png"])
 def test_tournament_plot_draws_a_picture(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, suffix: str

@@ -59,7 +59,7 @@ def test_the_same_seed_gives_the_same_bytes_for_any_workers_and_task_size() -> N
 
 def test_games_mode_is_the_same_for_any_workers() -> None:
     kwargs: dict[str, Any] = {
-        "games": 3, "seed": 2, "options": {"target_score": 150}, "duplicate": True,
+        "games": 3, "seed": 2, "target_score": 150, "duplicate": True,
     }  # fmt: skip
     one = simulate("normal", "random", variant="mirror", workers=1, **kwargs)
     two = simulate("normal", "random", variant="mirror", workers=2, task_size=1, **kwargs)
@@ -82,8 +82,8 @@ def test_the_bag_adjusted_figure_charges_each_bag_its_share_of_the_penalty() -> 
     ("options", "cost"),
     [({"bag_limit": None}, 0.0), ({"bag_limit": 5, "bag_penalty": 50}, 10.0), ({}, 10.0)],
 )
-def test_the_bag_cost_follows_the_bag_options(options: dict[str, object], cost: float) -> None:
-    result = simulate("easy", "easy", hands=3, seed=1, workers=1, options=options)
+def test_the_bag_cost_follows_the_bag_options(options: dict[str, Any], cost: float) -> None:
+    result = simulate("easy", "easy", hands=3, seed=1, workers=1, **options)
     assert result.bag_cost == cost
     if cost == 0.0:
         assert result.difference == result.raw_difference
@@ -100,7 +100,7 @@ def test_games_mode_takes_the_lumpy_penalty_out_and_charges_every_bag() -> None:
     )
     item = run_item(match, 0)
     game = sc.bots.play_game(
-        match.new_game(seed=item_seed(match, 0)), seat_players(match, 0), max_hands=200
+        match.new_game(seed=item_seed(match, 0)), seat_players(match, 0), hands=200
     )
     penalties = [0, 0]
     for result in game.hand_results:
@@ -123,7 +123,7 @@ def item_bags_taken(game: sc.Game, result: sc.HandResult, team: sc.Team) -> int:
 
 
 def test_games_mode_reports_both_win_rates_with_wilson_intervals() -> None:
-    result = simulate("normal", "random", games=4, seed=2, workers=1, options={"target_score": 100})
+    result = simulate("normal", "random", games=4, seed=2, workers=1, target_score=100)
     games = result.games
     assert games is not None
     assert games.played == 4
@@ -156,8 +156,8 @@ def test_duplicate_games_swap_the_players_seats() -> None:
     assert run_item(match, 0).wins == (1, 1)
 
 
-def test_max_hands_leaves_a_game_unfinished() -> None:
-    result = simulate("random", "random", variant="mirror", games=1, max_hands=1, workers=1)
+def test_the_hand_limit_leaves_a_game_unfinished() -> None:
+    result = simulate("random", "random", variant="mirror", games=1, hand_limit=1, workers=1)
     assert result.games is not None
     assert (result.hands, result.games.unfinished) == (1, 1)
 
@@ -242,14 +242,15 @@ def test_a_killed_pool_worker_loses_no_deal() -> None:
         ({"workers": 0}, sc.RulesError, "workers must be a whole number ≥ 1"),
         ({"task_size": 0}, sc.RulesError, "task_size must be"),
         ({"retries": -1}, sc.RulesError, "retries must be"),
-        ({"max_hands": 0}, sc.RulesError, "max_hands must be"),
+        ({"hand_limit": 0}, sc.RulesError, "hand_limit must be a whole number ≥ 1"),
+        ({"hand_limit": 2.0}, sc.ArgumentTypeError, "hand_limit must be a whole number"),
         ({"duplicate": 1}, sc.ArgumentTypeError, "duplicate must be True or False"),
         ({"variant": 3}, sc.ArgumentTypeError, "variant must be an installed variant's id"),
         ({"backend": "spark"}, sc.RulesError, "backend must be one of local, ray"),
         ({"address": "127.0.0.1:1"}, sc.RulesError, "an address is for the ray backend"),
         ({"variant": "nope"}, sc.VariantNotFoundError, "no variant named 'nope'"),
-        ({"options": {"target_score": 0}}, sc.RulesError, "target_score"),
-        ({"options": ["x"]}, sc.ArgumentTypeError, "options must map option names"),
+        ({"target_score": 0}, sc.RulesError, "target_score"),
+        ({"no_such_rule": 1}, sc.RulesError, "no_such_rule"),
         ({"ns": "expert"}, PlayerError, "unknown player 'expert'"),
         ({"ns": "easy:steps=3"}, PlayerError, "refused by its factory"),
         ({"ew": "hard:steps=0"}, PlayerError, "steps must be a whole number ≥ 1"),
@@ -268,10 +269,10 @@ def test_bad_arguments_raise_a_specific_error_before_any_work(
 
 
 def test_an_unknown_keyword_is_refused_with_the_list_of_arguments() -> None:
-    with pytest.raises(sc.RulesError, match=r"unknown argument hand; the arguments are address, "):
-        simulate("easy", "easy", hand=3)  # type: ignore[call-arg]
-    with pytest.raises(sc.RulesError, match="unknown argument deals"):
-        tournament(["easy", "normal"], deals=3)  # type: ignore[call-arg]
+    with pytest.raises(sc.RulesError, match=r"unknown argument hand; the arguments are variant, "):
+        simulate("easy", "easy", hand=3)
+    with pytest.raises(sc.RulesError, match=r"unknown argument deals.*house rules of 'mirror' are"):
+        tournament(["easy", "normal"], variant="mirror", deals=3)
 
 
 def test_a_malformed_ray_address_is_refused_before_ray_starts() -> None:
@@ -324,7 +325,7 @@ def test_ratings_are_the_mean_margin_against_the_field() -> None:
 
 
 def test_a_tournament_is_the_same_for_any_workers_in_games_mode() -> None:
-    kwargs = {"games": 2, "seed": 6, "options": {"target_score": 100}, "workers": 1}
+    kwargs = {"games": 2, "seed": 6, "target_score": 100, "workers": 1}
     one = tournament(["easy", "normal", "random"], **kwargs)  # type: ignore[arg-type]
     kwargs.update(workers=2, task_size=1)
     two = tournament(["easy", "normal", "random"], **kwargs)  # type: ignore[arg-type]
@@ -360,8 +361,8 @@ def test_the_ray_backend_without_ray_says_how_to_install_it(
 def test_simulation_and_tournament_results_describe_their_run_alike() -> None:
     run_fields = [field.name for field in attrs.fields(sc.simulation.RunResult)]
     assert run_fields == ["variant", "options", "mode", "count", "duplicate", "seed", "max_hands"]
-    hands = simulate("easy", "random", hands=2, seed=3, workers=1, max_hands=7)
-    games = tournament(["easy", "random"], games=1, seed=3, workers=1, max_hands=2)
+    hands = simulate("easy", "random", hands=2, seed=3, workers=1, hand_limit=7)
+    games = tournament(["easy", "random"], games=1, seed=3, workers=1, hand_limit=2)
     for result in (hands, games):
         assert isinstance(result, sc.simulation.RunResult)
         assert [field.name for field in attrs.fields(type(result))][:7] == run_fields

@@ -42,6 +42,8 @@ def stop_after(items: int) -> Any:
 
 
 def match_of(first: str, second: str, **settings: Any) -> Match:
+    if "hand_limit" in settings:  # simulate's name for what plan_run calls max_hands
+        settings["max_hands"] = settings.pop("hand_limit")
     return plan_run(**settings).match(parse_player(first), parse_player(second))
 
 
@@ -50,7 +52,7 @@ def match_of(first: str, second: str, **settings: Any) -> Match:
     [
         {"hands": 8, "seed": 3, "duplicate": True, "workers": 1},
         {"hands": 8, "seed": 4, "workers": 2},
-        {"games": 4, "seed": 5, "duplicate": True, "max_hands": 3, "workers": 1},
+        {"games": 4, "seed": 5, "duplicate": True, "hand_limit": 3, "workers": 1},
     ],
     ids=["duplicate-hands", "two-workers", "games"],
 )
@@ -149,7 +151,7 @@ def made_journal(path: Path, **settings: Any) -> bytes:
         ({"seed": 2}, "written by a run with seed 1; this run has seed 2"),
         ({"variant": "whiz"}, "variant 'classic'; this run has variant 'whiz'"),
         ({"duplicate": True}, "duplicate False; this run has duplicate True"),
-        ({"options": {"nil_value": 50}}, "options {}; this run has options {'nil_value': 50}"),
+        ({"nil_value": 50}, "options {}; this run has options {'nil_value': 50}"),
         ({"games": 4, "hands": None}, "mode 'hands'"),
     ],
 )

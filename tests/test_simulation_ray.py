@@ -22,6 +22,8 @@ import ray
 
 from spades_core.simulation import BackendError, Progress, simulate, tournament
 
+pytestmark = pytest.mark.ray
+
 BIN = Path(sys.executable).parent
 START_TIMEOUT = 120
 
@@ -66,8 +68,8 @@ def json_of(result: Any) -> str:
     [
         {"hands": 6, "seed": 3},
         {"hands": 5, "seed": 4, "duplicate": True, "variant": "whiz"},
-        {"games": 2, "seed": 5, "duplicate": True, "options": {"target_score": 100}},
-        {"hands": 4, "seed": 6, "options": {"bag_limit": 5, "nil_value": 50}},
+        {"games": 2, "seed": 5, "duplicate": True, "target_score": 100},
+        {"hands": 4, "seed": 6, "bag_limit": 5, "nil_value": 50},
     ],
     ids=["hands", "duplicate", "games", "options"],
 )

@@ -1,4 +1,4 @@
-"""The testing kit for variant authors (issue 8, ``spades_core.testing``): the
+"""The testing kit for variant authors (``spades_core.testing``): the
 built-in variants pass the conformance suite and the state machine, the
 strategies produce valid objects, the kit is optional, and — most important —
 it fails for broken variants, naming the check and a reproducing seed."""
@@ -404,7 +404,7 @@ def test_check_views_catches_a_view_showing_another_seats_card(
         view = real_view_for(game, seat)
         if seat is None or game.phase is not sc.Phase.BID:
             return view
-        return attrs.evolve(view, hand=view.hand | game.hand(seat.next))
+        return attrs.evolve(view, hand=view.hand() | game.hand(seat.next))
 
     game = sc.new_game("classic", seed=4).deal()
     check_views(game)

@@ -23,7 +23,7 @@ import spades_core as sc
 from spades_core import BreakRule, CardSet, FirstLead, Phase, Seat
 from spades_core.bots._search import Sim
 from spades_core.bots.table import table_from_view
-from spades_core.playout import playout
+from spades_core.playouts import playout
 from spades_core.tricks import (
     FIRST_SPADE,
     NO_SUIT,
@@ -35,7 +35,7 @@ from spades_core.tricks import (
     TWO_OF_CLUBS,
     breaks_spades,
     first_leader,
-    legal_mask,
+    legal_card_mask,
     play_tricks,
     rule_flags,
     shown_out,
@@ -70,21 +70,21 @@ def test_constants_name_the_deck_layout() -> None:
 
 def test_following_suit_is_required_when_possible() -> None:
     hand = mask("2C 9C AH 3S")
-    assert legal_mask(hand, sc.Suit.CLUBS, False, False) == mask("2C 9C")
+    assert legal_card_mask(hand, sc.Suit.CLUBS, False, False) == mask("2C 9C")
     # Void in diamonds: anything, spades included, broken or not.
-    assert legal_mask(hand, sc.Suit.DIAMONDS, False, False) == hand
+    assert legal_card_mask(hand, sc.Suit.DIAMONDS, False, False) == hand
 
 
 def test_leading_spades_waits_for_them_to_be_broken_unless_only_spades_are_held() -> None:
     hand = mask("9C AH 3S KS")
-    assert legal_mask(hand, NO_SUIT, False, False) == mask("9C AH")
-    assert legal_mask(hand, NO_SUIT, True, False) == hand
+    assert legal_card_mask(hand, NO_SUIT, False, False) == mask("9C AH")
+    assert legal_card_mask(hand, NO_SUIT, True, False) == hand
     only_spades = mask("3S KS")
-    assert legal_mask(only_spades, NO_SUIT, False, False) == only_spades
+    assert legal_card_mask(only_spades, NO_SUIT, False, False) == only_spades
 
 
 def test_the_first_lead_under_two_of_clubs_is_the_two_of_clubs() -> None:
-    assert legal_mask(mask("2C 9C AH 3S"), NO_SUIT, False, True) == mask("2C")
+    assert legal_card_mask(mask("2C 9C AH 3S"), NO_SUIT, False, True) == mask("2C")
     held = (mask("9C"), mask("3S"), mask("2C AH"), mask("KS"))
     assert first_leader(0, held, two_of_clubs=True) == 2
     assert first_leader(0, held, two_of_clubs=False) == 1
@@ -202,8 +202,8 @@ def test_engine_simulation_and_views_agree_card_by_card(case: tuple[sc.Game, int
     view = game.view(seat)
     sim = Sim(view, table_from_view(view), game._held)
     while game.phase is Phase.PLAY:
-        legal = game.legal_plays().mask
-        assert legal == sim.legal_mask()
+        legal = game.legal_cards().mask
+        assert legal == sim.legal_card_mask()
         plays = [action for action in game.legal_actions() if isinstance(action, sc.Play)]
         assert sum(1 << play.card.id for play in plays) == legal
         assert len(plays) == len(game.legal_actions())
@@ -212,7 +212,7 @@ def test_engine_simulation_and_views_agree_card_by_card(case: tuple[sc.Game, int
         assert sim.leader == game._leader
         assert sim.won == list(game._won)
         view = game.view(game.to_act)  # type: ignore[arg-type]
-        assert view.legal_actions == game.legal_actions()
+        assert view.legal_actions() == game.legal_actions()
         assert shown_out_masks(view) == sim.voids
         chosen = choose.choice(plays)
         tricks_before = len(game.tricks)
@@ -297,7 +297,7 @@ def card_by_card(
     lead_two_of_clubs: bool,
     indices: list[int],
 ) -> tuple[list[int], list[int], list[int]]:
-    """The rest of the hand played one card at a time with :func:`legal_mask`,
+    """The rest of the hand played one card at a time with :func:`legal_card_mask`,
     :func:`breaks_spades` and :func:`trick_winner`, taking the given index
     among the legal cards at each card: the cards played, the tricks won by
     seat and the number of legal cards at each card."""
@@ -309,7 +309,7 @@ def card_by_card(
     counts: list[int] = []
     for index in indices:
         led = trick_cards[0] // RANKS if trick_cards else NO_SUIT
-        legal = legal_mask(hands[seat], led, broken, lead_two_of_clubs)
+        legal = legal_card_mask(hands[seat], led, broken, lead_two_of_clubs)
         counts.append(legal.bit_count())
         chosen = [c for c in range(52) if legal >> c & 1][index]
         hands[seat] ^= 1 << chosen

@@ -1,4 +1,4 @@
-"""``spades variants`` (issue 8): every discovered variant with id, version,
+"""``spades variants``: every discovered variant with id, version,
 distribution and status — ``ok`` or its error in one line — as a table or JSON,
 against real temporary distributions."""
 
@@ -187,6 +187,7 @@ VARIANT = ExitingScore(id="exitscore", title="Exits", options={"target_score": 5
 """
 
 
+@pytest.mark.slow
 def test_variants_check_reports_hanging_and_crashing_plugins_and_finishes(site: Site) -> None:
     site.install("spades-variant-hangs", "hangs", HANGING)
     site.install("spades-variant-crashing", "crashing", CRASHING)
@@ -230,9 +231,9 @@ def test_a_plugin_hook_calling_sys_exit_is_a_load_error(site: Site) -> None:
     site.install("spades-variant-exitscore", "exitscore", EXITING_HOOK)
     game = sc.new_game("exitscore", seed=1)
     with pytest.raises(sc.VariantLoadError, match="SystemExit"):
-        sc.bots.play_game(game, [sc.bots.RandomBot(seat) for seat in range(4)], max_hands=1)
+        sc.bots.play_game(game, [sc.bots.RandomBot(seat) for seat in range(4)], hands=1)
     with pytest.raises(sc.VariantLoadError, match="SystemExit"):
-        sc.playout.playout(game, lambda n: 0, hands=1)
+        sc.playout(game, lambda n: 0, hands=1)
 
 
 # -- what a plugin prints under --check ------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Per-seat views (issue 4): a view shows a seat what it may know and nothing else.
+"""Per-seat views: a view shows a seat what it may know and nothing else.
 
 The central property: two games that differ only in cards a seat cannot see
 give that seat equal views (equal, same hash, same repr, same ``to_dict``).
@@ -261,7 +261,7 @@ def test_view_shows_no_card_of_another_hand_until_played(
         if viewer is not None and game.phase in (Phase.BID, Phase.PLAY)
         else CardSet(0)
     )
-    assert view.hand == own
+    assert view.hand() == own
     played = view.played
     data = view.to_dict()
     shown = set(data["hand"])
@@ -282,10 +282,10 @@ def test_legal_actions_only_on_the_viewers_turn(scenario: Scenario, viewer: Seat
     view = game.view(viewer) if viewer is not None else game.public_view()
     if viewer is not None and viewer == game.to_act:
         assert view.is_my_turn
-        assert view.legal_actions == game.legal_actions()
+        assert view.legal_actions() == game.legal_actions()
     else:
         assert not view.is_my_turn
-        assert view.legal_actions == ()
+        assert view.legal_actions() == ()
 
 
 def test_spectator_view_has_no_hand_and_no_actions() -> None:
@@ -293,9 +293,9 @@ def test_spectator_view_has_no_hand_and_no_actions() -> None:
     view = game.public_view()
     assert view.seat is None
     assert view.team is None
-    assert view.hand == CardSet(0)
-    assert view.dealt_hand == CardSet(0)
-    assert view.legal_actions == ()
+    assert view.hand() == CardSet(0)
+    assert view.dealt_hand() == CardSet(0)
+    assert view.legal_actions() == ()
     assert view.to_dict()["hand"] == []
     assert view.to_dict()["seat"] is None
     assert "spectator" in repr(view)
@@ -306,7 +306,7 @@ def test_view_in_deal_phase_shows_only_public_totals() -> None:
     game = play_hand(sc.new_game("classic", seed=5), rnd)
     assert game.phase is Phase.DEAL
     view = game.view(Seat.NORTH)
-    assert view.hand == CardSet(0)
+    assert view.hand() == CardSet(0)
     assert view.unseen == CardSet(0)
     assert view.hand_results == game.hand_results
     assert view.scores == game.scores
@@ -434,4 +434,6 @@ def test_classic_bids_reveal_no_spade_count() -> None:
 def test_views_are_immutable() -> None:
     view = sc.new_game("classic", seed=3).deal().view(Seat.NORTH)
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
-        view.hand = CardSet(0)  # type: ignore[misc]
+        view.seat = Seat.SOUTH  # type: ignore[misc]
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        view._hand = CardSet(0)  # type: ignore[misc]

@@ -36,6 +36,8 @@ from web_app_support import (
     static_server,
 )
 
+pytestmark = pytest.mark.browser
+
 WAIT_MS = 60_000
 SUIT_ORDER = "SHCD"
 RANKS = "23456789TJQKA"

@@ -10,7 +10,13 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
+
 from web_app_support import ROOT, builder, built_app
+
+# The build of the app (make app, with Node): the browser tooling, left out with
+# the browser tests where it is not installed.
+pytestmark = pytest.mark.browser
 
 
 def test_the_build_holds_everything_its_page_worker_and_service_worker_load() -> None:

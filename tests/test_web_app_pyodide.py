@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 import spades_core as sc
 from web_app_support import (
     ROOT,
@@ -17,6 +19,10 @@ from web_app_support import (
     run_under_cpython,
     run_under_pyodide,
 )
+
+# The built app (make app) run by Node with Pyodide: the browser tooling, left out
+# with the browser tests where it is not installed.
+pytestmark = pytest.mark.browser
 
 SELFPLAY = ROOT / "tests" / "web_app_selfplay.py"
 PLUGIN = ROOT / "examples" / "custom_variant"

@@ -17,6 +17,9 @@ from local_table import LocalTable, catalogue, resume_game, start_game
 from spades_core.scoring import score_breakdown
 from web_table_support import assert_nothing_hidden
 
+# web_table_support drives the web table's server (Starlette): the web extra.
+pytestmark = pytest.mark.integration("web")
+
 EASY = {"N": "easy", "E": "easy", "W": "easy"}
 
 

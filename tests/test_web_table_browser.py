@@ -25,6 +25,8 @@ import spades_core as sc
 from web_app_support import CHROMIUM, CHROMIUM_ARGS, PHONE
 from web_table_support import running_server
 
+pytestmark = [pytest.mark.browser, pytest.mark.integration("web")]  # the web table's server
+
 ARTEFACTS = Path(__file__).resolve().parents[1] / "build" / "test-artifacts" / "web_table"
 SUIT_ORDER = "SHCD"
 RANKS = "23456789TJQKA"
@@ -135,8 +137,7 @@ def play_first_hand_by_clicking(page: Page, app: Any, table_id: str, name: str) 
             bids_made += 1
         else:
             legal = enabled(page, "[data-card]", "data-card")
-            plays = [action for action in game.legal_actions() if isinstance(action, sc.Play)]
-            assert set(legal) == {str(play.card) for play in plays}
+            assert set(legal) == {str(card) for card in game.legal_cards()}
             if cards_played == 6:
                 shoot(page, f"{name}-play")
             page.click(f"#hand [data-card='{legal[0]}']")

@@ -19,6 +19,8 @@ import spades_core as sc
 from spades_core.scoring import score_breakdown
 from web_table_support import assert_nothing_hidden, server
 
+pytestmark = pytest.mark.integration("web")
+
 Socket = Any  # starlette.testclient.WebSocketTestSession
 FOUR_PEOPLE = {"N": "person", "E": "person", "W": "person"}
 EASY_BOTS = {"N": "easy", "E": "easy", "W": "easy"}
@@ -86,7 +88,8 @@ def progress(state: dict[str, Any]) -> tuple[object, ...]:
 
 def game_progress(game: sc.Game) -> tuple[object, ...]:
     played = sum(len(t.cards) for t in game.tricks) + len(game.current_trick)
-    return (game.hand_number, game.phase.name, len(game.bids), played)
+    made = sum(bid is not None for bid in game.bids.values_)
+    return (game.hand_number, game.phase.name, made, played)
 
 
 def read_until_current(ws: Socket, table: Any, seat: sc.Seat) -> dict[str, Any]:
@@ -304,7 +307,8 @@ def east_actions(game: sc.Game) -> int:
     """How many times East has acted in the game so far."""
     plays = [seat for trick in game.tricks for seat, _ in trick.plays]
     plays += [seat for seat, _ in game.current_trick]
-    return 14 * len(game.hand_results) + (sc.Seat.EAST in game.bids) + plays.count(sc.Seat.EAST)
+    east_bid = game.bids[sc.Seat.EAST] is not None
+    return 14 * len(game.hand_results) + east_bid + plays.count(sc.Seat.EAST)
 
 
 def test_a_friend_takes_a_bots_seat_by_its_link_and_the_bot_plays_on_after(

@@ -58,7 +58,7 @@ def test_pickled_rules_and_views_keep_the_rule() -> None:
     assert rules == sc.load_variant("whiz").rules(target_score=300, whiz_nil_needs_no_ace=True)
     view = OLD["whiz_view"]
     assert view.rules.get(WHIZ_NIL_NEEDS_NO_ACE) is True
-    assert view.hand == OLD["whiz"].hand(sc.Seat.NORTH)
+    assert view.hand() == OLD["whiz"].hand(sc.Seat.NORTH)
 
 
 def test_games_that_never_set_it_load_with_todays_rules() -> None:

@@ -15,7 +15,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import pytest
+
 import spades_core as sc
+
+pytestmark = pytest.mark.integration("web")
 
 SERVER_PATH = Path(__file__).resolve().parents[1] / "examples" / "web_table" / "server.py"
 CARD = re.compile(r"[2-9TJQKA][SHDC]")

@@ -76,7 +76,7 @@ def mirror_chart(deals: int, out: Path) -> Path:
     counts = np.arange(14)
     seen = np.zeros(14, dtype=np.int64)
     for policy, colour in (("easy", "#1f5fa8"), ("random", "#d9822b")):
-        result = batch.play("mirror", range(deals), policy=policy, rng=1)
+        result = batch.play_hands("mirror", range(deals), policy=policy, rng=1)
         seen, made = rates_by_contract(result, rules)
         # A rate from a handful of partnerships is noise, not a finding.
         shown = seen >= MIN_SAMPLE
@@ -111,7 +111,7 @@ def classic_table(deals: int) -> str:
     for random players, as a Markdown table."""
     rules = batch_rules("classic")
     columns = [
-        rates_by_contract(batch.play("classic", range(deals), policy=policy, rng=2), rules)
+        rates_by_contract(batch.play_hands("classic", range(deals), policy=policy, rng=2), rules)
         for policy in ("easy", "random")
     ]
     lines = [

@@ -8,7 +8,7 @@ uvicorn runs it::
 Each table is one :class:`spades_core.Game`. Every message a player receives
 is built from ``game.view(seat)`` for that player's seat, so no other hand and
 no seed ever leaves the server. Seats without a person are played by the
-library's bots; the coach's tip comes from :func:`spades_core.coach`. Tables
+library's bots; the coach's tip comes from :func:`spades_core.tips.coach`. Tables
 are saved as game records (:func:`spades_core.dumps`) after every action and
 loaded back (:func:`spades_core.loads`) when the server starts again.
 

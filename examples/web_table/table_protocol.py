@@ -32,6 +32,7 @@ from typing import Any, Final
 
 import spades_core as sc
 from spades_core.errors import brief
+from spades_core.players import PlayerError, check_human_table
 from spades_core.scoring import score_breakdown
 
 __all__ = [
@@ -252,6 +253,10 @@ def seat_players(players: object, *, friends: bool) -> dict[sc.Seat, str]:
             seated[seat] = kind
             continue
         if kind not in allowed:
+            try:
+                check_human_table(kind)  # a player for measurement only is refused as such
+            except PlayerError as error:
+                raise SettingsError(str(error)) from None
             raise SettingsError(
                 f"seat {seat.letter} takes {' or '.join(repr(k) for k in allowed)}; "
                 f"got {brief(kind)}"

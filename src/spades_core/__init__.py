@@ -2,14 +2,18 @@
 
 >>> import spades_core as sc
 >>> game = sc.new_game("classic", seed=7, dealer=sc.Seat.WEST).deal()
->>> game.to_act, len(game.hand(sc.Seat.NORTH))
-(<Seat.NORTH: 0>, 13)
+>>> print(game.to_act, len(game.hand(sc.Seat.NORTH)))
+North 13
 
 Importing the package loads only the engine: cards, seats, options, variants
 and the game. The players, the coach, records, play-outs and the action
 encoding are loaded the first time one of their names is used (``sc.bots``,
 ``sc.coach``, ``sc.dumps``...), so a variant plugin that needs only
 :class:`Variant` and :class:`CardSet` stays quick to import.
+
+``sc.coach``, ``sc.determinize`` and ``sc.playout`` are functions; their
+modules are :mod:`spades_core.tips`, :mod:`spades_core.sampling` and
+:mod:`spades_core.playouts`.
 """
 
 from __future__ import annotations
@@ -17,9 +21,9 @@ from __future__ import annotations
 # Private names: the package's namespace is its public API.
 import importlib as _importlib
 import sys as _sys
-import types as _types
 from typing import TYPE_CHECKING, Final
 
+from spades_core import _compat as _deprecations
 from spades_core.actions import NIL, Action, Bid, Deal, Play
 from spades_core.cards import Card, CardSet, Rank, Suit
 from spades_core.errors import (
@@ -30,6 +34,7 @@ from spades_core.errors import (
     InconsistentViewError,
     InvalidNotationError,
     RecordFormatError,
+    RecordReason,
     RulesError,
     SpadesError,
     VariantError,
@@ -52,52 +57,33 @@ from spades_core.seats import Seat, SeatMap, Team, TeamMap
 from spades_core.variant import Variant
 
 if TYPE_CHECKING:
-    from spades_core import bots, encoding, playout
+    from spades_core import bots, encoding
     from spades_core import records as records  # a module, not in __all__
     from spades_core import views as views  # a module, not in __all__
-    from spades_core.coach import Tip, coach
-    from spades_core.determinize import determinize
+    from spades_core.playouts import playout
     from spades_core.records import dumps, loads
+    from spades_core.sampling import determinize
     from spades_core.simulation import simulate, tournament
+    from spades_core.tips import Tip, coach
 
 _LAZY: Final[dict[str, tuple[str, str | None]]] = {
     "bots": ("spades_core.bots", None),
     "encoding": ("spades_core.encoding", None),
-    "playout": ("spades_core.playout", None),
     "records": ("spades_core.records", None),
     "views": ("spades_core.views", None),
-    "Tip": ("spades_core.coach", "Tip"),
-    "coach": ("spades_core.coach", "coach"),
-    "determinize": ("spades_core.determinize", "determinize"),
+    "Tip": ("spades_core.tips", "Tip"),
+    "coach": ("spades_core.tips", "coach"),
+    "determinize": ("spades_core.sampling", "determinize"),
     "dumps": ("spades_core.records", "dumps"),
     "loads": ("spades_core.records", "loads"),
+    "playout": ("spades_core.playouts", "playout"),
     # Simulations pull in process pools and sockets: loaded on first use only.
     "simulate": ("spades_core.simulation", "simulate"),
     "tournament": ("spades_core.simulation", "tournament"),
 }
 """Public names loaded on first use: the module, and the name inside it (``None``: the module)."""
 
-_FUNCTIONS_NAMED_LIKE_MODULES: Final = frozenset(
-    name for name, (module, inside) in _LAZY.items() if module.rpartition(".")[2] == name and inside
-)
-
-
-class _Package(_types.ModuleType):
-    """The package module, keeping ``sc.coach`` and ``sc.determinize`` the functions.
-
-    Loading a submodule binds it to the package attribute of the same name.
-    ``spades_core.coach`` and ``spades_core.determinize`` are modules holding a
-    function of their own name, and the package's public name is the function,
-    so that binding is declined; the modules stay reachable by import.
-    """
-
-    def __setattr__(self, name: str, value: object) -> None:
-        if name in _FUNCTIONS_NAMED_LIKE_MODULES and isinstance(value, _types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-_sys.modules[__name__].__class__ = _Package
+_deprecations.install(_sys.modules[__name__])
 
 if not TYPE_CHECKING:
 
@@ -110,6 +96,8 @@ if not TYPE_CHECKING:
         value = _importlib.import_module(module_name)
         if inside is not None:
             value = getattr(value, inside)
+        if name == "playout":
+            value = _deprecations.FunctionOnceAModule("sc.playout", value, module_name)
         globals()[name] = value
         return value
 
@@ -146,6 +134,7 @@ __all__ = [
     "Play",
     "Rank",
     "RecordFormatError",
+    "RecordReason",
     "Rules",
     "RulesError",
     "Seat",

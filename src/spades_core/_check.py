@@ -1,21 +1,49 @@
-"""Checks of the arguments public calls receive.
+"""Checks of the arguments public calls receive: the one place that decides
+which error each kind of bad argument raises (``docs/design.md``, "The
+public API", Errors).
 
 A public call checks what it is given before it uses it, so that bad input
-of any type raises a :class:`~spades_core.SpadesError` naming the argument
-instead of an ``AttributeError`` or ``TypeError`` from deep inside. The
-checks live here so that every call words them the same way.
+of any type raises a :class:`~spades_core.SpadesError` naming the call and
+the argument instead of an ``AttributeError`` or ``TypeError`` from deep
+inside. The kinds:
+
+* a value of a type the argument does not take: :class:`ArgumentTypeError`
+  (:func:`instance`, :func:`whole_number`, :func:`game`, :func:`view`,
+  :func:`random_generator`);
+* a value of the right type that the argument does not take (a seed or a
+  count out of range): :class:`RulesError` (:func:`seed`, :func:`count`);
+* a seat that cannot be read, of any type: :class:`InvalidNotationError`
+  (:func:`seat`).
 """
 
 from __future__ import annotations
 
 import enum
 import random
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from spades_core.errors import ArgumentTypeError, InvalidNotationError, brief
+from spades_core.errors import ArgumentTypeError, InvalidNotationError, RulesError, brief
+from spades_core.rng import MAX_SEED
 from spades_core.seats import Seat
 
-__all__ = ["described", "instance", "not_a_member", "random_generator", "seat", "whole_number"]
+if TYPE_CHECKING:
+    from spades_core.game import Game
+    from spades_core.views import View
+
+__all__ = [
+    "bid_value",
+    "count",
+    "described",
+    "game",
+    "instance",
+    "not_a_member",
+    "random_generator",
+    "seat",
+    "seed",
+    "view",
+    "whole_number",
+]
+
 
 T = TypeVar("T")
 
@@ -57,6 +85,51 @@ def whole_number(value: object, call: str, name: str) -> int:
     if type(value) is int:
         return value
     raise ArgumentTypeError(f"{call}: {name} must be a whole number; got {described(value)}")
+
+
+def count(value: object, call: str, name: str, *, minimum: int = 0) -> int:
+    """``value`` if it is a whole number of at least ``minimum``:
+    :class:`ArgumentTypeError` for another type, :class:`RulesError` below it."""
+    number = whole_number(value, call, name)
+    if number < minimum:
+        raise RulesError(f"{call}: {name} must be a whole number ≥ {minimum}; got {brief(value)}")
+    return number
+
+
+def bid_value(value: object, call: str, name: str = "bid") -> int:
+    """``value`` if it is a whole number from 0 (Nil) to 13, as a bid is
+    written: :class:`ArgumentTypeError` for another type, :class:`RulesError`
+    outside that range."""
+    number = whole_number(value, call, name)
+    if not 0 <= number <= 13:
+        raise RulesError(f"{call}: {name} must be a bid from 0 (Nil) to 13; got {brief(value)}")
+    return number
+
+
+def seed(value: object, call: str, name: str = "seed", *, maximum: int = MAX_SEED) -> int:
+    """``value`` if it is a whole number from 0 to ``maximum`` (2**64-1 for
+    the seeds that decide deals)."""
+    number = whole_number(value, call, name)
+    if not 0 <= number <= maximum:
+        limit = f"2**{maximum.bit_length()}-1" if maximum & (maximum + 1) == 0 else str(maximum)
+        raise RulesError(
+            f"{call}: {name} must be a whole number from 0 to {limit}; got {brief(value)}"
+        )
+    return number
+
+
+def game(value: object, call: str, name: str = "game") -> Game:
+    """``value`` if it is a :class:`~spades_core.Game`."""
+    from spades_core.game import Game
+
+    return instance(value, Game, call, name, "a Game (from new_game)")
+
+
+def view(value: object, call: str, name: str = "view") -> View:
+    """``value`` if it is a :class:`~spades_core.views.View`."""
+    from spades_core.views import View
+
+    return instance(value, View, call, name, "a View (game.view(seat))")
 
 
 def seat(value: object, call: str, name: str = "seat") -> Seat:

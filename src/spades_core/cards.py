@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Iterator
-from typing import Final, TypeVar, final
+from typing import Final, TypeVar, final, overload
 
 import attrs
 
 from spades_core._enums import CheckedLookup
 from spades_core._notation import not_a, read_notation
-from spades_core.errors import InvalidNotationError, brief
+from spades_core.errors import ArgumentTypeError, InvalidNotationError, RulesError, brief
 
 __all__ = [
     "ALL_CARDS",
@@ -325,6 +325,26 @@ class CardSet:
     def __iter__(self) -> Iterator[Card]:
         return iter(cards_of_mask(self.mask))
 
+    @overload
+    def __getitem__(self, index: int) -> Card: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Card, ...]: ...
+    def __getitem__(self, index: int | slice) -> Card | tuple[Card, ...]:
+        """The card at ``index`` in card-id order (``cards[0]`` is the lowest),
+        or a tuple of the cards of a slice, as a sorted tuple would give."""
+        if type(index) is not int and not isinstance(index, slice):
+            raise ArgumentTypeError(
+                f"CardSet: an index is a whole number or a slice; got {brief(index)}"
+            )
+        cards = cards_of_mask(self.mask)
+        if isinstance(index, slice):
+            return cards[index]
+        if not -len(cards) <= index < len(cards):
+            raise _IndexOutOfRange(
+                f"CardSet: index {brief(index)} is out of range for {len(cards)} cards"
+            )
+        return cards[index]
+
     def __or__(self, other: CardSet) -> CardSet:
         if not isinstance(other, CardSet):
             return NotImplemented
@@ -345,6 +365,11 @@ class CardSet:
 
     def __repr__(self) -> str:
         return f"CardSet.parse({str(self)!r})"
+
+
+class _IndexOutOfRange(RulesError, IndexError):
+    """A position past the end of a :class:`CardSet`: a RulesError, and the
+    IndexError every sequence raises there."""
 
 
 _SuitOrRank = TypeVar("_SuitOrRank", Suit, Rank)

@@ -31,6 +31,7 @@ from __future__ import annotations
 from typing import Final
 
 from spades_core import _check
+from spades_core import transitions as _transitions
 from spades_core._slices import SliceTable
 from spades_core.actions import BIDS, PLAYS, Bid, Deal, Play
 from spades_core.errors import IllegalActionError, IllegalReason, brief
@@ -83,7 +84,7 @@ def action_id(action: object) -> int:
 
 
 def _mask_bits(game: Game) -> int:
-    _check.instance(game, Game, "encoding", "game", "a Game")
+    _check.game(game, "encoding")
     return legal_id_bits(game)
 
 
@@ -180,6 +181,3 @@ def action_from_id(game: Game, action_id: int) -> Play | Bid:
         raise AssertionError(f"{action!r} is legal but not among the legal actions")
     raise error
 
-
-# Imported last so that state (which imports transitions at its end) is loaded first.
-from spades_core import transitions as _transitions  # noqa: E402

@@ -19,6 +19,7 @@ __all__ = [
     "InconsistentViewError",
     "InvalidNotationError",
     "RecordFormatError",
+    "RecordReason",
     "RulesError",
     "SpadesError",
     "VariantError",
@@ -140,25 +141,86 @@ class DuplicateVariantError(VariantError):
 
 class InconsistentViewError(SpadesError, ValueError):
     """A view no deal of the hidden cards can produce, given to
-    :func:`spades_core.determinize` (never the case for a view of a real game)."""
+    :func:`~spades_core.sampling.determinize` (never the case for a view of a real game)."""
+
+
+class RecordReason(enum.StrEnum, metaclass=CheckedLookup):
+    """Why a record was refused; stable and machine-readable.
+
+    A ``str`` enum: each member equals its value (``"bad_option"``), the tag
+    ``spades replay`` prints. An action the rules reject is
+    ``ILLEGAL_ACTION``, and the error's ``illegal_reason`` says which rule.
+    """
+
+    @classmethod
+    def _missing_(cls, value: object) -> RecordReason:
+        reasons = ", ".join(reason.value for reason in cls)
+        raise InvalidNotationError(f"not a record reason: {brief(value)}; use {reasons}")
+
+    NOT_JSON = "not_json"
+    """Not JSON (or not UTF-8, a key twice, ``NaN``, nesting or numbers too large)."""
+    NOT_AN_OBJECT = "not_an_object"
+    """JSON, but not an object."""
+    WRONG_FORMAT = "wrong_format"
+    """A ``format`` other than ``"spades-game"``."""
+    UNSUPPORTED_VERSION = "unsupported_version"
+    """A format ``version`` this library does not read."""
+    MISSING_FIELD = "missing_field"
+    """A required field is missing."""
+    UNKNOWN_FIELD = "unknown_field"
+    """A field the format does not define."""
+    WRONG_TYPE = "wrong_type"
+    """A value of the wrong JSON type, or a record that is not text."""
+    BAD_VALUE = "bad_value"
+    """A ``seed`` or ``first_dealer`` out of range."""
+    UNKNOWN_VARIANT = "unknown_variant"
+    """A variant that is not installed (or not the variant passed)."""
+    VARIANT_UNAVAILABLE = "variant_unavailable"
+    """A variant that is installed but broken."""
+    VARIANT_VERSION = "variant_version"
+    """Made under another version of the variant's rules."""
+    BAD_OPTION = "bad_option"
+    """An option the variant does not have, or a value it does not take."""
+    TOO_LARGE = "too_large"
+    """Larger than the limits of :mod:`spades_core.records`."""
+    MISSING_DEAL = "missing_deal"
+    """A hand without ``deal`` in a record without ``seed``."""
+    INVALID_DEAL = "invalid_deal"
+    """A deal that is not four hands of 13 distinct cards covering the deck."""
+    BAD_CARD = "bad_card"
+    """A play that is not a card."""
+    TOO_MANY_BIDS = "too_many_bids"
+    """More than four bids in a hand."""
+    TOO_MANY_PLAYS = "too_many_plays"
+    """More than 52 plays in a hand."""
+    INCOMPLETE_HAND = "incomplete_hand"
+    """An unfinished hand that is not the last."""
+    AFTER_GAME_OVER = "after_game_over"
+    """Hands after the one that ended the game."""
+    ILLEGAL_ACTION = "illegal_action"
+    """An action the rules reject when it is replayed (``illegal_reason`` says why)."""
 
 
 class RecordFormatError(SpadesError, ValueError):
     """A game record that cannot be read or that breaks a rule when replayed.
 
-    ``hand`` and ``action`` locate the problem (``None`` when it is not inside
-    a hand); ``reason`` is a short machine-readable tag.
+    ``reason`` says why, as a :class:`RecordReason`; for an action the rules
+    reject (``RecordReason.ILLEGAL_ACTION``) ``illegal_reason`` is the
+    :class:`IllegalReason` applying it raised, otherwise ``None``. ``hand``
+    and ``action`` locate the problem (``None`` when it is not inside a hand).
     """
 
     def __init__(
         self,
         message: str,
         *,
-        reason: str = "invalid",
+        reason: RecordReason,
         hand: int | None = None,
         action: int | None = None,
+        illegal_reason: IllegalReason | None = None,
     ) -> None:
         super().__init__(message)
-        self.reason = reason
+        self.reason = RecordReason(reason)
+        self.illegal_reason = illegal_reason
         self.hand = hand
         self.action = action

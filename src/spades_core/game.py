@@ -24,20 +24,20 @@ from __future__ import annotations
 import enum
 import secrets
 from collections.abc import Callable, Mapping
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Final, final
 
 import attrs
 
 from spades_core import _check
+from spades_core import _compat as _deprecations
 from spades_core._enums import CheckedLookup
 from spades_core.actions import Action, Bid, Play, action_of
 from spades_core.cards import ALL_CARDS, Card, CardSet
-from spades_core.errors import IllegalActionError, InvalidNotationError, RulesError, brief
-from spades_core.options import STANDARD_OPTIONS, Rules
+from spades_core.errors import IllegalActionError
+from spades_core.options import Rules
 from spades_core.registry import load_variant
 from spades_core.results import SEATS, HandResults, Trick
-from spades_core.rng import MAX_SEED, first_dealer
+from spades_core.rng import first_dealer
 from spades_core.seats import Seat, SeatMap, Team, TeamMap
 from spades_core.variant import Variant
 
@@ -176,11 +176,10 @@ class Game:
         return self._winner
 
     @property
-    def bids(self) -> Mapping[Seat, int]:
-        """The bids made so far this hand (0 is Nil)."""
-        return MappingProxyType(
-            {SEATS[i]: bid for i, bid in enumerate(self._bids) if bid is not None}
-        )
+    def bids(self) -> SeatMap[int | None]:
+        """Every seat's bid this hand (0 is Nil), ``None`` for a seat that has
+        not bid yet, as in :attr:`View.bids <spades_core.views.View.bids>`."""
+        return _deprecations.bids_made_so_far(self._bids)
 
     @property
     def tricks_won(self) -> SeatMap[int]:
@@ -223,19 +222,7 @@ class Game:
     def __setstate__(self, state: dict[str, object]) -> None:
         for name, value in state.items():
             _SETTERS[name](self, value)
-        # Pickles of release 0.1 hold the history as a tuple, and rules
-        # without the options added since (or with an option that has moved
-        # to a variant of its own): both are brought up to date.
-        if not isinstance(self._results, HandResults):
-            _SETTERS["_results"](self, HandResults(self._results))
-        setup = self._setup
-        own_options = {name for name in setup.variant.option_specs if name not in STANDARD_OPTIONS}
-        if (
-            not all(hasattr(setup.rules, field.name) for field in attrs.fields(Rules))
-            or {name for name, _ in setup.rules.extra} != own_options
-        ):
-            rules = setup.variant.rules(**dict(setup.rules.overrides))
-            _SETTERS["_setup"](self, attrs.evolve(setup, rules=rules))
+        _deprecations.upgrade_pickled_game(self, _SETTERS)
 
     def __repr__(self) -> str:
         where = f"hand {self.hand_number + 1}, {self._phase.name}"
@@ -257,7 +244,8 @@ class Game:
         return legal
 
     def legal_bids(self) -> tuple[int, ...]:
-        """The bids open to the seat to act (empty outside bidding)."""
+        """The bids open to the seat to act, as :meth:`bid` takes them: whole
+        numbers, 0 for Nil (empty outside bidding)."""
         if self._phase is not Phase.BID:
             return ()
         return tuple(action.value for action in self.legal_actions())  # type: ignore[union-attr]
@@ -281,8 +269,9 @@ class Game:
             return None
         return _legality.bid_explanation(self)
 
-    def legal_plays(self) -> CardSet:
-        """The cards the seat to act may play (empty outside play)."""
+    def legal_cards(self) -> CardSet:
+        """The cards the seat to act may play, as :meth:`play` takes them
+        (empty outside play); index it in card-id order like a tuple."""
         if self._phase is not Phase.PLAY:
             return CardSet(0)
         return CardSet(_legality.legal_play_mask(self))
@@ -293,10 +282,19 @@ class Game:
 
         return legal_mask(self)
 
+    def legal_plays(self) -> CardSet:
+        """Deprecated name of :meth:`legal_cards` (removed in 0.3.0)."""
+        _deprecations.deprecated("Game.legal_plays()", "Game.legal_cards()")
+        return self.legal_cards()
+
     def why_illegal(
         self, action: object, *, seat: Seat | str | None = None
     ) -> IllegalActionError | None:
-        """The error :meth:`apply` would raise for ``action``, or ``None`` if it is legal."""
+        """The error :meth:`apply` would raise for ``action`` (in any of the
+        notations :meth:`apply` reads), or ``None`` if it is legal. A ``seat``
+        that cannot be read raises :class:`~spades_core.InvalidNotationError`."""
+        if seat is not None:
+            seat = _check.seat(seat, "Game.why_illegal")
         try:
             _legality.check(self, action_of(action), seat)
         except IllegalActionError as error:
@@ -305,15 +303,15 @@ class Game:
 
     # -- transitions -------------------------------------------------------------
 
-    def apply(self, action: Action | str, *, seat: Seat | str | None = None) -> Game:
-        """The game after the seat to act takes ``action`` (an action, or its
-        notation as :func:`~spades_core.actions.action_of` reads it: ``"QH"``, ``"nil"``).
+    def apply(self, action: Action | Card | int | str, *, seat: Seat | str | None = None) -> Game:
+        """The game after the seat to act takes ``action``: an action, a
+        :class:`~spades_core.Card` (playing it), a whole number (bidding it) or
+        text for either (``"QH"``, ``"nil"``), as
+        :func:`~spades_core.actions.action_of` reads it.
 
         With ``seat``, also checks that it is that seat's turn. Raises
         :class:`~spades_core.IllegalActionError` for anything not legal.
         """
-        if type(action) is str:
-            action = action_of(action)
         return _transitions.apply(self, action, seat)
 
     def deal(self, hands: Mapping[Seat, object] | Mapping[str, object] | None = None) -> Game:
@@ -321,15 +319,14 @@ class Game:
         ``hands`` (a mapping from each seat to its 13 cards)."""
         return _transitions.deal(self, hands)
 
-    def bid(self, value: int | str, *, seat: Seat | str | None = None) -> Game:
-        """The game after the seat to act bids ``value`` (0 or ``"nil"`` is Nil, ``"3"``)."""
-        kind = type(value)
-        return _transitions.apply(
-            self, Bid.of(value) if kind is int or kind is str else value, seat
-        )
+    def bid(self, value: Bid | int | str, *, seat: Seat | str | None = None) -> Game:
+        """The game after the seat to act bids ``value`` (0 or ``"nil"`` is Nil,
+        ``3`` or ``"3"``, a :class:`~spades_core.Bid`)."""
+        return _transitions.apply(self, Bid.of(value), seat)
 
-    def play(self, card: Card | str, *, seat: Seat | str | None = None) -> Game:
-        """The game after the seat to act plays ``card`` (a Card or ``"QH"``)."""
+    def play(self, card: Card | Play | str, *, seat: Seat | str | None = None) -> Game:
+        """The game after the seat to act plays ``card`` (a Card, ``"QH"``, a
+        :class:`~spades_core.Play`)."""
         return _transitions.apply(self, Play.of(card), seat)
 
     def view(self, seat: Seat | str) -> View:
@@ -372,19 +369,20 @@ def new_game(
     >>> game.rules.target_score, game.dealer
     (300, <Seat.WEST: 3>)
     """
-    chosen = variant if isinstance(variant, Variant) else load_variant(variant)
+    if isinstance(variant, Variant):
+        chosen = variant
+    else:
+        _check.instance(variant, str, "new_game", "variant", "a variant id or a Variant")
+        chosen = load_variant(variant)
     if seed is None:
         seed = secrets.randbits(64)
-    elif type(seed) is not int or not 0 <= seed <= MAX_SEED:
-        raise RulesError(f"seed must be a whole number from 0 to 2**64-1; got {brief(seed)}")
+    else:
+        _check.seed(seed, "new_game")
     rules = chosen.rules(**options)
     if dealer is None:
         first = SEATS[first_dealer(seed)]
     else:
-        try:
-            first = _check.seat(dealer, "new_game", "dealer")
-        except InvalidNotationError as error:
-            raise RulesError(str(error)) from None
+        first = _check.seat(dealer, "new_game", "dealer")
     return _transitions.between_hands(
         GameSetup(chosen, rules, seed, first), first, (0, 0), (0, 0), HandResults(), None
     )

@@ -23,13 +23,12 @@ from spades_core.cards import ALL_CARDS, SUIT_MASKS, CardSet
 from spades_core.errors import (
     IllegalActionError,
     IllegalReason,
-    InvalidNotationError,
     brief,
 )
 from spades_core.game import NO_SEAT, SEATS, Game, GameSetup, Phase
 from spades_core.options import FirstLead, Rules
 from spades_core.seats import Seat
-from spades_core.tricks import NO_SUIT, RANKS, legal_mask
+from spades_core.tricks import NO_SUIT, RANKS, legal_card_mask
 from spades_core.variant import Variant, checked_explain_bids, checked_legal_bids
 
 __all__ = [
@@ -71,8 +70,10 @@ def legal_play_mask(game: Game) -> int:
     """The mask of cards the seat to act may play (the game must be in ``PLAY``)."""
     trick = game._trick
     if trick:
-        return legal_mask(game._held[game._to_act], trick[0] // RANKS, game._broken, False)
-    return legal_mask(game._held[game._to_act], NO_SUIT, game._broken, _leads_two_of_clubs(game))
+        return legal_card_mask(game._held[game._to_act], trick[0] // RANKS, game._broken, False)
+    return legal_card_mask(
+        game._held[game._to_act], NO_SUIT, game._broken, _leads_two_of_clubs(game)
+    )
 
 
 def _leads_two_of_clubs(game: Game) -> bool:
@@ -149,10 +150,7 @@ def check(game: Game, action: object, seat: object = None) -> None:
     ``seat``, if given: a :class:`Seat` or its name) would raise; return ``None``
     if it is legal."""
     if seat is not None and type(seat) is not Seat:
-        try:
-            seat = _check.seat(seat, "apply")
-        except InvalidNotationError as error:
-            raise _illegal(IllegalReason.NOT_YOUR_TURN, str(error)) from None
+        seat = _check.seat(seat, "Game.apply")
     phase = game._phase
     if seat is not None and (game._to_act == NO_SEAT or seat != game._to_act):
         if game._to_act == NO_SEAT:
@@ -257,7 +255,7 @@ def card_refusal(
     if not held >> card & 1:
         return _illegal(IllegalReason.CARD_NOT_IN_HAND, f"{who.name} does not hold {shown}")
     led = trick[0] // RANKS if trick else NO_SUIT
-    if legal_mask(held, led, broken, leads_two_of_clubs and not trick) >> card & 1:
+    if legal_card_mask(held, led, broken, leads_two_of_clubs and not trick) >> card & 1:
         return None
     if trick:
         suit = ALL_CARDS[trick[0]].suit

@@ -11,8 +11,12 @@ packages do, just as variants do under ``spades_core.variants``::
     cautious = "my_package.players:CautiousPlayer"
 
 spades-core also registers ``ismcts``, OpenSpiel's information-set Monte
-Carlo tree search with random roll-outs (``ismcts:simulations=200:uct_c=2``;
-it needs the ``openspiel`` extra), an opponent written outside this project.
+Carlo tree search (``ismcts:simulations=200:uct_c=2`` with random roll-outs,
+``ismcts:rollout=normal`` with the normal policy's; it needs the
+``openspiel`` extra), an opponent written outside this project, and
+``perfect-info``, the hard bot's search on every seat's true cards, a
+reference for measurements that tables where a person plays refuse
+(:func:`check_human_table`).
 
 An entry point names a *factory*: a callable taking keyword arguments only,
 ``seed`` (an int, from which the player must draw all its randomness, so a
@@ -31,7 +35,7 @@ does variants.
 >>> spec.name, spec.options, str(spec)
 ('hard', (('steps', 2000),), 'hard:steps=2000')
 >>> make_player(spec, seed=1)
-<HardBot seed=1 steps=2000 bid_steps=6000 samples=6-100 draws=6 confidence=1.0>
+<HardBot seed=1 steps=2000 bid_steps=6000 samples=6-100 draws=6 confidence=1.0 inference=off>
 """
 
 from __future__ import annotations
@@ -56,6 +60,7 @@ __all__ = [
     "PlayerError",
     "PlayerSpec",
     "available_players",
+    "check_human_table",
     "make_player",
     "parse_player",
     "refresh_players",
@@ -169,6 +174,41 @@ def make_player(spec: str | PlayerSpec, *, seed: int) -> Player:
             f"player {parsed.name!r} built {brief(player)}, which has no choose(view) method"
         )
     return cast("Player", player)
+
+
+def check_human_table(player: object) -> None:
+    """Refuse a player that may not sit at a table where a person plays.
+
+    A player declares this with ``for_human_tables = False`` (the
+    ``perfect-info`` player, which sees every seat's cards, does). ``player``
+    is a player object, or a name or spec (``"perfect-info"``): then its
+    factory is looked up, without building a player, and asked. Raises
+    :class:`PlayerError` saying so for such a player. Anything else passes:
+    a name that is no installed player (or cannot be imported) is left to
+    the table's own check of what it seats.
+
+    >>> check_human_table("hard")
+    >>> try:
+    ...     check_human_table("perfect-info")
+    ... except PlayerError as error:
+    ...     print(str(error)[:51])
+    perfect-info is for measurement only: it sees every
+    """
+    name = None
+    if isinstance(player, str | PlayerSpec):
+        try:
+            name = parse_player(player).name
+            target: object = _REGISTRY.factory(name)
+        except PlayerError:
+            return
+    else:
+        target = player
+    if getattr(target, "for_human_tables", True) is False:
+        shown = name or getattr(target, "level", None) or type(target).__name__
+        raise PlayerError(
+            f"{shown} is for measurement only: it sees every seat's cards, so it cannot sit "
+            "at a table where a person plays; choose another player"
+        )
 
 
 def available_players() -> tuple[str, ...]:

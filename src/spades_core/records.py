@@ -12,8 +12,9 @@ A record is one JSON object (``docs/records.md`` describes every field)::
 engine's checked API** (:func:`~spades_core.new_game`, :meth:`Game.deal`,
 :meth:`Game.apply`), so a record that breaks a rule is rejected. Anything
 wrong with a record raises :class:`~spades_core.RecordFormatError` whose
-``hand`` and ``action`` locate the problem and whose ``reason`` is one of
-:data:`REASONS`. :func:`dump_lines` and :func:`load_lines` stream JSON Lines
+``hand`` and ``action`` locate the problem and whose ``reason`` is a
+:class:`~spades_core.RecordReason` (with the ``illegal_reason`` for an action
+the rules reject). :func:`dump_lines` and :func:`load_lines` stream JSON Lines
 files, one record per line.
 
 Decisions:
@@ -25,14 +26,14 @@ Decisions:
   are actions 0-3, plays 4-55). Problems with a hand's deal or with the hand
   as a whole have ``action = None``.
 * A record made under another version of its variant's rules is rejected
-  (``reason="variant_version"``): replaying it under changed rules could
+  (``reason=RecordReason.VARIANT_VERSION``): replaying it under changed rules could
   silently give other scores.
 * Unknown fields are rejected, so a misspelt field is never ignored.
 * Option names are data: each is looked up among the variant's options
   before anything is called with it.
 * Sizes are bounded (:data:`MAX_RECORD_SIZE`, :data:`MAX_HANDS`,
   :data:`MAX_OPTIONS`, :data:`MAX_NAME_LENGTH`, :data:`MAX_NUMBER`); larger
-  input is refused with ``reason="too_large"``, a too long text before it is
+  input is refused with ``reason=RecordReason.TOO_LARGE``, a too long text before it is
   parsed. Messages echo at most a short prefix of a bad value.
 * ``hand`` and ``action`` count from 0 (they index the record's lists);
   messages, written for people, count hands and actions from 1.
@@ -57,12 +58,15 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final, NoReturn
 
 from spades_core import _check, rng
+from spades_core import _compat as _deprecations
 from spades_core.actions import BIDS, PLAYS, Action, Play
 from spades_core.cards import ALL_CARDS, Card, CardSet
 from spades_core.errors import (
     IllegalActionError,
+    IllegalReason,
     InvalidNotationError,
     RecordFormatError,
+    RecordReason,
     RulesError,
     VariantError,
     VariantNotFoundError,
@@ -82,7 +86,6 @@ __all__ = [
     "MAX_NUMBER",
     "MAX_OPTIONS",
     "MAX_RECORD_SIZE",
-    "REASONS",
     "VERSION",
     "dump_lines",
     "dumps",
@@ -111,41 +114,6 @@ MAX_NUMBER: Final = 2**64
 """No whole number in a record's options may exceed this in magnitude."""
 MAX_INDENT: Final = 16
 """The widest ``indent`` :func:`dumps` takes, in spaces."""
-
-REASONS: Final = frozenset(
-    {
-        # reading the JSON and the record's fields
-        "not_json",
-        "not_an_object",
-        "wrong_format",
-        "unsupported_version",
-        "missing_field",
-        "unknown_field",
-        "wrong_type",
-        "bad_value",
-        "unknown_variant",
-        "variant_unavailable",
-        "variant_version",
-        "bad_option",
-        "too_large",
-        # a hand's structure
-        "missing_deal",
-        "invalid_deal",
-        "bad_card",
-        "too_many_bids",
-        "too_many_plays",
-        "incomplete_hand",
-        "after_game_over",
-        # an action the rules reject: the IllegalReason values
-        "wrong_phase",
-        "bid_not_allowed",
-        "card_not_in_hand",
-        "must_follow_suit",
-        "spades_not_broken",
-        "must_lead_two_of_clubs",
-    }
-)
-"""Every ``reason`` a :class:`RecordFormatError` from this module can carry."""
 
 _RECORD_FIELDS: Final = frozenset(
     {"format", "version", "variant", "variant_version", "options", "seed", "first_dealer", "hands"}
@@ -182,16 +150,13 @@ def to_record(game: Game) -> dict[str, Any]:
     with reason ``too_large``: no record is written that :func:`from_record`
     would refuse.
     """
-    if not isinstance(game, Game):
-        raise RecordFormatError(
-            f"to_record() takes a Game; got {type(game).__name__}", reason="wrong_type"
-        )
+    _check.game(game, "to_record")
     count = len(game.hand_results) + (game.phase in (Phase.BID, Phase.PLAY))
     if count > MAX_HANDS:
         _fail(
             f"the game has {count:,} hands; a record holds at most {MAX_HANDS:,}, so this "
             "game cannot be written as one",
-            "too_large",
+            RecordReason.TOO_LARGE,
         )
     hands: list[dict[str, Any]] = []
     for result in game.hand_results:
@@ -209,7 +174,7 @@ def to_record(game: Game) -> dict[str, Any]:
         dealer = game.dealer
         made = game.bids
         order = [SEATS[(dealer + i) % 4] for i in (1, 2, 3, 4)]
-        bids = [made[seat] for seat in order if seat in made]
+        bids = [bid for bid in (made[seat] for seat in order) if bid is not None]
         plays = [_CARD_TEXT[card.id] for trick in game.tricks for card in trick.cards]
         plays += [_CARD_TEXT[card.id] for _, card in game.current_trick]
         hands.append(
@@ -245,10 +210,7 @@ def dumps(game: Game, *, indent: int | None = None) -> str:
     :data:`MAX_HANDS` hands, or a text longer than :data:`MAX_RECORD_SIZE`
     in UTF-8) raises it with reason ``too_large``.
     """
-    if not isinstance(game, Game):
-        raise RecordFormatError(
-            f"dumps() takes a Game; got {type(game).__name__}", reason="wrong_type"
-        )
+    _check.game(game, "dumps")
     if indent is not None:
         _check.whole_number(indent, "dumps", "indent")
         if not 0 <= indent <= MAX_INDENT:
@@ -268,7 +230,7 @@ def dumps(game: Game, *, indent: int | None = None) -> str:
         )
     except (TypeError, ValueError) as error:
         raise RecordFormatError(
-            f"the game's options cannot be written as JSON: {error}", reason="bad_option"
+            f"the game's options cannot be written as JSON: {error}", reason=RecordReason.BAD_OPTION
         ) from None
     # The limit loads() applies, in bytes of UTF-8, which are never fewer than characters.
     size = len(text) if text.isascii() else len(text.encode("utf-8"))
@@ -287,30 +249,36 @@ def dump_lines(games: Iterable[Game]) -> Iterator[str]:
 
 
 def _fail(
-    message: str, reason: str, hand: int | None = None, action: int | None = None
+    message: str,
+    reason: RecordReason,
+    hand: int | None = None,
+    action: int | None = None,
+    illegal_reason: IllegalReason | None = None,
 ) -> NoReturn:
     where = ""
     if hand is not None:
         # For people, hands and actions count from 1; the attributes stay indexes.
         where = f"hand {hand + 1}" + ("" if action is None else f", action {action + 1}") + ": "
-    raise RecordFormatError(where + message, reason=reason, hand=hand, action=action)
+    raise RecordFormatError(
+        where + message, reason=reason, hand=hand, action=action, illegal_reason=illegal_reason
+    )
 
 
 def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for key, value in pairs:
         if key in found:
-            _fail(f"the key {brief(key)} appears twice in one object", "not_json")
+            _fail(f"the key {brief(key)} appears twice in one object", RecordReason.NOT_JSON)
         found[key] = value
     return found
 
 
 def _reject_constant(name: str) -> NoReturn:
-    _fail(f"{name} is not a JSON number", "not_json")
+    _fail(f"{name} is not a JSON number", RecordReason.NOT_JSON)
 
 
 def _too_large(what: str, size: int, limit: int) -> NoReturn:
-    _fail(f"{what} is too large: {size:,} where at most {limit:,} are read", "too_large")
+    _fail(f"{what} is too large: {size:,} where at most {limit:,} are read", RecordReason.TOO_LARGE)
 
 
 def read_json(text: object) -> object:
@@ -325,9 +293,15 @@ def read_json(text: object) -> object:
         try:
             text = bytes(text).removeprefix(b"\xef\xbb\xbf").decode("utf-8")
         except UnicodeDecodeError as error:
-            _fail(f"a record is UTF-8 JSON text; these bytes are not UTF-8 ({error})", "not_json")
+            _fail(
+                f"a record is UTF-8 JSON text; these bytes are not UTF-8 ({error})",
+                RecordReason.NOT_JSON,
+            )
     if not isinstance(text, str):
-        _fail(f"a record is JSON text (str or bytes); got {type(text).__name__}", "wrong_type")
+        _fail(
+            f"a record is JSON text (str or bytes); got {type(text).__name__}",
+            RecordReason.WRONG_TYPE,
+        )
     text = text.removeprefix("\ufeff")
     try:
         return json.loads(
@@ -337,9 +311,9 @@ def read_json(text: object) -> object:
         raise
     except ValueError as error:
         # JSONDecodeError, and integers too long for Python to convert.
-        _fail(f"not JSON this library reads: {error}", "not_json")
+        _fail(f"not JSON this library reads: {error}", RecordReason.NOT_JSON)
     except RecursionError:
-        _fail("not JSON this library reads: nested too deeply", "not_json")
+        _fail("not JSON this library reads: nested too deeply", RecordReason.NOT_JSON)
 
 
 def _type_name(value: object) -> str:
@@ -366,32 +340,38 @@ def _check_fields(
         _fail(
             f"{what} has unknown field(s) {', '.join(brief(key) for key in unknown[:5])}; "
             f"its fields are {', '.join(sorted(allowed))}",
-            "unknown_field",
+            RecordReason.UNKNOWN_FIELD,
             hand,
         )
 
 
 def _required(obj: Mapping[str, Any], name: str) -> Any:
     if name not in obj:
-        _fail(f"the record has no {name!r} field", "missing_field")
+        _fail(f"the record has no {name!r} field", RecordReason.MISSING_FIELD)
     return obj[name]
 
 
 def _read_variant(record: Mapping[str, Any], given: Variant | None) -> Variant:
     variant_id = _required(record, "variant")
     if not isinstance(variant_id, str):
-        _fail(f"'variant' must be a variant id string; got {_type_name(variant_id)}", "wrong_type")
+        _fail(
+            f"'variant' must be a variant id string; got {_type_name(variant_id)}",
+            RecordReason.WRONG_TYPE,
+        )
     if len(variant_id) > MAX_NAME_LENGTH:
         _too_large("'variant' (characters)", len(variant_id), MAX_NAME_LENGTH)
     version = _required(record, "variant_version")
     if not _is_int(version):
-        _fail(f"'variant_version' must be a whole number; got {_type_name(version)}", "wrong_type")
+        _fail(
+            f"'variant_version' must be a whole number; got {_type_name(version)}",
+            RecordReason.WRONG_TYPE,
+        )
     if given is not None:
         if given.id != variant_id:
             _fail(
                 f"the record is a game of {brief(variant_id)}, not of the given variant "
                 f"{brief(given.id)}",
-                "unknown_variant",
+                RecordReason.UNKNOWN_VARIANT,
             )
         variant = given
     else:
@@ -399,12 +379,12 @@ def _read_variant(record: Mapping[str, Any], given: Variant | None) -> Variant:
             variant = load_variant(variant_id)
         except VariantNotFoundError as error:
             raise RecordFormatError(
-                f"unknown variant {brief(variant_id)}: {error}", reason="unknown_variant"
+                f"unknown variant {brief(variant_id)}: {error}", reason=RecordReason.UNKNOWN_VARIANT
             ) from None
         except VariantError as error:
             raise RecordFormatError(
                 f"variant {brief(variant_id)} cannot be used: {error}",
-                reason="variant_unavailable",
+                reason=RecordReason.VARIANT_UNAVAILABLE,
             ) from error
     if version != variant.version:
         _fail(
@@ -412,7 +392,7 @@ def _read_variant(record: Mapping[str, Any], given: Variant | None) -> Variant:
             "rules; the "
             f"installed variant is version {variant.version}, whose rules may differ, so the "
             "record is not replayed",
-            "variant_version",
+            RecordReason.VARIANT_VERSION,
         )
     return variant
 
@@ -420,40 +400,46 @@ def _read_variant(record: Mapping[str, Any], given: Variant | None) -> Variant:
 def _read_header(record: Mapping[str, Any]) -> None:
     form = _required(record, "format")
     if form != FORMAT:
-        _fail(f"'format' must be {FORMAT!r}; got {brief(form)}", "wrong_format")
+        _fail(f"'format' must be {FORMAT!r}; got {brief(form)}", RecordReason.WRONG_FORMAT)
     version = _required(record, "version")
     if not _is_int(version):
-        _fail(f"'version' must be a whole number; got {_type_name(version)}", "wrong_type")
+        _fail(
+            f"'version' must be a whole number; got {_type_name(version)}", RecordReason.WRONG_TYPE
+        )
     if version != VERSION:
         _fail(
             f"record format version {brief(version)} is not supported; this library reads "
             f"version {VERSION}",
-            "unsupported_version",
+            RecordReason.UNSUPPORTED_VERSION,
         )
 
 
 def _start(record: Mapping[str, Any], variant: Variant) -> Game:
     options = record.get("options", {})
     if not isinstance(options, dict):
-        _fail(f"'options' must be an object; got {_type_name(options)}", "wrong_type")
+        _fail(f"'options' must be an object; got {_type_name(options)}", RecordReason.WRONG_TYPE)
     checked = _read_options(options, variant)
     seed = record.get("seed")
     if seed is not None and (not _is_int(seed) or not 0 <= seed <= MAX_SEED):
-        _fail(f"'seed' must be a whole number from 0 to 2**64-1; got {brief(seed)}", "bad_value")
+        _fail(
+            f"'seed' must be a whole number from 0 to 2**64-1; got {brief(seed)}",
+            RecordReason.BAD_VALUE,
+        )
     dealer_text = record.get("first_dealer")
     if dealer_text is None and seed is None:
-        _fail("a record without a 'seed' must give 'first_dealer'", "missing_field")
+        _fail("a record without a 'seed' must give 'first_dealer'", RecordReason.MISSING_FIELD)
     dealer: Seat | None = None
     if dealer_text is not None:
         if not isinstance(dealer_text, str) or dealer_text not in ("N", "E", "S", "W"):
             _fail(
-                f"'first_dealer' must be one of N, E, S, W; got {brief(dealer_text)}", "bad_value"
+                f"'first_dealer' must be one of N, E, S, W; got {brief(dealer_text)}",
+                RecordReason.BAD_VALUE,
             )
         dealer = Seat.parse(dealer_text)
     try:
         return new_game(variant, seed=seed, dealer=dealer, **checked)
     except RulesError as error:
-        raise RecordFormatError(f"options: {error}", reason="bad_option") from None
+        raise RecordFormatError(f"options: {error}", reason=RecordReason.BAD_OPTION) from None
 
 
 def _read_options(options: Mapping[object, object], variant: Variant) -> dict[str, object]:
@@ -465,7 +451,7 @@ def _read_options(options: Mapping[object, object], variant: Variant) -> dict[st
     checked: dict[str, object] = {}
     for name, value in options.items():
         if not isinstance(name, str):
-            _fail(f"option names are strings; got {brief(name)}", "bad_option")
+            _fail(f"option names are strings; got {brief(name)}", RecordReason.BAD_OPTION)
         if len(name) > MAX_NAME_LENGTH:
             _too_large("an option name (characters)", len(name), MAX_NAME_LENGTH)
         # new_game's own keywords are never options, whatever a plugin declares.
@@ -473,13 +459,13 @@ def _read_options(options: Mapping[object, object], variant: Variant) -> dict[st
             _fail(
                 f"options: {brief(name)} is not an option of {brief(variant.id)}; its options "
                 f"are {', '.join(sorted(supported))}",
-                "bad_option",
+                RecordReason.BAD_OPTION,
             )
         if type(value) is int and not -MAX_NUMBER <= value <= MAX_NUMBER:
             _fail(
                 f"options: {name} is {brief(value)}; numbers in a record are at most 2**64 in "
                 "magnitude",
-                "too_large",
+                RecordReason.TOO_LARGE,
             )
         checked[name] = value
     return checked
@@ -488,22 +474,30 @@ def _read_options(options: Mapping[object, object], variant: Variant) -> dict[st
 def _read_deal(entry: Mapping[str, Any], number: int, seeded: bool) -> dict[str, list[str]] | None:
     if "deal" not in entry:
         if not seeded:
-            _fail("the hand has no 'deal' and the record has no 'seed'", "missing_deal", number)
+            _fail(
+                "the hand has no 'deal' and the record has no 'seed'",
+                RecordReason.MISSING_DEAL,
+                number,
+            )
         return None
     deal = entry["deal"]
     if not isinstance(deal, dict):
-        _fail(f"'deal' must be an object; got {_type_name(deal)}", "wrong_type", number)
+        _fail(f"'deal' must be an object; got {_type_name(deal)}", RecordReason.WRONG_TYPE, number)
     for key, cards in deal.items():
         if key not in ("N", "E", "S", "W"):
-            _fail(f"'deal' keys are N, E, S, W; got {brief(key)}", "invalid_deal", number)
+            _fail(
+                f"'deal' keys are N, E, S, W; got {brief(key)}", RecordReason.INVALID_DEAL, number
+            )
         if isinstance(cards, list) and len(cards) > 13:
             _fail(
-                f"the deal of {key} lists {len(cards)} cards; a hand has 13", "invalid_deal", number
+                f"the deal of {key} lists {len(cards)} cards; a hand has 13",
+                RecordReason.INVALID_DEAL,
+                number,
             )
         if not isinstance(cards, list) or not all(isinstance(card, str) for card in cards):
             _fail(
                 f"the deal of {key} must be a list of card strings; got {_type_name(cards)}",
-                "wrong_type",
+                RecordReason.WRONG_TYPE,
                 number,
             )
     return deal
@@ -514,32 +508,45 @@ def _read_actions(entry: Mapping[str, Any], number: int) -> list[Action]:
     plays = entry.get("plays")
     for name, value in (("bids", bids), ("plays", plays)):
         if name not in entry:
-            _fail(f"the hand has no {name!r} field", "missing_field", number)
+            _fail(f"the hand has no {name!r} field", RecordReason.MISSING_FIELD, number)
         if not isinstance(value, list):
-            _fail(f"{name!r} must be a list; got {_type_name(value)}", "wrong_type", number)
+            _fail(
+                f"{name!r} must be a list; got {_type_name(value)}", RecordReason.WRONG_TYPE, number
+            )
     assert isinstance(bids, list)
     assert isinstance(plays, list)
     if len(bids) > 4:
-        _fail(f"the hand has {len(bids)} bids; a hand has 4", "too_many_bids", number, 4)
+        _fail(f"the hand has {len(bids)} bids; a hand has 4", RecordReason.TOO_MANY_BIDS, number, 4)
     if len(plays) > 52:
-        _fail(f"the hand has {len(plays)} plays; a hand has 52", "too_many_plays", number, 4 + 52)
+        _fail(
+            f"the hand has {len(plays)} plays; a hand has 52",
+            RecordReason.TOO_MANY_PLAYS,
+            number,
+            4 + 52,
+        )
     actions: list[Action] = []
     for index, bid in enumerate(bids):
         if not _is_int(bid):
             _fail(
                 f"a bid is a whole number (0 = Nil); got {_type_name(bid)}",
-                "wrong_type",
+                RecordReason.WRONG_TYPE,
                 number,
                 index,
             )
         if not 0 <= bid <= 13:
-            _fail(f"a bid is 0-13 (0 = Nil); got {brief(bid)}", "bid_not_allowed", number, index)
+            _fail(
+                f"a bid is 0-13 (0 = Nil); got {brief(bid)}",
+                RecordReason.ILLEGAL_ACTION,
+                number,
+                index,
+                IllegalReason.BID_NOT_ALLOWED,
+            )
         actions.append(BIDS[bid])
     for index, card in enumerate(plays, start=len(bids)):
         if not isinstance(card, str):
             _fail(
                 f"a play is a card string like 'QH'; got {_type_name(card)}",
-                "wrong_type",
+                RecordReason.WRONG_TYPE,
                 number,
                 index,
             )
@@ -548,7 +555,7 @@ def _read_actions(entry: Mapping[str, Any], number: int) -> list[Action]:
             try:
                 play = PLAYS[Card.parse(card).id]
             except InvalidNotationError as error:
-                _fail(str(error), "bad_card", number, index)
+                _fail(str(error), RecordReason.BAD_CARD, number, index)
         actions.append(play)
     return actions
 
@@ -565,29 +572,35 @@ def _replay_hand(game: Game, entry: object, number: int, last: bool, seeded: boo
     if game.is_over:
         _fail(
             "the game was over after the previous hand; the record has more hands",
-            "after_game_over",
+            RecordReason.AFTER_GAME_OVER,
             number,
         )
     if not isinstance(entry, dict):
-        _fail(f"a hand is an object; got {_type_name(entry)}", "wrong_type", number)
+        _fail(f"a hand is an object; got {_type_name(entry)}", RecordReason.WRONG_TYPE, number)
     _check_fields(entry, _HAND_FIELDS, "the hand", number)
     deal = _read_deal(entry, number, seeded)
     actions = _read_actions(entry, number)
     try:
         game = game.deal(deal)
     except IllegalActionError as error:
-        _fail(f"deal: {error}", "invalid_deal", number)
+        _fail(f"deal: {error}", RecordReason.INVALID_DEAL, number)
     for index, action in enumerate(actions):
         try:
             game = game.apply(action)
         except IllegalActionError as error:
-            _fail(f"{_describe(game, action)}: {error}", error.reason.value, number, index)
+            _fail(
+                f"{_describe(game, action)}: {error}",
+                RecordReason.ILLEGAL_ACTION,
+                number,
+                index,
+                error.reason,
+            )
         except VariantError as error:
             # A plugin that fails while judging or scoring: not the record's
             # fault, but loads() still reports it in its one error type.
             raise RecordFormatError(
                 f"hand {number + 1}, action {index + 1}: {error}",
-                reason="variant_unavailable",
+                reason=RecordReason.VARIANT_UNAVAILABLE,
                 hand=number,
                 action=index,
             ) from error
@@ -595,7 +608,7 @@ def _replay_hand(game: Game, entry: object, number: int, last: bool, seeded: boo
         _fail(
             f"the hand stops after {len(actions)} actions but another hand follows; "
             "only the last hand may be unfinished",
-            "incomplete_hand",
+            RecordReason.INCOMPLETE_HAND,
             number,
             len(actions),
         )
@@ -609,15 +622,17 @@ def from_record(record: object, *, variant: Variant | None = None) -> Game:
     not installed (e.g. one made with :meth:`Variant.derive`); its id must
     match the record's. Raises :class:`RecordFormatError` for any bad record.
     """
+    if variant is not None:
+        _check.instance(variant, Variant, "from_record", "variant", "a Variant or None")
     if not isinstance(record, dict):
-        _fail(f"a record is a JSON object; got {_type_name(record)}", "not_an_object")
+        _fail(f"a record is a JSON object; got {_type_name(record)}", RecordReason.NOT_AN_OBJECT)
     _check_fields(record, _RECORD_FIELDS, "the record")
     _read_header(record)
     chosen = _read_variant(record, variant)
     game = _start(record, chosen)
     hands = _required(record, "hands")
     if not isinstance(hands, list):
-        _fail(f"'hands' must be a list; got {_type_name(hands)}", "wrong_type")
+        _fail(f"'hands' must be a list; got {_type_name(hands)}", RecordReason.WRONG_TYPE)
     if len(hands) > MAX_HANDS:
         _too_large("'hands' (hands)", len(hands), MAX_HANDS)
     seeded = record.get("seed") is not None
@@ -630,9 +645,12 @@ def loads(text: str | bytes, *, variant: Variant | None = None) -> Game:
     """The game a JSON record describes, replayed through the engine.
 
     Raises :class:`RecordFormatError` (with ``reason``, ``hand`` and
-    ``action``) for anything wrong; nothing else escapes. See
-    :func:`from_record` for ``variant``.
+    ``action``) for anything wrong with the record; nothing else escapes but
+    :class:`~spades_core.ArgumentTypeError` for a ``variant`` that is not a
+    :class:`~spades_core.Variant`. See :func:`from_record` for ``variant``.
     """
+    if variant is not None:
+        _check.instance(variant, Variant, "loads", "variant", "a Variant or None")
     return from_record(read_json(text), variant=variant)
 
 
@@ -653,4 +671,10 @@ def load_lines(lines: Iterable[str | bytes], *, variant: Variant | None = None) 
                 reason=error.reason,
                 hand=error.hand,
                 action=error.action,
+                illegal_reason=error.illegal_reason,
             ) from None
+
+
+def __getattr__(name: str) -> Any:
+    """Names this module offered in release 0.1 (see :mod:`spades_core._compat`)."""
+    return _deprecations.module_attribute(__name__, name)

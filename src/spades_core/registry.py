@@ -40,6 +40,7 @@ from typing import Final, cast, final
 
 import attrs
 
+from spades_core import _check
 from spades_core.errors import (
     DuplicateVariantError,
     VariantLoadError,
@@ -326,8 +327,10 @@ def load_variant(variant_id: str) -> Variant:
     Raises :class:`~spades_core.VariantNotFoundError` (listing the available
     ids), :class:`~spades_core.DuplicateVariantError`, or a
     :class:`~spades_core.VariantLoadError` subclass (:class:`VariantImportError`,
-    :class:`NotAVariantError`, :class:`VariantIdMismatchError`).
+    :class:`NotAVariantError`, :class:`VariantIdMismatchError`); anything but
+    text, :class:`~spades_core.ArgumentTypeError`.
     """
+    _check.instance(variant_id, str, "load_variant", "variant_id", "a variant id like 'classic'")
     return _REGISTRY.load(variant_id)
 
 

@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING, Any, Final, final
 
 import attrs
 
-from spades_core.errors import ArgumentTypeError, RulesError, brief
+from spades_core import _check
+from spades_core._enums import CheckedLookup
+from spades_core.errors import ArgumentTypeError, RulesError
 from spades_core.options import BagOverflow, DoubleNil, NilTricks, Rules
 from spades_core.seats import Seat, Team, TeamMap
 
@@ -43,8 +45,12 @@ TRICK_POINTS: Final = 10
 """Points a made contract scores per trick bid (and a set one loses)."""
 
 
-class ScoreKind(enum.Enum):
+class ScoreKind(enum.Enum, metaclass=CheckedLookup):
     """What one item of a hand's score counts (docs/rules.md, Scoring)."""
+
+    @classmethod
+    def _missing_(cls, value: object) -> ScoreKind:
+        raise _check.not_a_member(cls, value)
 
     CONTRACT_MADE = "contract_made"
     """The partnership took at least its contract: 10 points per trick bid."""
@@ -342,7 +348,12 @@ def bag_cost(limit: int | None, penalty: int) -> float:
     >>> bag_cost(limit=None, penalty=100)
     0.0
     """
-    return 0.0 if limit is None else penalty / limit
+    # The hard bot's search asks this at every leaf: the usual case is one test.
+    if type(penalty) is int and (limit is None or (type(limit) is int and limit > 0)):
+        return 0.0 if limit is None else penalty / limit
+    _check.whole_number(penalty, "bag_cost", "penalty")
+    _check.count(limit, "bag_cost", "limit", minimum=1)
+    raise AssertionError("unreachable: the checks above raise")  # pragma: no cover
 
 
 def game_outcome(rules: Rules, scores: tuple[int, int]) -> Team | None:
@@ -424,7 +435,7 @@ def score_breakdown(game: Game | View, hand: int = -1) -> ScoreBreakdown:
 
     >>> import random
     >>> import spades_core as sc
-    >>> from spades_core.playout import playout
+    >>> from spades_core.playouts import playout
     >>> game = playout(sc.new_game("classic", seed=4), random.Random(4))
     >>> breakdown = score_breakdown(game)
     >>> sum(item.points for item in breakdown.team_items(sc.Team.NS)) == game.scores[sc.Team.NS]
@@ -446,15 +457,15 @@ def score_breakdown(game: Game | View, hand: int = -1) -> ScoreBreakdown:
         or not isinstance(results, HandResults)
     ):
         raise ArgumentTypeError(
-            f"score_breakdown: game must be a Game or a View; got {brief(game)}"
+            f"score_breakdown: game must be a Game or a View; got {_check.described(game)}"
         )
-    if type(hand) is not int:
-        raise ArgumentTypeError(f"score_breakdown: hand must be a whole number; got {brief(hand)}")
+    hand = _check.whole_number(hand, "score_breakdown", "hand")
     count = len(results)
     number = hand + count if hand < 0 else hand
     if not 0 <= number < count:
         raise RulesError(
-            f"hand {hand} is not a finished hand of this game ({_count(count, 'hand')} finished)"
+            f"score_breakdown: hand {hand} is not a finished hand of this game "
+            f"({_count(count, 'hand')} finished)"
         )
     result = results[number]
     before = results[number - 1].bags.values_ if number else (0, 0)

@@ -2,6 +2,8 @@
 
 >>> Seat.NORTH.next, Seat.NORTH.partner, Seat.EAST.team
 (<Seat.EAST: 1>, <Seat.SOUTH: 2>, <Team.EW: 1>)
+>>> print(Seat.WEST, "of", Seat.WEST.team, "is seat number", int(Seat.WEST))
+West of EW is seat number 3
 """
 
 from __future__ import annotations
@@ -16,6 +18,16 @@ from spades_core._enums import CheckedLookup
 from spades_core._notation import not_a, read_notation
 
 __all__ = ["Seat", "SeatMap", "Team", "TeamMap"]
+
+
+_NUMERIC_FORMATS = frozenset("bcdoxXn")
+
+
+def _format_member(member: enum.IntEnum, spec: str) -> str:
+    """``format(member, spec)``: its text, or its number for a numeric spec."""
+    if spec and spec[-1] in _NUMERIC_FORMATS:
+        return format(int(member), spec)
+    return format(str(member), spec)
 
 
 class Seat(enum.IntEnum, metaclass=CheckedLookup):
@@ -46,6 +58,14 @@ class Seat(enum.IntEnum, metaclass=CheckedLookup):
         """``N``, ``E``, ``S`` or ``W``."""
         return "NESW"[self]
 
+    def __str__(self) -> str:
+        """The seat's name as people write it: ``North``, ``East``, ``South``, ``West``."""
+        return _SEAT_NAMES[self]
+
+    def __format__(self, spec: str) -> str:
+        # f"{seat}" reads like str(seat); a numeric spec ("d", "02d") still formats the number.
+        return _format_member(self, spec)
+
     @classmethod
     def _missing_(cls, value: object) -> Seat:
         # Seat(7) and the like are bad input to a public call: a SpadesError.
@@ -68,6 +88,7 @@ class Seat(enum.IntEnum, metaclass=CheckedLookup):
 
 
 _SEATS = (Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST)
+_SEAT_NAMES = tuple(seat.name.title() for seat in _SEATS)
 _SEAT_BY_TEXT = {text: seat for seat in _SEATS for text in (seat.letter, seat.name)}
 
 
@@ -80,6 +101,13 @@ class Team(enum.IntEnum, metaclass=CheckedLookup):
     @classmethod
     def _missing_(cls, value: object) -> Team:
         raise not_a("team", value, "teams are 0 (NS) and 1 (EW)")
+
+    def __str__(self) -> str:
+        """The team's letters: ``NS`` or ``EW``."""
+        return self.name
+
+    def __format__(self, spec: str) -> str:
+        return _format_member(self, spec)
 
     @property
     def seats(self) -> tuple[Seat, Seat]:

@@ -2,9 +2,10 @@
 
 Each function takes a game and returns a new one; none mutates anything.
 :func:`apply` checks legality and is what :meth:`Game.apply` calls.
-:func:`play_unchecked`, :func:`bid_unchecked` and :func:`deal_unchecked` skip the checks, for
-simulation code that already chose a legal action from :func:`legal_actions`
-or :func:`legal_play_mask`; given an illegal action they produce a corrupt
+:func:`play_unchecked`, :func:`bid_unchecked` and :func:`deal_unchecked` skip the
+checks, for simulation code that already chose a legal action from
+:func:`~spades_core.legality.legal_actions` or
+:func:`~spades_core.legality.legal_play_mask`; given an illegal action they produce a corrupt
 game, so use them only there.
 
 The hand is scored by the play of its 13th trick (:func:`score_hand` is the
@@ -15,8 +16,9 @@ step), using the variant's :meth:`~spades_core.Variant.score_hand` and
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
+from spades_core import _compat as _deprecations
 from spades_core import rng
 from spades_core._build import (
     game_between_hands,
@@ -24,20 +26,15 @@ from spades_core._build import (
     game_playing,
     hand_result,
 )
-from spades_core.actions import Action, Bid, Deal, Play, deal_of
+from spades_core.actions import Action, Bid, Deal, Play, action_of, deal_of
 from spades_core.errors import brief
 from spades_core.game import SEATS, Game, GameSetup, Phase
-from spades_core.legality import (
-    bid_values,
-    check,
-    explicit_hands,
-    legal_actions,
-    legal_bid_values,
-    legal_play_mask,
-    wrong_phase,
-)
+from spades_core.legality import check as _check_action
+from spades_core.legality import explicit_hands, wrong_phase
+from spades_core.legality import legal_play_mask as _legal_play_mask
 from spades_core.options import BreakRule, FirstLead
-from spades_core.results import HandResult, HandResults, Trick, card_ids, make_trick
+from spades_core.results import HandResult, HandResults, Trick, card_ids
+from spades_core.results import make_trick as _make_trick
 from spades_core.seats import Seat, Team
 from spades_core.tricks import (
     FIRST_SPADE,
@@ -46,27 +43,18 @@ from spades_core.tricks import (
     RANKS,
     breaks_spades,
     first_leader,
-    trick_winner,
 )
+from spades_core.tricks import trick_winner as _trick_winner
 from spades_core.variant import checked_game_end, checked_score_hand
 
-# Besides its own steps, this module still offers the queries it held before
-# legality and the trick rules had modules of their own.
 __all__ = [
     "apply",
     "between_hands",
     "bid_unchecked",
-    "bid_values",
-    "check",
     "deal",
     "deal_unchecked",
-    "legal_actions",
-    "legal_bid_values",
-    "legal_play_mask",
-    "make_trick",
     "play_unchecked",
     "score_hand",
-    "trick_winner",
 ]
 
 _ANY_SPADE: Final = BreakRule.ANY_SPADE
@@ -94,14 +82,18 @@ def apply(game: Game, action: object, seat: object = None) -> Game:
                     for candidate in legal:
                         if candidate is action:
                             return play_unchecked(game, card)
-                if legal_play_mask(game) >> card & 1:
+                if _legal_play_mask(game) >> card & 1:
                     return play_unchecked(game, card)
         elif kind is Bid:
             if game._phase is _BID and _is_listed(action, game.legal_actions()):
                 return bid_unchecked(game, action.value)  # type: ignore[attr-defined]
         elif kind is Deal and game._phase is _DEAL:
             return deal(game, action)
-    check(game, action, seat)
+    kind = type(action)
+    if kind is not Play and kind is not Bid and kind is not Deal:
+        # A card, a number or text: read once, then the paths above.
+        return apply(game, action_of(action), seat)
+    _check_action(game, action, seat)
     if seat is not None:
         # check() accepted a seat given by name ("N"): it is the seat to act.
         return apply(game, action, None)
@@ -171,11 +163,11 @@ def play_unchecked(game: Game, card: int) -> Game:
             game, held, (seat + 1) % 4, game._leader, trick, game._won, game._tricks, broken
         )
     leader = game._leader
-    winner = (leader + trick_winner(trick)) % 4
+    winner = (leader + _trick_winner(trick)) % 4
     won_list = list(game._won)
     won_list[winner] += 1
     won = tuple(won_list)
-    tricks = (*game._tricks, make_trick(leader, trick, winner))
+    tricks = (*game._tricks, _make_trick(leader, trick, winner))
     if len(tricks) == 13:
         bids: tuple[int, ...] = game._bids  # type: ignore[assignment]  # all made by now
         return score_hand(game, game._dealt, bids, won, tricks[0].leader, card_ids(tricks), tricks)
@@ -239,3 +231,8 @@ def between_hands(
     return game_between_hands(
         setup, dealer, scores, bags, history, winner, over or winner is not None
     )
+
+
+def __getattr__(name: str) -> Any:
+    """Names this module offered in release 0.1 (see :mod:`spades_core._compat`)."""
+    return _deprecations.module_attribute(__name__, name)

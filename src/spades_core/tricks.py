@@ -23,9 +23,9 @@ The two rule options enter as flags: ``any_spade`` (``break_rule`` is
 :func:`rule_flags` reads both from :class:`~spades_core.Rules`.
 
 >>> hand = (1 << 5) | (1 << FIRST_SPADE)  # the 7C and the 2S
->>> legal_mask(hand, NO_SUIT, broken=False, lead_two_of_clubs=False) == 1 << 5
+>>> legal_card_mask(hand, NO_SUIT, broken=False, lead_two_of_clubs=False) == 1 << 5
 True
->>> legal_mask(hand, SPADES, broken=False, lead_two_of_clubs=False) == 1 << FIRST_SPADE
+>>> legal_card_mask(hand, SPADES, broken=False, lead_two_of_clubs=False) == 1 << FIRST_SPADE
 True
 >>> trick_winner((12, 0, FIRST_SPADE, 11))  # AC, 2C, 2S, KC: the spade wins
 2
@@ -34,8 +34,9 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Final
+from typing import Any, Final
 
+from spades_core import _compat as _deprecations
 from spades_core.cards import SUIT_MASKS
 from spades_core.options import BreakRule, FirstLead, Rules
 
@@ -52,7 +53,7 @@ __all__ = [
     "TWO_OF_CLUBS",
     "breaks_spades",
     "first_leader",
-    "legal_mask",
+    "legal_card_mask",
     "play_tricks",
     "rule_flags",
     "shown_out",
@@ -82,7 +83,7 @@ def rule_flags(rules: Rules) -> tuple[bool, bool]:
     return rules.break_rule is BreakRule.ANY_SPADE, rules.first_lead is FirstLead.TWO_OF_CLUBS
 
 
-def legal_mask(held: int, led: int, broken: bool, lead_two_of_clubs: bool) -> int:
+def legal_card_mask(held: int, led: int, broken: bool, lead_two_of_clubs: bool) -> int:
     """The cards of ``held`` that may be played to a trick led in suit ``led``
     (:data:`NO_SUIT`: the card leads).
 
@@ -213,14 +214,14 @@ def play_tricks(
     ``held`` is each seat's cards (masks, by seat number) and ``trick`` the
     zero to three cards of the trick in progress, led by seat ``leader``;
     ``broken``, ``any_spade`` and ``lead_two_of_clubs`` are as for
-    :func:`legal_mask` and :func:`breaks_spades` (``lead_two_of_clubs``: no
+    :func:`legal_card_mask` and :func:`breaks_spades` (``lead_two_of_clubs``: no
     card of the hand is played yet, under ``first_lead=two_of_clubs``). For
     each card ``choose(n)`` gets the number ``n`` of legal cards and returns
     the index of the card to play among them, lowest id first. Each card
     played is appended to ``plays``, and each trick adds one to its winner's
     count in ``won``.
 
-    The rules are those of :func:`legal_mask`, :func:`breaks_spades` and
+    The rules are those of :func:`legal_card_mask`, :func:`breaks_spades` and
     :func:`trick_winner`, applied to each hand held as four lists of card ids,
     one per suit: a suit's legal cards are then a whole list, and a card
     costs no call but ``choose``.
@@ -285,3 +286,8 @@ def play_tricks(
                         broken = breaks_spades(card, led, any_spade)
             append(card)
         won[winner] += 1
+
+
+def __getattr__(name: str) -> Any:
+    """Names this module offered in release 0.1 (see :mod:`spades_core._compat`)."""
+    return _deprecations.module_attribute(__name__, name)

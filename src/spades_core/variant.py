@@ -41,8 +41,9 @@ from itertools import islice
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
+from spades_core import _check
 from spades_core.cards import SUIT_MASKS, CardSet, Suit
-from spades_core.errors import RulesError, SpadesError, VariantLoadError, brief
+from spades_core.errors import ArgumentTypeError, RulesError, SpadesError, VariantLoadError, brief
 from spades_core.options import STANDARD_OPTIONS, UNIVERSAL_OPTIONS, OptionSpec, Rules
 from spades_core.scoring import (
     ScoreBreakdown,
@@ -825,7 +826,11 @@ def describe_bids(bids: Iterable[int]) -> str:
     >>> describe_bids([9, 0, 3, 4, 5])
     'Nil, 3-5 or 9'
     """
-    values = sorted(set(bids))
+    if isinstance(bids, (str, bytes)) or not isinstance(bids, Iterable):
+        raise ArgumentTypeError(
+            f"describe_bids: bids must be an iterable of bids (0-13); got {_check.described(bids)}"
+        )
+    values = sorted({_check.bid_value(bid, "describe_bids", "each bid") for bid in bids})
     words = ["Nil"] if values and values[0] == 0 else []
     runs: list[list[int]] = []
     for value in values:

@@ -15,13 +15,17 @@ carries what follows publicly from the rules:
   (every bid in Mirror, every non-Nil bid in Whiz; see
   :meth:`spades_core.Variant.revealed_spade_counts`).
 
+A view answers like the game wherever they share a concept: the same
+``legal_…`` methods, ``hand(seat)`` and ``dealt_hand(seat)`` (for its own
+seat, the default), and the same properties for the public state.
+
 >>> import spades_core as sc
 >>> game = sc.new_game("mirror", seed=3).deal()
 >>> view = game.view(game.to_act)
->>> view.legal_actions == game.legal_actions()
-True
->>> len(view.hand), view.seat == game.to_act
-(13, True)
+>>> view.legal_actions() == game.legal_actions(), view.legal_bids() == game.legal_bids()
+(True, True)
+>>> view.hand() == game.hand(game.to_act), view.seat == game.to_act
+(True, True)
 """
 
 from __future__ import annotations
@@ -32,8 +36,10 @@ from typing import TYPE_CHECKING, Any, final
 import attrs
 
 from spades_core import _check
+from spades_core import _compat as _deprecations
 from spades_core.actions import Action, Bid, Play
 from spades_core.cards import Card, CardSet, Suit
+from spades_core.errors import RulesError
 from spades_core.game import Phase
 from spades_core.options import Rules
 from spades_core.results import HandResults, Trick
@@ -61,8 +67,7 @@ class View:
     """0-based index of the current hand (in ``DEAL``: of the next hand)."""
     dealer: Seat
     to_act: Seat | None
-    hand: CardSet
-    """The seat's own cards now (empty for a spectator)."""
+    _hand: CardSet
     bids: SeatMap[int | None]
     """Bids made this hand; ``None`` for a seat that has not bid yet."""
     tricks: tuple[Trick, ...]
@@ -76,13 +81,92 @@ class View:
     hand_results: HandResults
     """Finished hands (all their cards have been played, so nothing is hidden)."""
     winner: Team | None
-    legal_actions: tuple[Action, ...]
-    """The seat's legal actions when it is to act; empty otherwise."""
+    _legal_actions: tuple[Action, ...]
     shown_out: SeatMap[frozenset[Suit]]
     spade_counts: SeatMap[int | None]
     """Dealt spade counts that the bids reveal; ``None`` where unknown."""
     cards_left: SeatMap[int]
     """How many cards each seat still holds."""
+
+    # -- what the viewer may do: as on Game ----------------------------------------
+
+    @_deprecations.method_once_an_attribute
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The viewer's legal actions when it is to act, as
+        :meth:`Game.legal_actions() <spades_core.Game.legal_actions>` gives
+        them; empty otherwise."""
+        return self._legal_actions
+
+    def legal_bids(self) -> tuple[int, ...]:
+        """The bids open to the viewer when it is to bid (whole numbers, 0 for
+        Nil); empty otherwise."""
+        return tuple(action.value for action in self._legal_actions if type(action) is Bid)
+
+    def legal_cards(self) -> CardSet:
+        """The cards the viewer may play when it is to play; empty otherwise."""
+        mask = 0
+        for action in self._legal_actions:
+            if type(action) is Play:
+                mask |= action.card.mask
+        return CardSet(mask)
+
+    def legal_mask(self) -> tuple[bool, ...]:
+        """66 booleans, ``True`` at each of the viewer's legal action ids (see
+        :mod:`spades_core.encoding`); all ``False`` when it is not to act."""
+        from spades_core.encoding import ACTIONS
+
+        legal = set(self._legal_actions)
+        return tuple(action in legal for action in ACTIONS)
+
+    # -- cards: as on Game, for the viewer's own seat -------------------------------
+
+    @_deprecations.method_once_an_attribute
+    def hand(self, seat: Seat | str | None = None) -> CardSet:
+        """The cards ``seat`` holds now, as :meth:`Game.hand()
+        <spades_core.Game.hand>` gives them. A view shows its own seat's only:
+        ``seat`` defaults to it, and another seat raises
+        :class:`~spades_core.RulesError` (a spectator's view shows none, and
+        its ``hand()`` is empty)."""
+        self._own_seat(seat, "View.hand")
+        return self._hand
+
+    @_deprecations.method_once_an_attribute
+    def dealt_hand(self, seat: Seat | str | None = None) -> CardSet:
+        """The 13 cards ``seat`` was dealt this hand, as :meth:`Game.dealt_hand()
+        <spades_core.Game.dealt_hand>` gives them, for the viewer's own seat
+        (the default; another seat raises :class:`~spades_core.RulesError`).
+        Empty for a spectator and outside a hand."""
+        self._own_seat(seat, "View.dealt_hand")
+        if self.seat is None or self.phase not in (Phase.BID, Phase.PLAY):
+            return CardSet(0)
+        mask = self._hand.mask
+        for trick in self.tricks:
+            for who, card in trick.plays:
+                if who == self.seat:
+                    mask |= card.mask
+        for who, card in self.current_trick:
+            if who == self.seat:
+                mask |= card.mask
+        return CardSet(mask)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in _VIEW_FIELDS}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # Views pickled before hand and legal_actions became methods name
+        # their fields without the underscore.
+        for name, value in _deprecations.view_state(state).items():
+            object.__setattr__(self, name, value)
+
+    def _own_seat(self, seat: object, call: str) -> None:
+        if seat is None:
+            return
+        asked = _check.seat(seat, call)
+        if asked is not self.seat:
+            whose = "a spectator's view" if self.seat is None else f"{self.seat}'s view"
+            raise RulesError(f"{call}: {whose} does not show {asked}'s cards")
+
+    # -- derived from the public record ------------------------------------------
 
     @property
     def team(self) -> Team | None:
@@ -110,22 +194,7 @@ class View:
         """Cards the viewer has not seen: in other seats' hands, unplayed."""
         if self.phase not in (Phase.BID, Phase.PLAY):
             return CardSet(0)
-        return CardSet.full_deck() - self.played - self.hand
-
-    @property
-    def dealt_hand(self) -> CardSet:
-        """The viewer's 13 cards as dealt this hand."""
-        if self.seat is None or self.phase not in (Phase.BID, Phase.PLAY):
-            return CardSet(0)
-        mask = self.hand.mask
-        for trick in self.tricks:
-            for seat, card in trick.plays:
-                if seat == self.seat:
-                    mask |= card.mask
-        for seat, card in self.current_trick:
-            if seat == self.seat:
-                mask |= card.mask
-        return CardSet(mask)
+        return CardSet.full_deck() - self.played - self._hand
 
     def spades_left(self, seat: Seat | str) -> int | None:
         """Spades ``seat`` still holds, when its bid revealed its count."""
@@ -154,7 +223,7 @@ class View:
         if seat is None or self.phase is not Phase.BID or self.to_act != seat:
             return None
         made = MappingProxyType({who: bid for who, bid in self.bids.items() if bid is not None})
-        return checked_explain_bids(self.variant, self.rules, seat, self.hand, made)
+        return checked_explain_bids(self.variant, self.rules, seat, self._hand, made)
 
     def to_dict(self) -> dict[str, Any]:
         """The view as plain JSON-ready data (no objects of this library)."""
@@ -170,7 +239,7 @@ class View:
             "hand_number": self.hand_number,
             "dealer": self.dealer.letter,
             "to_act": seat_name(self.to_act),
-            "hand": [str(card) for card in self.hand],
+            "hand": [str(card) for card in self._hand],
             "bids": {seat.letter: bid for seat, bid in self.bids.items()},
             "tricks": [
                 {
@@ -190,7 +259,7 @@ class View:
                 {"number": result.number, **result.summary()} for result in self.hand_results
             ],
             "winner": None if self.winner is None else self.winner.name,
-            "legal_actions": [_action_text(action) for action in self.legal_actions],
+            "legal_actions": [_action_text(action) for action in self._legal_actions],
             "shown_out": {
                 seat.letter: sorted(suit.letter for suit in suits)
                 for seat, suits in self.shown_out.items()
@@ -203,10 +272,13 @@ class View:
         who = "spectator" if self.seat is None else self.seat.name
         return (
             f"<View {who} of {self.variant.id} hand {self.hand_number + 1}, {self.phase.name}; "
-            f"hand {self.hand}; bids { ({s.letter: b for s, b in self.bids.items()}) }; "
+            f"hand {self._hand}; bids { ({s.letter: b for s, b in self.bids.items()}) }; "
             f"trick {[f'{s.letter}:{c}' for s, c in self.current_trick]}; "
             f"won {list(self.tricks_won.values())}; scores {list(self.scores.values())}>"
         )
+
+
+_VIEW_FIELDS: tuple[str, ...] = tuple(field.name for field in attrs.fields(View))
 
 
 def _action_text(action: Action) -> str | int:

@@ -96,7 +96,7 @@ def test_suicide_has_classic_options_but_double_nil() -> None:
 def test_every_partnership_bids_exactly_one_nil(game: sc.Game) -> None:
     nils = Counter(seat.team for seat, bid in game.bids.items() if bid == 0)
     assert nils == Counter({sc.Team.NS: 1, sc.Team.EW: 1})
-    assert all(bid >= 4 for bid in game.bids.values() if bid != 0)
+    assert all(bid >= 4 for bid in game.bids.values() if bid)
 
 
 def test_suicide_passes_the_conformance_suite(spades_variant: sc.Variant) -> None:
@@ -114,7 +114,7 @@ def test_suicide_array_forms_agree_with_its_hooks(spades_variant: sc.Variant) ->
 def test_suicide_runs_in_the_batch_engine() -> None:
     from spades_core import batch
 
-    result = batch.play("suicide", range(500), policy="random", rng=1)
+    result = batch.play_hands("suicide", range(500), policy="random", rng=1)
     nils = (result.bids == 0).reshape(-1, 2, 2).sum(axis=1)
     assert (nils == 1).all(), "exactly one Nil per partnership"
     assert ((result.bids == 0) | (result.bids >= 4)).all()

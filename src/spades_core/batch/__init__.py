@@ -1,6 +1,6 @@
 """Many hands at once, as numpy arrays (the ``spades-core[batch]`` extra).
 
-:func:`play` plays the first hand of a game for every seed of an array and
+:func:`play_hands` plays the first hand of a game for every seed of an array and
 returns :class:`BatchResult` arrays; deals and dealers are exactly the
 engine's for the same seeds, and every option is honoured, scoring
 included. :class:`Tables` holds many tables at once for learning agents:
@@ -15,7 +15,7 @@ forms; :func:`score_hands` is the standard scoring on arrays.
 
 >>> import numpy as np
 >>> from spades_core import batch
->>> result = batch.play("mirror", range(1000), policy="lowest")
+>>> result = batch.play_hands("mirror", range(1000), policy="lowest")
 >>> result.bids.shape, result.points.shape
 ((1000, 4), (1000, 2))
 >>> bool((result.bids.sum(axis=1) == 13).all())
@@ -24,6 +24,8 @@ True
 
 from __future__ import annotations
 
+from typing import Any
+
 try:
     import numpy as _numpy  # noqa: F401
 except ModuleNotFoundError as error:  # pragma: no cover - the batch extra installs numpy
@@ -31,8 +33,9 @@ except ModuleNotFoundError as error:  # pragma: no cover - the batch extra insta
         "spades_core.batch needs numpy: pip install 'spades-core[batch]'"
     ) from error
 
+from spades_core import _compat as _deprecations
 from spades_core.batch._forms import ArrayForms, BaseArrayForms, CheckedForms, array_forms_of
-from spades_core.batch._play import DEFAULT_CHUNK, BatchResult, play, play_chunks
+from spades_core.batch._play import DEFAULT_CHUNK, BatchResult, play_hands, play_hands_in_chunks
 from spades_core.batch._policies import BUILTIN_POLICIES, Decision, Policy
 from spades_core.batch._rules import (
     NO_BID,
@@ -73,8 +76,13 @@ __all__ = [
     "bid_masks",
     "holds",
     "partner_bids",
-    "play",
-    "play_chunks",
+    "play_hands",
+    "play_hands_in_chunks",
     "score_hands",
     "suit_counts",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Names this module offered in release 0.1 (see :mod:`spades_core._compat`)."""
+    return _deprecations.module_attribute(__name__, name)

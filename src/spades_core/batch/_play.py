@@ -1,4 +1,4 @@
-"""Playing many single hands at once: :func:`play` and :func:`play_chunks`."""
+"""Playing many single hands at once: :func:`play_hands` and :func:`play_hands_in_chunks`."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from ._rules import (
 )
 from ._types import I8, U64, Ids
 
-__all__ = ["DEFAULT_CHUNK", "BatchResult", "play", "play_chunks"]
+__all__ = ["DEFAULT_CHUNK", "BatchResult", "play_hands", "play_hands_in_chunks"]
 
 _LEFT_OF: Final = np.array(LEFT_OF, dtype=np.int8)
 
@@ -89,7 +89,7 @@ def _empty_result() -> BatchResult:
     )
 
 
-def play(
+def play_hands(
     variant: str | Variant,
     seeds: object,
     *,
@@ -112,7 +112,7 @@ def play(
     (see :class:`Decision`), or a sequence of four of these by seat; ``rng``
     (a ``numpy.random.Generator`` or a seed for one) feeds random choices.
     Hands are played ``chunk_size`` at a time, so working memory does not
-    grow with the number of hands (:func:`play_chunks` streams the results).
+    grow with the number of hands (:func:`play_hands_in_chunks` streams the results).
 
     Every variant plays: with its array forms (see
     :meth:`spades_core.Variant.array_forms`), or row by row through its
@@ -124,7 +124,7 @@ def play(
     """
     return BatchResult.concatenate(
         list(
-            play_chunks(
+            play_hands_in_chunks(
                 variant,
                 seeds,
                 bids=bids,
@@ -137,7 +137,7 @@ def play(
     )
 
 
-def play_chunks(
+def play_hands_in_chunks(
     variant: str | Variant,
     seeds: object,
     *,
@@ -147,7 +147,7 @@ def play_chunks(
     chunk_size: int = DEFAULT_CHUNK,
     **options: object,
 ) -> Iterator[BatchResult]:
-    """:func:`play`, yielding the results ``chunk_size`` hands at a time.
+    """:func:`play_hands`, yielding the results ``chunk_size`` hands at a time.
 
     Every argument is checked before the first chunk is played, except the
     legality of given bids and of a policy function's choices, which is
@@ -178,7 +178,7 @@ def _chunks(
     for start in range(0, count, chunk_size):
         stop = min(count, start + chunk_size)
         chunk_seeds = seed_chunk(start, stop)
-        yield play_hands(
+        yield _play_chunk(
             rules,
             chunk_seeds,
             given=None if given is None else given[start:stop],
@@ -338,7 +338,7 @@ class Chooser:
         return checked_choices(self.variant, decision, answer, offset)
 
 
-def play_hands(
+def _play_chunk(
     rules: BatchRules,
     seeds: U64,
     *,

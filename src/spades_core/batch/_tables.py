@@ -8,6 +8,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from spades_core import _check
 from spades_core.encoding import BID_ID_BASE, NUM_ACTIONS
 from spades_core.envs.features import (
     BAG_CLIP,
@@ -89,7 +90,7 @@ class Tables:
     """``n`` tables of one variant, every one waiting for its seat to act.
 
     Each table plays a hand (``episode="hand"``: from 0-0, as
-    :func:`spades_core.batch.play` does) or a whole game (``episode="game"``),
+    :func:`spades_core.batch.play_hands` does) or a whole game (``episode="game"``),
     dealt exactly as ``sc.new_game(variant, seed=...)`` deals it. Table ``i``
     starts from seed ``seed + i``; when a table finishes, it restarts at once
     from the next seed not used yet (``seed + n``, ``seed + n + 1``, … in
@@ -118,14 +119,12 @@ class Tables:
         episode: str = "hand",
         **options: object,
     ) -> None:
-        if type(n) is not int or not 1 <= n <= MAX_TABLES:
-            raise (RulesError if type(n) is int else ArgumentTypeError)(
-                f"n must be a whole number of tables from 1 to {MAX_TABLES:,}; got {brief(n)}"
+        if _check.count(n, "Tables", "n", minimum=1) > MAX_TABLES:
+            raise RulesError(
+                f"Tables: n must be a whole number of tables from 1 to {MAX_TABLES:,}; "
+                f"got {brief(n)}"
             )
-        if type(seed) is not int or not 0 <= seed <= MAX_SEED:
-            raise (RulesError if type(seed) is int else ArgumentTypeError)(
-                f"seed must be a whole number from 0 to 2**64-1; got {brief(seed)}"
-            )
+        _check.seed(seed, "Tables")
         if episode not in EPISODES:
             raise (RulesError if isinstance(episode, str) else ArgumentTypeError)(
                 f"episode must be 'hand' or 'game'; got {brief(episode)}"

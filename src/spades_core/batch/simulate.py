@@ -16,7 +16,7 @@ import numpy.typing as npt
 from spades_core.errors import RulesError
 
 from ._deal import mix64
-from ._play import play_chunks
+from ._play import play_hands_in_chunks
 
 if TYPE_CHECKING:
     from spades_core.simulation.work import ItemResult, Match
@@ -64,7 +64,9 @@ def simulate_hands(match: Match, count: int) -> list[ItemResult]:
     variant = load_variant(match.variant)
     rules = variant.rules(**options)
     results: list[ItemResult] = []
-    for part in play_chunks(match.variant, seeds, policy=policy, rng=match.seed, **options):
+    for part in play_hands_in_chunks(
+        match.variant, seeds, policy=policy, rng=match.seed, **options
+    ):
         rows = zip(part.points.tolist(), part.bids.tolist(), part.tricks.tolist(), strict=True)
         for points, bids, tricks in rows:
             base, taken = score_without_penalty(

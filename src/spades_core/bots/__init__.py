@@ -2,7 +2,7 @@
 
 A player is anything with ``choose(view) -> action`` (the :class:`Player`
 protocol): it is handed the :class:`~spades_core.views.View` of its own seat
-when it is to act, and returns one of ``view.legal_actions``. Bots see only
+when it is to act, and returns one of ``view.legal_actions()``. Bots see only
 that view, never the game, so they cannot peek at hidden cards; an embedding
 game can seat humans (any object with ``choose``) beside them.
 
@@ -18,7 +18,7 @@ Levels (:func:`make`):
   once its contract is safe (weighing the team's bag count), and bids from an
   estimate of its tricks.
 * ``"hard"`` — the normal player plus search: it samples the hidden cards
-  (:func:`spades_core.determinize`) and tries each candidate move in play-outs
+  (:func:`~spades_core.sampling.determinize`) and tries each candidate move in play-outs
   of the hand by the normal policy, scoring them with the real scoring rules
   and the match situation (near the target or the loss floor a team bids and
   plays for the game). Its budget is a number of simulated card plays per decision, so
@@ -39,34 +39,48 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import islice
-from typing import Any, Final, Protocol, runtime_checkable
+from typing import Any, Final, Protocol, cast, runtime_checkable
 
 from spades_core import _check
+from spades_core import _compat as _deprecations
 from spades_core.actions import BIDS, PLAYS, Action
 from spades_core.bots._play import easy_play, normal_play
-from spades_core.bots._search import Budget, search_bid, search_play
+from spades_core.bots._search import Budget, sampled_deals, search_bid, search_play
+from spades_core.bots._search import playout_value as _playout_value
 from spades_core.bots.bidding import easy_bid, normal_bid
 from spades_core.bots.table import Table, table_from_view
 from spades_core.bots.why import Why
-from spades_core.errors import IllegalActionError, IllegalReason, RulesError, brief
+from spades_core.cards import CardSet
+from spades_core.errors import (
+    ArgumentTypeError,
+    IllegalActionError,
+    IllegalReason,
+    RulesError,
+    brief,
+)
 from spades_core.game import SEATS, Game, Phase
-from spades_core.seats import Seat
+from spades_core.seats import Seat, SeatMap, Team
 from spades_core.views import View
 
 __all__ = [
     "DEFAULT_BUDGET",
     "LEVELS",
     "Bot",
+    "Budget",
     "EasyBot",
     "HardBot",
     "NormalBot",
     "Player",
     "RandomBot",
+    "SeesAllHands",
     "Why",
+    "ask",
+    "deal_sampler",
     "make",
     "play_game",
+    "playout_value",
 ]
 
 LEVELS: Final = ("random", "easy", "normal", "hard")
@@ -81,11 +95,74 @@ DEFAULT_BUDGET: Final = Budget()
 @runtime_checkable
 class Player(Protocol):
     """Anything that can take a seat: given its seat's view when it is to act,
-    returns one of ``view.legal_actions``."""
+    returns one of ``view.legal_actions()``."""
 
     def choose(self, view: View) -> Action:
         """The action to take in the position ``view`` shows."""
         ...
+
+
+@runtime_checkable
+class SeesAllHands(Protocol):
+    """A player for measurement only, handed every seat's cards: a player
+    whose ``sees_all_hands`` is true. Runners that know the whole game
+    (:func:`play_game`, :func:`spades_core.simulate`, through :func:`ask`)
+    call :meth:`choose_seeing` instead of ``choose``; every other player
+    gets its seat's view alone. Such a player sets ``for_human_tables =
+    False`` too, so tables where a person plays refuse it
+    (:func:`spades_core.players.check_human_table`)."""
+
+    sees_all_hands: bool
+    """True: the player needs every seat's hand."""
+
+    def choose_seeing(self, view: View, hands: SeatMap[CardSet]) -> Action:
+        """The action to take in the position ``view`` shows, knowing ``hands``
+        (the cards each seat holds now)."""
+        ...
+
+
+def ask(player: Player, game: Game, seat: Seat) -> Action:
+    """The action ``player`` takes for ``seat`` in ``game``: what
+    ``player.choose(game.view(seat))`` returns, or for a player that sees all
+    hands (:class:`SeesAllHands`) what it chooses knowing every seat's cards.
+    Only such a player is given more than the seat's view."""
+    _check.instance(game, Game, "ask", "game", "a Game")
+    if not callable(getattr(player, "choose", None)):
+        raise RulesError(f"{brief(player)} is not a player: it has no choose(view) method")
+    view = game.view(seat)
+    if getattr(player, "sees_all_hands", False) is True:
+        hands = SeatMap(tuple(game.hand(other) for other in SEATS))
+        return cast(SeesAllHands, player).choose_seeing(view, hands)
+    return player.choose(view)
+
+
+def deal_sampler(
+    view: View, rng: random.Random, budget: Budget = DEFAULT_BUDGET
+) -> Callable[[], tuple[int, int, int, int]]:
+    """The hard bot's deals for a decision at ``view``: each call places the
+    cards hidden from the view's seat anew and returns the four hands as held
+    now (52-bit masks by seat number), the best of ``budget.draws`` deals at
+    explaining the other seats' bids (and, with ``budget.inference``, their
+    plays). ``HiddenCards(view).game(hands, seed)`` makes one a game."""
+    _check.instance(view, View, "deal_sampler", "view", "a View (game.view(seat))")
+    rng = _check.random_generator(rng, "deal_sampler")
+    _check.instance(budget, Budget, "deal_sampler", "budget", "a Budget")
+    return sampled_deals(view, table_from_view(view), rng, budget)
+
+
+def playout_value(game: Game, team: Team) -> float:
+    """What the hard bot's search would score the current hand of ``game`` for
+    ``team``: the hand played out by the normal policy for every seat (each
+    using only what it could see) on the game's cards, then valued as the
+    search values a finished hand (points minus the opponents', bags at their
+    cost, and ±:data:`~spades_core.bots._search.GAME_VALUE` when the hand ends
+    the game). A hand just finished (the game between hands, or over) is
+    valued as it ended."""
+    _check.instance(game, Game, "playout_value", "game", "a Game")
+    _check.instance(team, Team, "playout_value", "team", "a Team")
+    if game.phase not in (Phase.BID, Phase.PLAY) and not game.hand_results:
+        raise RulesError("playout_value: the game has no hand in progress or finished to value")
+    return _playout_value(game, int(team))
 
 
 class Bot:
@@ -101,8 +178,8 @@ class Bot:
     def __init__(self, seed: int | None = None) -> None:
         if seed is None:
             seed = secrets.randbits(64)
-        elif type(seed) is not int:
-            raise RulesError(f"a bot's seed must be a whole number or None; got {brief(seed)}")
+        else:
+            _check.whole_number(seed, type(self).__name__, "seed")
         self.seed = seed
         """The seed the bot's random choices come from."""
         self._rng = random.Random(seed)
@@ -111,12 +188,12 @@ class Bot:
         return f"<{type(self).__name__} seed={self.seed}>"
 
     def choose(self, view: View) -> Action:
-        """One of ``view.legal_actions``, chosen by this bot's policy."""
+        """One of ``view.legal_actions()``, chosen by this bot's policy."""
         return self.decide(view)[0]
 
     def decide(self, view: View) -> tuple[Action, Why]:
         """The action and the idea behind it (used by the coach)."""
-        legal = _legal_actions(view)
+        legal = _legal_actions(view, self)
         if len(legal) == 1:
             return legal[0], Why.ONLY_CHOICE
         table = table_from_view(view)
@@ -133,13 +210,9 @@ class Bot:
         raise NotImplementedError
 
 
-def _legal_actions(view: View) -> tuple[Action, ...]:
-    if not isinstance(view, View):
-        raise IllegalActionError(
-            IllegalReason.NOT_AN_ACTION,
-            f"a bot chooses from a View (game.view(seat)); got {type(view).__name__}",
-        )
-    legal = view.legal_actions
+def _legal_actions(view: View, bot: Bot) -> tuple[Action, ...]:
+    _check.view(view, f"{type(bot).__name__}.choose")
+    legal = view.legal_actions()
     if not legal or view.phase not in (Phase.BID, Phase.PLAY):
         who = "a spectator" if view.seat is None else view.seat.name
         raise IllegalActionError(
@@ -157,7 +230,7 @@ class RandomBot(Bot):
 
     def decide(self, view: View) -> tuple[Action, Why]:
         """A uniformly random legal action."""
-        legal = _legal_actions(view)
+        legal = _legal_actions(view, self)
         return legal[self._rng.randrange(len(legal))], Why.ONLY_CHOICE
 
 
@@ -210,6 +283,7 @@ class HardBot(Bot):
         max_samples: int = DEFAULT_BUDGET.max_samples,
         confidence: float = DEFAULT_BUDGET.confidence,
         draws: int = DEFAULT_BUDGET.draws,
+        inference: bool | str = DEFAULT_BUDGET.inference,
     ) -> None:
         super().__init__(seed)
         for option, value in (
@@ -219,17 +293,28 @@ class HardBot(Bot):
             ("max_samples", max_samples),
             ("draws", draws),
         ):
-            if type(value) is not int or value < 1:
-                raise RulesError(
-                    f"hard bot: {option} must be a whole number ≥ 1; got {brief(value)}"
-                )
-        if type(confidence) not in (int, float) or not 0 <= confidence < 100:
-            raise RulesError(f"hard bot: confidence must be a number ≥ 0; got {brief(confidence)}")
+            _check.count(value, "hard bot", option, minimum=1)
+        if type(confidence) not in (int, float):
+            raise ArgumentTypeError(
+                f"hard bot: confidence must be a number; got {_check.described(confidence)}"
+            )
+        if not 0 <= confidence < 100:
+            raise RulesError(
+                f"hard bot: confidence must be from 0 to below 100; got {brief(confidence)}"
+            )
         if max_samples < min_samples:
             raise RulesError(
                 f"hard bot: max_samples ({max_samples}) is below min_samples ({min_samples})"
             )
-        self.budget = Budget(steps, bid_steps, min_samples, max_samples, float(confidence), draws)
+        self.budget = Budget(
+            steps,
+            bid_steps,
+            min_samples,
+            max_samples,
+            float(confidence),
+            draws,
+            _switch("inference", inference),
+        )
         """The search budget."""
 
     def __repr__(self) -> str:
@@ -237,7 +322,7 @@ class HardBot(Bot):
         return (
             f"<HardBot seed={self.seed} steps={b.steps} bid_steps={b.bid_steps} "
             f"samples={b.min_samples}-{b.max_samples} draws={b.draws} "
-            f"confidence={b.confidence}>"
+            f"confidence={b.confidence} inference={'on' if b.inference else 'off'}>"
         )
 
     def _bid(self, view: View, table: Table) -> tuple[int, Why]:
@@ -245,6 +330,16 @@ class HardBot(Bot):
 
     def _play(self, view: View, table: Table) -> tuple[int, Why]:
         return search_play(view, table, self._rng, self.budget)
+
+
+def _switch(option: str, value: object) -> bool:
+    """An on/off option: ``True``/``False`` or the words ``on``/``off``
+    (``hard:inference=off`` in a player spec)."""
+    if type(value) is bool:
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("on", "off"):
+        return value.strip().lower() == "on"
+    raise RulesError(f"hard bot: {option} must be on or off (or True/False); got {brief(value)}")
 
 
 _CLASSES: Final[dict[str, type[Bot]]] = {
@@ -265,10 +360,11 @@ def make(level: str, *, seed: int | None = None, **options: Any) -> Bot:
     An unknown level or option raises :class:`~spades_core.RulesError`.
 
     >>> make("hard", seed=1, steps=2000)
-    <HardBot seed=1 steps=2000 bid_steps=6000 samples=6-100 draws=6 confidence=1.0>
+    <HardBot seed=1 steps=2000 bid_steps=6000 samples=6-100 draws=6 confidence=1.0 inference=off>
     """
-    name = _ALIASES.get(level, level) if isinstance(level, str) else level
-    cls = _CLASSES.get(name) if isinstance(name, str) else None
+    _check.instance(level, str, "bots.make", "level", "a level name like 'normal'")
+    name = _ALIASES.get(level, level)
+    cls = _CLASSES.get(name)
     if cls is None:
         raise RulesError(
             f"unknown bot level {brief(level)}; the levels are {', '.join(LEVELS)} (or medium)"
@@ -279,7 +375,15 @@ def make(level: str, *, seed: int | None = None, **options: Any) -> Bot:
             "only the hard bot has a budget"
         )
     if cls is HardBot:
-        allowed = {"steps", "bid_steps", "min_samples", "max_samples", "confidence", "draws"}
+        allowed = {
+            "steps",
+            "bid_steps",
+            "min_samples",
+            "max_samples",
+            "confidence",
+            "draws",
+            "inference",
+        }
         unknown = sorted(set(options) - allowed)
         if unknown:
             raise RulesError(
@@ -294,20 +398,26 @@ def play_game(
     game: Game,
     players: Mapping[Seat, Player] | Sequence[Player],
     *,
+    hands: int | None = None,
     max_hands: int | None = None,
 ) -> Game:
     """Play ``game`` on with ``players`` (a mapping from each seat, or four
-    players in seat order N, E, S, W) until it is over, or until ``max_hands``
-    more hands have been completed. Hands are dealt from the game's seed.
+    players in seat order N, E, S, W) until it is over, or until ``hands``
+    more hands have been completed (as :func:`~spades_core.playouts.playout` counts
+    them). Hands are dealt from the game's seed.
 
-    Each player is asked only when its seat is to act, with that seat's view.
-    An illegal answer raises :class:`~spades_core.IllegalActionError`.
+    Each player is asked only when its seat is to act, with that seat's view
+    (see :func:`ask`). An illegal answer raises :class:`~spades_core.IllegalActionError`.
+    ``max_hands`` is the deprecated name of ``hands`` (removed in 0.3.0;
+    ``max_hands`` is the house rule that ends a game after that many hands
+    in all).
     """
     _check.instance(game, Game, "play_game", "game", "a Game")
     seated = _seat_players(players)
-    if max_hands is not None and (type(max_hands) is not int or max_hands < 0):
-        raise RulesError(f"max_hands must be a whole number ≥ 0 or None; got {brief(max_hands)}")
-    stop_at = None if max_hands is None else len(game.hand_results) + max_hands
+    hands = _deprecations.renamed_keyword("bots.play_game", "max_hands", max_hands, "hands", hands)
+    if hands is not None:
+        _check.count(hands, "play_game", "hands", minimum=0)
+    stop_at = None if hands is None else len(game.hand_results) + hands
     while not game.is_over:
         if stop_at is not None and len(game.hand_results) >= stop_at:
             break
@@ -317,8 +427,7 @@ def play_game(
         seat = game.to_act
         if seat is None:  # pragma: no cover - only DEAL and GAME_OVER have no seat to act
             break
-        action = seated[seat].choose(game.view(seat))
-        game = game.apply(action, seat=seat)
+        game = game.apply(ask(seated[seat], game, seat), seat=seat)
     return game
 
 
@@ -340,5 +449,8 @@ def _seat_players(players: Mapping[Seat, Player] | Sequence[Player]) -> tuple[Pl
             )
     for player in seated:
         if not callable(getattr(player, "choose", None)):
-            raise RulesError(f"{brief(player)} is not a player: it has no choose(view) method")
+            raise ArgumentTypeError(
+                f"play_game: {_check.described(player)} is not a player: it has no choose(view) "
+                "method"
+            )
     return seated

@@ -1,7 +1,7 @@
 """Search for the hard bot: determinized play-outs with the normal policy.
 
 For a decision the hard bot samples the hidden cards several times (see
-:class:`~spades_core.determinize.HiddenCards`), and for each sample and each
+:class:`~spades_core.sampling.HiddenCards`), and for each sample and each
 candidate move plays the rest of the hand out with :func:`normal_play` for
 all four seats (each seat using only what it could see, on the sampled
 cards). The hand is then scored with the variant's own scoring and game-end
@@ -29,11 +29,13 @@ import attrs
 
 from spades_core.bots._play import normal_play
 from spades_core.bots.bidding import estimate_tricks, nil_risk, normal_bid
-from spades_core.bots.table import NO_BID, Table
+from spades_core.bots.inference import PlayReading
+from spades_core.bots.table import NO_BID, Table, table_from_view
 from spades_core.bots.why import Why
 from spades_core.cards import CardSet
-from spades_core.determinize import HiddenCards
+from spades_core.game import Game, Phase
 from spades_core.results import SEATS
+from spades_core.sampling import HiddenCards
 from spades_core.scoring import bag_cost
 from spades_core.tricks import (
     FIRST_SPADE,
@@ -42,7 +44,7 @@ from spades_core.tricks import (
     RANKS,
     breaks_spades,
     first_leader,
-    legal_mask,
+    legal_card_mask,
     rule_flags,
     shown_out,
     trick_winner,
@@ -55,7 +57,19 @@ from spades_core.variant import (
 )
 from spades_core.views import View
 
-__all__ = ["GAME_VALUE", "Budget", "Sim", "hand_value", "search_bid", "search_play"]
+__all__ = [
+    "GAME_VALUE",
+    "Budget",
+    "Sim",
+    "hand_value",
+    "playout_value",
+    "sampled_deals",
+    "search_bid",
+    "search_play",
+]
+
+Held = tuple[int, int, int, int]
+"""The four hands as held now, 52-bit masks by seat number."""
 
 GAME_VALUE: Final = 1000
 """What winning (or losing) the game is worth, in points, to the search."""
@@ -91,7 +105,11 @@ class Budget:
     max_samples: int = 100
     confidence: float = 1.0
     draws: int = 6
-    """Deals drawn per sample; the one that best explains the bids is kept."""
+    """Deals drawn per sample; the one that best explains the bids (and with
+    ``inference`` the plays) is kept."""
+    inference: bool = False
+    """Whether the deals are also read against the other seats' plays
+    (:class:`~spades_core.bots.inference.PlayReading`)."""
 
 
 class Sim(Table):
@@ -123,10 +141,10 @@ class Sim(Table):
         other.to_act = self.to_act
         return other
 
-    def legal_mask(self) -> int:
+    def legal_card_mask(self) -> int:
         """The legal plays of the seat to act (the engine's rules, on ints)."""
         trick = self.trick
-        return legal_mask(
+        return legal_card_mask(
             self.hands[self.to_act],
             trick[0] // RANKS if trick else NO_SUIT,
             self.broken,
@@ -166,7 +184,7 @@ class Sim(Table):
         """Play the rest of the hand with the normal policy for every seat."""
         hands = self.hands
         play = self.play
-        legal_plays = self.legal_mask
+        legal_plays = self.legal_card_mask
         while self.tricks_done < 13:
             seat = self.to_act
             self.seat = seat
@@ -222,17 +240,25 @@ class BidReader:
     def __init__(self, draws: int) -> None:
         self._draws = draws
 
-    def sample(self, hidden: HiddenCards, rng: random.Random) -> tuple[int, int, int, int]:
-        """The best of ``draws`` samples of the hidden cards."""
-        if not hidden.hidden_bids or self._draws <= 1:
+    def sample(
+        self, hidden: HiddenCards, rng: random.Random, plays: PlayReading | None = None
+    ) -> Held:
+        """The best of ``draws`` samples of the hidden cards: the one whose
+        hands best explain the bids, and with ``plays`` the plays too."""
+        if (plays is None and not hidden.hidden_bids) or self._draws <= 1:
             return hidden.sample(rng)
         best = hidden.sample(rng)
         best_misfit = self.misfit(hidden.dealt(best), hidden)
+        if plays is not None:
+            best_misfit += plays.unchecked_misfit(best, math.inf)
         for _ in range(self._draws - 1):
             if best_misfit == 0.0:
                 break
             held = hidden.sample(rng)
             misfit = self.misfit(hidden.dealt(held), hidden)
+            if plays is not None and misfit < best_misfit:
+                # Reading the plays stops once this deal can no longer win.
+                misfit += plays.unchecked_misfit(held, best_misfit - misfit)
             if misfit < best_misfit:
                 best, best_misfit = held, misfit
         return best
@@ -336,23 +362,36 @@ def _pick(values: dict[int, list[float]], preferred: int, confidence: float) -> 
     return best, best != preferred
 
 
+def sampled_deals(
+    view: View, table: Table, rng: random.Random, budget: Budget
+) -> Callable[[], Held]:
+    """The hard bot's source of deals for a decision: each call samples the
+    hidden cards anew, reading the bids (and, with ``budget.inference``, the
+    plays) to prefer the deals that explain them."""
+    hidden = HiddenCards(view)
+    reader = BidReader(budget.draws)
+    if budget.inference:
+        plays = PlayReading(view, table)
+        if plays.informative:
+            return lambda: reader.sample(hidden, rng, plays)
+    return lambda: reader.sample(hidden, rng)
+
+
 def _played_out_values(
     view: View,
     table: Table,
-    rng: random.Random,
-    budget: Budget,
+    deals: Callable[[], Held],
     candidates: list[int],
     samples: int,
     take: Callable[[Sim, int], None],
 ) -> dict[int, list[float]]:
-    """Each candidate's hand value for the seat's team over ``samples`` sampled
-    deals: on a copy of each deal, ``take(sim, candidate)``, then the hand played out."""
-    hidden = HiddenCards(view)
-    reader = BidReader(budget.draws)
+    """Each candidate's hand value for the seat's team over ``samples`` deals
+    from ``deals``: on a copy of each deal, ``take(sim, candidate)``, then the
+    hand played out."""
     team = table.seat & 1
     values: dict[int, list[float]] = {candidate: [] for candidate in candidates}
     for _ in range(samples):
-        base = Sim(view, table, reader.sample(hidden, rng))
+        base = Sim(view, table, deals())
         for candidate in candidates:
             sim = base.clone()
             take(sim, candidate)
@@ -366,19 +405,34 @@ def _bid_then_bid_out(sim: Sim, bid: int) -> None:
     sim.bid_out()
 
 
-def search_play(view: View, table: Table, rng: random.Random, budget: Budget) -> tuple[int, Why]:
-    """The card with the best play-out value (``table.legal`` has at least two cards)."""
+def search_play(
+    view: View,
+    table: Table,
+    rng: random.Random,
+    budget: Budget,
+    true_hands: Held | None = None,
+) -> tuple[int, Why]:
+    """The card with the best play-out value (``table.legal`` has at least two cards).
+
+    Given ``true_hands`` (the hands as held now), every play-out is played on
+    them instead of on sampled deals: the same search with perfect
+    information. Play-outs are deterministic, so one is enough per candidate.
+    """
     candidates = _candidates(table)
     normal_card, normal_why = normal_play(table)
     if len(candidates) == 1 or normal_why in _PROTECTING_NIL:
         # Play-outs guess the Nil partner's cards from public facts only, so a
         # few samples are noisier than the rule that keeps a live Nil safe.
         return normal_card, normal_why
-    cards_left = 52 - table.played.bit_count()
-    samples = _samples(
-        budget.steps, cards_left * len(candidates), budget.min_samples, budget.max_samples
-    )
-    values = _played_out_values(view, table, rng, budget, candidates, samples, Sim.play)
+    if true_hands is None:
+        cards_left = 52 - table.played.bit_count()
+        samples = _samples(
+            budget.steps, cards_left * len(candidates), budget.min_samples, budget.max_samples
+        )
+        deals = sampled_deals(view, table, rng, budget)
+    else:
+        samples, deals = 1, _always(true_hands)
+    values = _played_out_values(view, table, deals, candidates, samples, Sim.play)
     preferred = _group_of(normal_card, candidates)
     best, overridden = _pick(values, preferred, budget.confidence)
     if not overridden:
@@ -386,20 +440,35 @@ def search_play(view: View, table: Table, rng: random.Random, budget: Budget) ->
     return best, Why.SEARCH
 
 
-def search_bid(view: View, table: Table, rng: random.Random, budget: Budget) -> tuple[int, Why]:
-    """The bid with the best value over simulated hands."""
+def search_bid(
+    view: View,
+    table: Table,
+    rng: random.Random,
+    budget: Budget,
+    true_hands: Held | None = None,
+) -> tuple[int, Why]:
+    """The bid with the best value over simulated hands (on ``true_hands``
+    when given, as in :func:`search_play`)."""
     normal_choice, normal_why = normal_bid(table)
     candidates = _bid_candidates(table, normal_choice)
     if len(candidates) == 1:
         return normal_choice, normal_why
-    samples = _samples(
-        budget.bid_steps, 52 * len(candidates), budget.min_samples, budget.max_samples
-    )
-    values = _played_out_values(view, table, rng, budget, candidates, samples, _bid_then_bid_out)
+    if true_hands is None:
+        samples = _samples(
+            budget.bid_steps, 52 * len(candidates), budget.min_samples, budget.max_samples
+        )
+        deals = sampled_deals(view, table, rng, budget)
+    else:
+        samples, deals = 1, _always(true_hands)
+    values = _played_out_values(view, table, deals, candidates, samples, _bid_then_bid_out)
     best, overridden = _pick(values, normal_choice, budget.confidence)
     if not overridden:
         return normal_choice, normal_why
     return best, (Why.BID_NIL_SIMULATED if best == 0 else Why.BID_SIMULATED)
+
+
+def _always(hands: Held) -> Callable[[], Held]:
+    return lambda: hands
 
 
 def _bid_candidates(table: Table, normal_choice: int) -> list[int]:
@@ -412,3 +481,30 @@ def _bid_candidates(table: Table, normal_choice: int) -> list[int]:
     if 0 in legal and nil_risk(table.hand) <= _NIL_CANDIDATE_RISK:
         wanted.add(0)
     return sorted(b for b in legal if b in wanted)
+
+
+def playout_value(game: Game, team: int) -> float:
+    """The value for ``team`` (0 or 1) of the current hand of ``game`` played
+    out to its end by the normal policy for every seat, on the game's cards,
+    as :func:`hand_value` values it; a hand just finished (the game between
+    hands, or over) is valued as it ended."""
+    if game.phase in (Phase.BID, Phase.PLAY) and game.to_act is not None:
+        view = game.view(game.to_act)
+        held = tuple(game.hand(seat).mask for seat in SEATS)
+        sim = Sim(view, table_from_view(view), held)
+        if game.phase is Phase.BID:
+            sim.bid_out()
+        sim.play_out()
+        return hand_value(sim, team)
+    results = game.hand_results
+    finished = results[-1]
+    table = Table(game.rules)
+    table.bids = list(finished.bids.values_)
+    table.won = list(finished.tricks.values_)
+    if len(results) > 1:
+        before = results[-2]
+        table.bags = (before.bags.values_[0], before.bags.values_[1])
+        table.scores = (before.scores.values_[0], before.scores.values_[1])
+    sim = Sim(game.public_view(), table, (0, 0, 0, 0))
+    sim.hand_number = finished.number  # the public view is already at the next hand
+    return hand_value(sim, team)

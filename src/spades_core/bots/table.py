@@ -21,12 +21,15 @@ from spades_core.views import View
 __all__ = ["FULL", "NO_BID", "SPADE_MASK", "SUIT", "UNKNOWN", "Table", "table_from_view"]
 
 FULL: Final = FULL_DECK_MASK
+"""The 52-bit mask of the whole deck."""
 NO_BID: Final = -1
 """A seat that has not bid yet."""
 UNKNOWN: Final = -1
 """A spade count the seat cannot know."""
 SPADE_MASK: Final = SUIT_MASKS[SPADES]
+"""The 52-bit mask of the 13 spades."""
 SUIT: Final = SUIT_MASKS
+"""The 52-bit mask of each suit, by suit number."""
 
 
 class Table:
@@ -148,7 +151,7 @@ def table_from_view(view: View) -> Table:
     table = Table(view.rules)
     seat = view.seat
     table.seat = 0 if seat is None else int(seat)
-    table.hand = view.hand.mask
+    table.hand = view.hand().mask
     table.bids = [NO_BID if b is None else b for b in view.bids.values_]
     table.won = list(view.tricks_won.values_)
     table.bags = (view.bags.values_[0], view.bags.values_[1])
@@ -156,10 +159,10 @@ def table_from_view(view: View) -> Table:
     table.broken = view.spades_broken
     table.tricks_done = len(view.tricks)
     if view.phase is Phase.BID:
-        table.legal_bids = tuple(a.value for a in view.legal_actions if type(a) is Bid)
+        table.legal_bids = tuple(a.value for a in view.legal_actions() if type(a) is Bid)
     legal = 0
     if view.phase is Phase.PLAY:
-        for action in view.legal_actions:
+        for action in view.legal_actions():
             if type(action) is Play:
                 legal |= 1 << action.card.id
     table.legal = legal

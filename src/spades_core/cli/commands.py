@@ -79,7 +79,7 @@ def read_bid(text: str, view: View) -> Bid | str:
         # anything else as the text it is ('five').
         shown = typed if re.fullmatch(r"[+-]?\d{1,6}", typed) else brief(typed)
         return _bid_refusal(shown, view, "bids are Nil (0) or 1 to 13")
-    if bid in view.legal_actions:
+    if bid in view.legal_actions():
         return bid
     limits = view.explain_bids()
     if limits is None:  # pragma: no cover - a refused bid means the bids are limited
@@ -88,7 +88,7 @@ def read_bid(text: str, view: View) -> Bid | str:
 
 
 def _bid_refusal(shown: str, view: View, reason: str) -> str:
-    legal = [action.value for action in view.legal_actions if isinstance(action, Bid)]
+    legal = [action.value for action in view.legal_actions() if isinstance(action, Bid)]
     return f"You cannot bid {shown}: {reason}. You may bid {bid_choices(legal)}."
 
 
@@ -116,7 +116,7 @@ def read_card(text: str, view: View, numbers: Mapping[Card, int]) -> Play | str:
                 f"There is no card number {shown}: your cards are numbered 1 to "
                 f"{len(numbers)}; type 'show' to see them."
             )
-        if card not in view.hand:
+        if card not in view.hand():
             return f"Card {text}, the {render.card_text(card, plain)}, has been played already."
     else:
         try:
@@ -127,7 +127,7 @@ def read_card(text: str, view: View, numbers: Mapping[Card, int]) -> Play | str:
                 "or the card's number."
             )
     play = Play.of(card)
-    if play in view.legal_actions:
+    if play in view.legal_actions():
         return play
     return refusal(play, view)
 
@@ -136,16 +136,16 @@ def refusal(play: Play, view: View) -> str:
     """Why the player in ``view`` may not play ``play``, in the board's notation."""
     plain = Style(colour=False)
     card = render.card_text(play.card, plain)
-    if play.card not in view.hand:
+    if play.card not in view.hand():
         return f"You do not hold the {card}."
     if view.current_trick:
         led = view.current_trick[0][1].suit
-        follow = _cards_text(view.hand.suit(led))
+        follow = _cards_text(view.hand().suit(led))
         return (
             f"You must follow {led.name.lower()} while you hold any ({follow}), "
             f"so you cannot play the {card}."
         )
-    legal = CardSet.of(a.card for a in view.legal_actions if isinstance(a, Play))
+    legal = CardSet.of(a.card for a in view.legal_actions() if isinstance(a, Play))
     if len(legal) == 1 and ALL_CARDS[0] in legal and not view.tricks:
         return f"The first trick must be led with the {render.card_text(ALL_CARDS[0], plain)}."
     return (

@@ -45,6 +45,7 @@ from spades_core.cli.saves import (
 from spades_core.cli.session import PlaySession, bot_move, bot_seed
 from spades_core.errors import SpadesError
 from spades_core.game import Game, Phase, new_game
+from spades_core.players import PlayerError, check_human_table
 from spades_core.scoring import why_games_may_not_end
 from spades_core.seats import Seat
 
@@ -253,7 +254,13 @@ def _config(args: argparse.Namespace, saved: Mapping[str, Any]) -> PlayerConfig:
     opponents = args.opponents or saved.get("opponents", DEFAULT_LEVEL)
     for level in {partner, opponents}:
         try:
+            # A player for measurement only (perfect-info) is refused by name.
+            check_human_table(level_name(level))
             bots.make(level_name(level))
+        except PlayerError as error:
+            if level in (args.partner, args.opponents):
+                raise
+            raise SaveFileError(f"the save names a player that cannot sit here: {error}") from None
         except SpadesError as error:
             if level in (args.partner, args.opponents):
                 raise

@@ -34,7 +34,7 @@ from typing import IO, Any
 
 from spades_core.cli.render import board_notation
 from spades_core.cli.saves import SESSION_FORMAT, SESSION_VERSION
-from spades_core.errors import RecordFormatError, SpadesError
+from spades_core.errors import RecordFormatError, RecordReason, SpadesError
 from spades_core.game import Game, Phase
 from spades_core.records import MAX_RECORD_SIZE, from_record, read_json
 from spades_core.seats import Team
@@ -88,7 +88,9 @@ def summary(game: Game) -> dict[str, Any]:
 
 def _error_summary(error: SpadesError) -> dict[str, Any]:
     if isinstance(error, RecordFormatError):
-        reason, hand, action = error.reason, error.hand, error.action
+        # The most specific tag: for an action the rules reject, the rule.
+        specific = error.illegal_reason or error.reason
+        reason, hand, action = str(specific.value), error.hand, error.action
     else:  # loading reports everything as RecordFormatError; kept for safety
         reason, hand, action = "invalid", None, None
     return {
@@ -136,7 +138,7 @@ def _load(line: bytes | str) -> Game:
         raise RecordFormatError(
             f"the line is too large: more than {MAX_RECORD_SIZE:,} bytes, the most a record "
             "may take; it was skipped unread",
-            reason="too_large",
+            reason=RecordReason.TOO_LARGE,
         )
     document = read_json(line)
     if isinstance(document, dict) and document.get("format") == SESSION_FORMAT:
@@ -144,7 +146,7 @@ def _load(line: bytes | str) -> Game:
             raise RecordFormatError(
                 f"an autosave of spades play, version {SESSION_VERSION} with a 'record', "
                 "is expected; this one cannot be read",
-                reason="unsupported_version",
+                reason=RecordReason.UNSUPPORTED_VERSION,
             )
         document = document["record"]
     return from_record(document)
@@ -217,7 +219,10 @@ def describe(outcome: Outcome) -> str:
     if outcome.game is not None:
         return f"line {outcome.line}: ok — {outcome.game.variant.id}, {_phase_text(outcome.game)}"
     error = outcome.error
-    reason = f" ({error.reason})" if isinstance(error, RecordFormatError) else ""
+    specific = (
+        (error.illegal_reason or error.reason) if isinstance(error, RecordFormatError) else None
+    )
+    reason = "" if specific is None else f" ({specific.value})"
     return f"line {outcome.line}: invalid{reason} — {board_notation(str(error))}"
 
 

@@ -15,11 +15,11 @@ from spades_core.cards import CardSet
 from spades_core.cli import commands, render
 from spades_core.cli.render import Style, seat_name
 from spades_core.cli.saves import PlayerConfig, SaveFileError, session_json, write_save
-from spades_core.coach import coach
 from spades_core.game import Game, Phase
 from spades_core.records import dumps
 from spades_core.rng import SeedStream
 from spades_core.seats import Seat, Team
+from spades_core.tips import coach
 from spades_core.variant import checked_game_outcome
 from spades_core.views import View
 
@@ -36,7 +36,8 @@ def bot_seed(game: Game, seat: Seat) -> int:
     same game, also when it is saved and resumed in between (a bot is made
     afresh for every decision and keeps no state across them).
     """
-    step = len(game.bids) + 4 * len(game.tricks) + len(game.current_trick)
+    made = sum(1 for bid in game.bids.values_ if bid is not None)
+    step = made + 4 * len(game.tricks) + len(game.current_trick)
     index = ((game.hand_number * 64 + step) * 4 + int(seat)) & 0xFFFFFFFF
     return SeedStream(game.seed, _BOT_SEED_PURPOSE, index).next64()
 
@@ -185,17 +186,17 @@ class PlaySession:
         """Print the table and the human's hand."""
         playing = view.phase is Phase.PLAY and view.is_my_turn
         legal = (
-            CardSet.of(a.card for a in view.legal_actions if isinstance(a, Play))
+            CardSet.of(a.card for a in view.legal_actions() if isinstance(a, Play))
             if playing
             else None
         )
         heading = "Your hand (* = you may play it):" if playing else "Your hand:"
-        numbers = commands.card_numbers(view.dealt_hand) if view.phase is Phase.PLAY else None
+        numbers = commands.card_numbers(view.dealt_hand()) if view.phase is Phase.PLAY else None
         self.say(
             "",
             *render.table_lines(view, self.style, labels=self.labels()),
             heading,
-            *render.hand_lines(view.hand, self.style, legal=legal, numbers=numbers),
+            *render.hand_lines(view.hand(), self.style, legal=legal, numbers=numbers),
         )
 
     def ask_human(self) -> Action:
@@ -203,7 +204,7 @@ class PlaySession:
         view = self.game.view(self.config.seat)
         self.show(view)
         if view.phase is Phase.BID:
-            values = [a.value for a in view.legal_actions if isinstance(a, Bid)]
+            values = [a.value for a in view.legal_actions() if isinstance(a, Bid)]
             limits = view.explain_bids()
             if limits:
                 self.say(limits)
@@ -224,8 +225,8 @@ class PlaySession:
         command, _, argument = text.partition(" ")
         command = command.lower()
         if not text:
-            if len(view.legal_actions) == 1:
-                return view.legal_actions[0]
+            if len(view.legal_actions()) == 1:
+                return view.legal_actions()[0]
             self.say("Type your " + ("bid" if view.phase is Phase.BID else "card") + ", or 'help'.")
             return None
         if command in ("help", "?"):
@@ -246,7 +247,7 @@ class PlaySession:
             if view.phase is Phase.BID:
                 answer: Action | str = commands.read_bid(text, view)
             else:
-                answer = commands.read_card(text, view, commands.card_numbers(view.dealt_hand))
+                answer = commands.read_card(text, view, commands.card_numbers(view.dealt_hand()))
             if isinstance(answer, str):
                 self.say(answer)
                 return None

@@ -22,8 +22,8 @@ from spades_core.cli.play import add_option_argument, parse_options
 from spades_core.errors import RulesError, SpadesError
 from spades_core.players import PlayerSpec, parse_player
 from spades_core.simulation import (
+    DEFAULT_HAND_LIMIT,
     DEFAULT_HANDS,
-    DEFAULT_MAX_HANDS,
     Interval,
     JournalError,
     SimulationError,
@@ -77,9 +77,9 @@ def add_run_arguments(parser: argparse.ArgumentParser, default_count: str) -> No
     parser.add_argument(
         "--max-hands",
         type=int,
-        default=DEFAULT_MAX_HANDS,
+        default=DEFAULT_HAND_LIMIT,
         metavar="N",
-        help=f"games mode: stop a game after N hands (default {DEFAULT_MAX_HANDS})",
+        help=f"games mode: stop a game after N hands (default {DEFAULT_HAND_LIMIT})",
     )
     parser.add_argument(
         "--steps", type=int, metavar="N", help="hard players: simulated card plays per card"

@@ -108,7 +108,7 @@ def probe(variant_id: str) -> dict[str, Any]:
     hook is called), in this process; ``version`` and ``title``, or ``error``.
     ``--check`` runs this in a child process."""
     from spades_core.game import new_game
-    from spades_core.playout import playout
+    from spades_core.playouts import playout
 
     try:
         variant = load_variant(variant_id)

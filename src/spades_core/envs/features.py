@@ -32,7 +32,8 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from spades_core.errors import InconsistentViewError
+from spades_core import _check
+from spades_core.errors import ArgumentTypeError
 from spades_core.game import Phase
 from spades_core.seats import Seat
 from spades_core.views import View
@@ -93,9 +94,14 @@ def _layout(
     return offsets, position
 
 
-_OFFSETS, OBSERVATION_SIZE = _layout(OBSERVATION_SECTIONS, 0)
-_HISTORY_OFFSETS, INFORMATION_STATE_SIZE = _layout(HISTORY_SECTIONS, OBSERVATION_SIZE)
+_OFFSETS, _OBSERVATION_END = _layout(OBSERVATION_SECTIONS, 0)
+_HISTORY_OFFSETS, _INFORMATION_STATE_END = _layout(HISTORY_SECTIONS, _OBSERVATION_END)
 _OFFSETS.update(_HISTORY_OFFSETS)
+
+OBSERVATION_SIZE: Final = _OBSERVATION_END
+"""How many numbers :func:`observation` gives (681)."""
+INFORMATION_STATE_SIZE: Final = _INFORMATION_STATE_END
+"""How many numbers :func:`information_state` gives (3,645)."""
 
 PHASE_SLOTS: Final = {Phase.DEAL: 0, Phase.BID: 1, Phase.PLAY: 2, Phase.GAME_OVER: 3}
 """The slot of each phase in the one-hot ``phase`` section."""
@@ -161,18 +167,19 @@ def _set_cards(vector: Vector, offset: int, mask: int) -> None:
         mask ^= low
 
 
-def _check(view: object, out: object, size: int) -> None:
-    if not isinstance(view, View):
-        raise InconsistentViewError(f"features are built from a View; got {type(view).__name__}")
+def _check_arguments(view: object, out: object, size: int, call: str) -> None:
+    _check.view(view, call)
     if out is not None and not (
         isinstance(out, np.ndarray) and out.shape == (size,) and out.dtype == np.float32
     ):
-        raise InconsistentViewError(f"out must be a float32 array of {size} numbers")
+        raise ArgumentTypeError(
+            f"{call}: out must be a float32 array of {size} numbers; got {_check.described(out)}"
+        )
 
 
 def observation(view: View, out: Vector | None = None) -> Vector:
     """The observation vector of ``view`` (written into ``out`` when given)."""
-    _check(view, out, OBSERVATION_SIZE)
+    _check_arguments(view, out, OBSERVATION_SIZE, "observation")
     vector = np.zeros(OBSERVATION_SIZE, np.float32) if out is None else out
     if out is not None:
         vector.fill(0.0)
@@ -183,13 +190,13 @@ def observation(view: View, out: Vector | None = None) -> Vector:
 def information_state(view: View, out: Vector | None = None) -> Vector:
     """The observation of ``view`` followed by the viewer's dealt hand and the
     order of every card played this hand (written into ``out`` when given)."""
-    _check(view, out, INFORMATION_STATE_SIZE)
+    _check_arguments(view, out, INFORMATION_STATE_SIZE, "information_state")
     vector = np.zeros(INFORMATION_STATE_SIZE, np.float32) if out is None else out
     if out is not None:
         vector.fill(0.0)
     _fill_observation(view, vector)
     me = _origin(view)
-    _set_cards(vector, _DEALT, view.dealt_hand.mask)
+    _set_cards(vector, _DEALT, view.dealt_hand().mask)
     position = _HISTORY
     plays = [play for trick in view.tricks for play in trick.plays]
     plays.extend(view.current_trick)
@@ -207,7 +214,7 @@ def _origin(view: View) -> int:
 def _fill_observation(view: View, vector: Vector) -> None:
     me = _origin(view)
     vector[_PHASE + PHASE_SLOTS[view.phase]] = 1.0
-    _set_cards(vector, _HAND, view.hand.mask)
+    _set_cards(vector, _HAND, view.hand().mask)
     bids = view.bids.values_
     counts = view.spade_counts.values_
     won = view.tricks_won.values_

@@ -40,7 +40,7 @@ Rewards are terminal only. Observations (strings and tensors, see
 :class:`~spades_core.views.View` alone; the information state is the
 observation plus the seat's dealt hand and the order of play.
 ``resample_from_infostate`` draws the hidden cards with
-:func:`spades_core.determinize`, so OpenSpiel's IS-MCTS plays every variant;
+:func:`~spades_core.sampling.determinize`, so OpenSpiel's IS-MCTS plays every variant;
 :class:`ISMCTSPlayer` seats such a bot at a spades-core table. A state
 serializes as its game record (:mod:`spades_core.records`) plus the cards
 dealt so far of a hand being dealt. OpenSpiel pickles those attributes, and
@@ -65,9 +65,10 @@ import attrs
 import numpy as np
 import pyspiel
 
+from spades_core import _check
 from spades_core.actions import Action
+from spades_core.bots import deal_sampler, playout_value
 from spades_core.cards import ALL_CARDS
-from spades_core.determinize import determinize
 from spades_core.encoding import (
     BID_ID_BASE,
     NUM_ACTIONS,
@@ -82,6 +83,7 @@ from spades_core.errors import (
     IllegalActionError,
     IllegalReason,
     RecordFormatError,
+    RecordReason,
     RulesError,
     SpadesError,
     brief,
@@ -90,7 +92,8 @@ from spades_core.game import SEATS, Game, Phase, new_game
 from spades_core.options import OptionSpec, Rules
 from spades_core.records import dumps, loads
 from spades_core.registry import available_variants, load_variant
-from spades_core.seats import Seat
+from spades_core.sampling import HiddenCards, determinize
+from spades_core.seats import Seat, Team
 from spades_core.transitions import deal_unchecked
 from spades_core.variant import Variant
 from spades_core.views import View
@@ -100,7 +103,10 @@ __all__ = [
     "GAME_NAME",
     "INT_PLACEHOLDER",
     "MAX_SERIALIZED_SIZE",
+    "ROLLOUTS",
+    "VALUE_SCALE",
     "ISMCTSPlayer",
+    "NormalRollouts",
     "SpadesCoreGame",
     "SpadesCoreState",
     "deserialize_game_and_state",
@@ -211,8 +217,8 @@ def game_parameters(
     chosen = variant if isinstance(variant, Variant) else load_variant(variant)
     if rules is None:
         rules = chosen.rules()
-    elif not isinstance(rules, Rules):
-        raise RulesError(f"rules must be a Rules (from Variant.rules); got {brief(rules)}")
+    else:
+        _check.instance(rules, Rules, "game_parameters", "rules", "a Rules (from Variant.rules)")
     parameters: dict[str, Any] = {"variant": chosen.id, **own}
     for name, value in rules.overrides:
         parameter = _OPTIONS.get(name)
@@ -296,8 +302,9 @@ class SpadesCoreGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         if params is not None and not isinstance(params, Mapping):
-            raise RulesError(
-                f"parameters must be a mapping of names to values; got {brief(params)}"
+            raise ArgumentTypeError(
+                "SpadesCoreGame: params must be a mapping of names to values; "
+                f"got {_check.described(params)}"
             )
         given = dict(params or {})
         variant_id = given.get("variant", _OWN_PARAMETERS["variant"])
@@ -354,8 +361,7 @@ class SpadesCoreGame(pyspiel.Game):  # type: ignore[misc]
     def state_from_game(self, game: Game) -> SpadesCoreState:
         """A state at ``game`` (of this game's variant and rules), starting an
         episode at its current hand (its points count from the current scores)."""
-        if not isinstance(game, Game):
-            raise RulesError(f"state_from_game takes a Game; got {type(game).__name__}")
+        _check.game(game, "state_from_game")
         if game.variant.id != self.variant.id or not _same_rules(
             game.variant, game.rules, self.rules
         ):
@@ -463,7 +469,11 @@ def _position_from_record(
     )
 
 
-def _refuse(message: str, reason: str = "bad_value") -> NoReturn:
+_FORMAT: Final = RecordReason.WRONG_FORMAT
+"""Why a state's text that is not one this module writes is refused."""
+
+
+def _refuse(message: str, reason: RecordReason = RecordReason.BAD_VALUE) -> NoReturn:
     raise RecordFormatError(f"not a spades_core state: {message}", reason=reason)
 
 
@@ -642,7 +652,7 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SpadesCoreState:
         """A state ``player_id`` cannot tell from this one, hidden cards drawn
-        with :func:`spades_core.determinize` (seeded by ``probability_sampler()``)."""
+        with :func:`~spades_core.sampling.determinize` (seeded by ``probability_sampler()``)."""
         if not callable(probability_sampler):
             raise ArgumentTypeError(
                 "resample_from_infostate: probability_sampler must be a function returning "
@@ -762,7 +772,7 @@ def _observation_text(view: View) -> str:
         f"{seat.letter}:{count}" for seat, count in view.spade_counts.items() if count is not None
     )
     return (
-        f"seat {_seat_text(view.seat)}; hand {view.hand}; played {view.played}; "
+        f"seat {_seat_text(view.seat)}; hand {view.hand()}; played {view.played}; "
         + _public_text(view)
         + (f"; shown out {out}" if out else "")
         + (f"; spades dealt {counts}" if counts else "")
@@ -778,7 +788,7 @@ def _information_text(view: View) -> str:
         json.dumps(result.summary(), sort_keys=True) for result in view.hand_results
     )
     return (
-        f"seat {_seat_text(view.seat)}; dealt {view.dealt_hand}; hand {view.hand}; "
+        f"seat {_seat_text(view.seat)}; dealt {view.dealt_hand()}; hand {view.hand()}; "
         + _public_text(view)
         + f"; tricks [{tricks}]"
         + (f"; earlier hands {earlier}" if earlier else "")
@@ -807,11 +817,11 @@ class _PositionUnpickler(pickle.Unpickler):
         _refuse(
             f"its pickle asks for {brief(module + '.' + name, 80)}; a state written by "
             "spades-core holds only its game record, so nothing of it is run",
-            "wrong_format",
+            _FORMAT,
         )
 
     def persistent_load(self, pid: object) -> NoReturn:
-        _refuse("its pickle refers to outside objects", "wrong_format")
+        _refuse("its pickle refers to outside objects", _FORMAT)
 
 
 def _sections(text: str) -> dict[str, list[str]]:
@@ -823,13 +833,13 @@ def _sections(text: str) -> dict[str, list[str]]:
             continue
         if line.startswith("[") and line.endswith("]"):
             if line in sections:
-                _refuse(f"the section {brief(line)} appears twice", "wrong_format")
+                _refuse(f"the section {brief(line)} appears twice", _FORMAT)
             current = sections[line] = []
         elif current is not None:
             if line:
                 current.append(line)
         elif line:
-            _refuse(f"text before the first section: {brief(line)}", "wrong_format")
+            _refuse(f"text before the first section: {brief(line)}", _FORMAT)
     return sections
 
 
@@ -841,7 +851,7 @@ def _history(line: str) -> list[tuple[int, int]]:
     for entry in entries.split(","):
         found = _HISTORY_ENTRY.fullmatch(entry)
         if found is None:
-            _refuse(f"not a move of the history: {brief(entry)}", "wrong_format")
+            _refuse(f"not a move of the history: {brief(entry)}", _FORMAT)
         history.append((int(found[1]), int(found[2])))
     return history
 
@@ -869,60 +879,60 @@ def deserialize_game_and_state(text: object) -> tuple[SpadesCoreGame, SpadesCore
         _refuse(
             f"the text is too large: {len(text):,} characters where at most "
             f"{MAX_SERIALIZED_SIZE:,} are read",
-            "too_large",
+            RecordReason.TOO_LARGE,
         )
     sections = _sections(text)
     if sections.get("[Meta]") != ["Version: 1"]:
-        _refuse("it has no [Meta] section of version 1", "wrong_format")
+        _refuse("it has no [Meta] section of version 1", _FORMAT)
     game_lines = sections.get("[Game]", [])
     state_lines = sections.get("[State]", [])
     if len(game_lines) != 1 or not game_lines[0].startswith(GAME_NAME + "("):
-        _refuse(f"its [Game] is not a {GAME_NAME} game", "wrong_format")
+        _refuse(f"its [Game] is not a {GAME_NAME} game", _FORMAT)
     if (
         len(state_lines) != 3
         or not state_lines[0].startswith("history=")
         or not state_lines[1].startswith("move_number=")
         or not state_lines[2].startswith("__dict__=")
     ):
-        _refuse("its [State] is not history=, move_number= and __dict__= lines", "wrong_format")
+        _refuse("its [State] is not history=, move_number= and __dict__= lines", _FORMAT)
     history = _history(state_lines[0])
     if state_lines[1] != f"move_number={len(history)}":
-        _refuse(f"{brief(state_lines[1])} does not count the history's moves", "wrong_format")
+        _refuse(f"{brief(state_lines[1])} does not count the history's moves", _FORMAT)
     if GAME_NAME not in pyspiel.registered_names():
         register()
     try:
         game = pyspiel.load_game(game_lines[0])
     except Exception as error:  # the game's own RulesError, or OpenSpiel's parsing error
-        _refuse(f"its [Game] cannot be loaded: {brief(str(error), 200)}", "bad_option")
+        _refuse(f"its [Game] cannot be loaded: {brief(str(error), 200)}", RecordReason.BAD_OPTION)
     try:
         pickled = base64.b64decode(state_lines[2].removeprefix("__dict__="), validate=True)
     except ValueError:
-        _refuse("its __dict__= is not base64 text", "wrong_format")
+        _refuse("its __dict__= is not base64 text", _FORMAT)
     try:
         attributes = _PositionUnpickler(io.BytesIO(pickled)).load()
     except RecordFormatError:
         raise
     except RecursionError:
-        _refuse("its pickle is nested too deeply", "wrong_format")
+        _refuse("its pickle is nested too deeply", _FORMAT)
     except Exception as error:  # whatever a damaged pickle makes the unpickler raise
         _refuse(
             f"its pickle cannot be read: {type(error).__name__}: {brief(str(error), 200)}",
-            "wrong_format",
+            _FORMAT,
         )
     if not isinstance(game, SpadesCoreGame):  # pragma: no cover - the name was checked
-        _refuse(f"its [Game] is not a {GAME_NAME} game", "wrong_format")
+        _refuse(f"its [Game] is not a {GAME_NAME} game", _FORMAT)
     if type(attributes) is not dict or list(attributes) != ["_position"]:
-        _refuse("its __dict__ holds more or less than the position", "wrong_format")
+        _refuse("its __dict__ holds more or less than the position", _FORMAT)
     position = attributes["_position"]
     if not isinstance(position, _Position):
-        _refuse(f"its position is not a game record; got {brief(position)}", "wrong_format")
+        _refuse(f"its position is not a game record; got {brief(position)}", _FORMAT)
     if position.game.variant.id != game.variant.id or not _same_rules(
         game.variant, position.game.rules, game.rules
     ):
         _refuse(f"its game record plays other rules than its [Game] ({game})")
     longest = (_episode.DECISIONS_PER_HAND + _episode.CARDS) * _episode.hand_limit(game.hands)
     if len(history) > longest:
-        _refuse(f"its history is longer than an episode of {game}", "too_large")
+        _refuse(f"its history is longer than an episode of {game}", RecordReason.TOO_LARGE)
     # The text OpenSpiel reads is written again from the checked values, so
     # the pickle it loads is one this module made.
     checked = "\n".join(
@@ -968,23 +978,32 @@ class ISMCTSPlayer:
     end of the hand). A bot that takes a resampler (``set_resampler``, as
     IS-MCTS does) draws its samples from the player's ``seed``, so a seeded
     bot and a seeded player choose reproducibly. The bot sees a state rebuilt from the view by
-    :func:`spades_core.determinize`; since it reads only the information
+    :func:`~spades_core.sampling.determinize`; since it reads only the information
     state and draws its own samples, that state tells it nothing more than
     the view.
     """
 
     def __init__(self, make_bot: Any, *, seed: int = 0) -> None:
         if not callable(make_bot):
-            raise RulesError(f"make_bot must build a bot from a game; got {brief(make_bot)}")
+            raise ArgumentTypeError(
+                "ISMCTSPlayer: make_bot must build a bot from a game; "
+                f"got {_check.described(make_bot)}"
+            )
         self._make_bot = make_bot
         self._rng = random.Random(seed)
         self._games: dict[tuple[str, Rules], tuple[SpadesCoreGame, Any]] = {}
         self._label = f"seed={seed}"
+        self._guided = False
+        """Whether the bot's deals come from the hard bot's reading of the hand."""
+        self._deals: _GuidedDeals | None = None
 
     def __repr__(self) -> str:
         return f"<ISMCTSPlayer {self._label}>"
 
     def _resample(self, state: SpadesCoreState, player: int) -> SpadesCoreState:
+        deals = self._deals
+        if deals is not None and not state.dealing and deals.seat == player:
+            return SpadesCoreState(state.get_game(), state._position.moved(deals.game(), ()))
         return state.resample_from_infostate(player, self._rng.random)
 
     @classmethod
@@ -994,14 +1013,7 @@ class ISMCTSPlayer:
         """OpenSpiel's ``ISMCTSBot`` with ``simulations`` per decision, each
         leaf valued by one random roll-out to the end of the hand; ``seed``
         (0 to 2**32-1) makes its choices reproducible."""
-        if type(simulations) is not int or simulations < 1:
-            raise RulesError(
-                f"simulations must be a whole number of at least 1; got {brief(simulations)}"
-            )
-        if type(seed) is not int or not 0 <= seed < 2**32:
-            raise RulesError(f"seed must be a whole number from 0 to 2**32-1; got {brief(seed)}")
-        if type(uct_c) not in (int, float) or not 0 < uct_c < float("inf"):
-            raise RulesError(f"uct_c must be a positive number; got {brief(uct_c)}")
+        _check_search(simulations, seed, uct_c, "ISMCTSPlayer.random_rollouts")
         uct_c = float(uct_c)
         from open_spiel.python.algorithms import ismcts, mcts
 
@@ -1016,16 +1028,54 @@ class ISMCTSPlayer:
         player._label = f"simulations={simulations} uct_c={uct_c} seed={seed}"
         return player
 
+    @classmethod
+    def normal_rollouts(
+        cls, simulations: int = 50, *, seed: int = 0, uct_c: float = 2.0
+    ) -> ISMCTSPlayer:
+        """OpenSpiel's ``ISMCTSBot`` guided by the library's knowledge: each
+        leaf is valued by playing the hand out with the normal policy for all
+        four seats (the hard bot's play-out, :class:`NormalRollouts`), and the
+        deals it searches are drawn as the hard bot draws its own, preferring
+        those that explain the bids (and the plays, when the hard bot reads
+        them). Values are the hard bot's, in hundreds of points, so ``uct_c``
+        weighs exploration against them. Otherwise as
+        :meth:`random_rollouts`."""
+        _check_search(simulations, seed, uct_c, "ISMCTSPlayer.normal_rollouts")
+        uct_c = float(uct_c)
+        from open_spiel.python.algorithms import ismcts
+
+        class ValuedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
+            """IS-MCTS that values a hand finished inside its tree as its roll-outs do."""
+
+            def run_simulation(self, state: SpadesCoreState) -> Any:
+                if state.is_terminal():
+                    # OpenSpiel would take the raw points; the roll-outs' value prices bags.
+                    return self._evaluator.evaluate(state)
+                return super().run_simulation(state)
+
+        def make_bot(game: SpadesCoreGame) -> Any:
+            return ValuedISMCTSBot(
+                game,
+                NormalRollouts(),
+                uct_c,
+                max_simulations=simulations,
+                random_state=np.random.RandomState(seed),
+            )
+
+        player = cls(make_bot, seed=seed)
+        player._guided = True
+        player._label = f"rollout=normal simulations={simulations} uct_c={uct_c} seed={seed}"
+        return player
+
     def choose(self, view: View) -> Action:
-        """The bot's action for ``view`` (one of ``view.legal_actions``)."""
-        if not isinstance(view, View):
-            raise RulesError(f"choose takes a View; got {type(view).__name__}")
+        """The bot's action for ``view`` (one of ``view.legal_actions()``)."""
+        _check.view(view, "ISMCTSPlayer.choose")
         if not view.is_my_turn:
             raise IllegalActionError(
                 IllegalReason.NOT_YOUR_TURN, f"the view's seat ({view.seat}) is not to act"
             )
-        if len(view.legal_actions) == 1:
-            return view.legal_actions[0]
+        if len(view.legal_actions()) == 1:
+            return view.legal_actions()[0]
         key = (view.variant.id, view.rules)
         if key not in self._games:
             if GAME_NAME not in pyspiel.registered_names():
@@ -1038,15 +1088,90 @@ class ISMCTSPlayer:
             self._games[key] = (game, bot)
         game, bot = self._games[key]
         state = game.state_from_game(determinize(view, self._rng))
-        chosen = int(bot.step(state))
+        if self._guided:
+            self._deals = _GuidedDeals(view, self._rng)
+        try:
+            chosen = int(bot.step(state))
+        finally:
+            self._deals = None
         return cast(Action, action_from_id(state.game, chosen))
 
 
-def ismcts_player(*, seed: int, simulations: int = 50, uct_c: float = 2.0) -> ISMCTSPlayer:
+def _check_search(simulations: object, seed: object, uct_c: object, call: str) -> None:
+    _check.count(simulations, call, "simulations", minimum=1)
+    _check.seed(seed, call, maximum=2**32 - 1)
+    if type(uct_c) not in (int, float):
+        raise ArgumentTypeError(
+            f"{call}: uct_c must be a positive number; got {_check.described(uct_c)}"
+        )
+    if not 0 < uct_c < float("inf"):  # type: ignore[operator]
+        raise RulesError(f"uct_c must be a positive number; got {brief(uct_c)}")
+
+
+VALUE_SCALE: Final = 100.0
+"""Points per unit of :class:`NormalRollouts`' values."""
+
+
+class NormalRollouts:
+    """An OpenSpiel evaluator (for ``ISMCTSBot``) that plays the rest of a
+    state's hand out with the normal policy for all four seats, each using
+    only what it could see, on the state's cards, and values the finished
+    hand as the hard bot does (:func:`spades_core.bots.playout_value`:
+    points minus the opponents', bags at their cost, the game's end), in units of
+    :data:`VALUE_SCALE` points: ``v`` for North and South, ``-v`` for East
+    and West. A finished hand is valued the same way without a play-out.
+    Every legal action has the same prior."""
+
+    def evaluate(self, state: SpadesCoreState) -> np.ndarray[Any, np.dtype[np.float64]]:
+        """Each player's value of ``state`` (a state of a ``hands=1`` episode)."""
+        _check.instance(
+            state, SpadesCoreState, "NormalRollouts.evaluate", "state", "a SpadesCoreState"
+        )
+        value = playout_value(state.game, Team.NS) / VALUE_SCALE
+        return np.array([value, -value, value, -value])
+
+    def prior(self, state: SpadesCoreState) -> list[tuple[int, float]]:
+        """Equal probabilities over the legal actions."""
+        _check.instance(
+            state, SpadesCoreState, "NormalRollouts.prior", "state", "a SpadesCoreState"
+        )
+        legal = state.legal_actions()
+        return [(action, 1.0 / len(legal)) for action in legal]
+
+
+class _GuidedDeals:
+    """The deals a guided search draws for one decision: the hard bot's
+    (:func:`spades_core.bots.deal_sampler`), each replayed into a real game
+    by the engine."""
+
+    def __init__(self, view: View, rng: random.Random) -> None:
+        self.seat = int(view.seat) if view.seat is not None else -1
+        self._rng = rng
+        self._hidden = HiddenCards(view)
+        self._deals = deal_sampler(view, rng)
+
+    def game(self) -> Game:
+        """A game the view's seat cannot tell from the real one."""
+        seed = self._rng.getrandbits(64)
+        return self._hidden.game(self._deals(), seed)
+
+
+ROLLOUTS: Final = ("random", "normal")
+"""The ``rollout`` choices of the ``ismcts`` player."""
+
+
+def ismcts_player(
+    *, seed: int, simulations: int = 50, uct_c: float = 2.0, rollout: str = "random"
+) -> ISMCTSPlayer:
     """The ``ismcts`` player of simulations and tournaments
-    (``--ns ismcts:simulations=200``): :meth:`ISMCTSPlayer.random_rollouts`
-    with ``simulations`` per decision and exploration constant ``uct_c``.
-    Any int ``seed`` is accepted; OpenSpiel's generator takes its low 32 bits."""
+    (``--ns ismcts:simulations=200``, ``--ns ismcts:rollout=normal``):
+    :meth:`ISMCTSPlayer.random_rollouts`, or with ``rollout="normal"``
+    :meth:`ISMCTSPlayer.normal_rollouts`, with ``simulations`` per decision
+    and exploration constant ``uct_c``. Any int ``seed`` is accepted;
+    OpenSpiel's generator takes its low 32 bits."""
     if type(seed) is not int:
         raise RulesError(f"seed must be a whole number; got {brief(seed)}")
-    return ISMCTSPlayer.random_rollouts(simulations, seed=seed % 2**32, uct_c=uct_c)
+    if rollout not in ROLLOUTS:
+        raise RulesError(f"rollout must be {' or '.join(ROLLOUTS)}; got {brief(rollout)}")
+    build = ISMCTSPlayer.normal_rollouts if rollout == "normal" else ISMCTSPlayer.random_rollouts
+    return build(simulations, seed=seed % 2**32, uct_c=uct_c)

@@ -331,11 +331,11 @@ class raw_env(AECEnv):  # type: ignore[misc]
         seat = game.to_act
         assert seat is not None
         view = game.view(seat)
-        legal = game.legal_plays() if game.phase is Phase.PLAY else None
+        legal = game.legal_cards() if game.phase is Phase.PLAY else None
         lines = [
             *render.table_lines(view, _PLAIN, labels={seat: "to act"}),
             f"{render.seat_name(seat)}'s hand:",
-            *render.hand_lines(view.hand, _PLAIN, legal=legal),
+            *render.hand_lines(view.hand(), _PLAIN, legal=legal),
         ]
         return "\n".join(lines)
 

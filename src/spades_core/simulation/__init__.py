@@ -16,10 +16,13 @@ nets ``1 - bag_penalty / bag_limit`` (see :mod:`spades_core.simulation.stats`).
 
 from __future__ import annotations
 
+from typing import Any
+
+from spades_core import _compat as _deprecations
 from spades_core.simulation.backends import BackendError, SimulationError
 from spades_core.simulation.core import (
+    DEFAULT_HAND_LIMIT,
     DEFAULT_HANDS,
-    DEFAULT_MAX_HANDS,
     GamesResult,
     RunResult,
     SideResult,
@@ -34,7 +37,7 @@ from spades_core.simulation.stats import Interval
 
 __all__ = [
     "DEFAULT_HANDS",
-    "DEFAULT_MAX_HANDS",
+    "DEFAULT_HAND_LIMIT",
     "BackendError",
     "GamesResult",
     "Interval",
@@ -49,3 +52,8 @@ __all__ = [
     "simulate",
     "tournament",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Names this module offered in release 0.1 (see :mod:`spades_core._compat`)."""
+    return _deprecations.module_attribute(__name__, name)

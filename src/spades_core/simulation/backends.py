@@ -56,6 +56,7 @@ __all__ = [
 BackendName = Literal["local", "ray"]
 """The backends: ``"local"`` (default) and ``"ray"``."""
 BACKENDS: Final = ("local", "ray")
+"""The names a run's ``backend`` may take."""
 DEFAULT_RETRIES: Final = 3
 """How many times a failed task is run again before the run fails."""
 _CONNECT_TIMEOUT: Final = 5.0

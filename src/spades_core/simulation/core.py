@@ -19,10 +19,12 @@ from typing import Any, Final, TypedDict
 import attrs
 from typing_extensions import Unpack
 
-from spades_core._check import described, instance, whole_number
-from spades_core.errors import ArgumentTypeError, RulesError, brief
+from spades_core import _compat as _deprecations
+from spades_core._check import count, described, instance, whole_number
+from spades_core.errors import ArgumentTypeError, RulesError, SpadesError, brief
 from spades_core.game import new_game
 from spades_core.players import PlayerSpec, make_player, parse_player
+from spades_core.registry import load_variant
 from spades_core.rng import MAX_SEED
 from spades_core.scoring import why_games_may_not_end
 from spades_core.simulation.backends import (
@@ -40,7 +42,7 @@ from spades_core.simulation.work import ItemResult, Match, Mode
 
 __all__ = [
     "DEFAULT_HANDS",
-    "DEFAULT_MAX_HANDS",
+    "DEFAULT_HAND_LIMIT",
     "GamesResult",
     "RunPlan",
     "RunResult",
@@ -52,14 +54,17 @@ __all__ = [
     "default_workers",
     "item_differences",
     "plan_run",
+    "run_settings",
     "simulate",
     "summarize",
 ]
 
 DEFAULT_HANDS: Final = 100
 """Deals played when neither ``hands`` nor ``games`` is given."""
-DEFAULT_MAX_HANDS: Final = 200
-"""Games mode: a game stops after this many hands and counts as unfinished."""
+DEFAULT_HAND_LIMIT: Final = 200
+"""Games mode: a game still going after this many hands stops and counts as
+unfinished (``hand_limit``; the house rule ``max_hands`` instead ends a game
+with the higher score winning)."""
 
 
 def default_workers() -> int:
@@ -304,7 +309,7 @@ def plan_run(**settings: Unpack[RunSettings]) -> RunPlan:
     seed = settings.get("seed")
     duplicate = settings.get("duplicate", False)
     options = settings.get("options")
-    max_hands = settings.get("max_hands", DEFAULT_MAX_HANDS)
+    max_hands = settings.get("max_hands", DEFAULT_HAND_LIMIT)
     backend = settings.get("backend", "local")
     workers = settings.get("workers")
     address = settings.get("address")
@@ -444,27 +449,97 @@ def summarize(plan: RunPlan, match: Match, results: Sequence[ItemResult]) -> Sim
     )
 
 
+def run_settings(
+    call: str,
+    *,
+    variant: object,
+    hand_limit: int | None,
+    max_hands: int | None,
+    options: Mapping[str, object] | None,
+    house_rules: Mapping[str, object],
+) -> dict[str, object]:
+    """The ``max_hands`` and ``options`` settings of :func:`plan_run` from the
+    keywords of :func:`simulate` and :func:`~spades_core.simulation.tournament`:
+    ``hand_limit`` and the house rules as keywords, or the deprecated
+    ``max_hands=`` (the hand limit) and ``options=`` (a mapping of house rules)."""
+    limit = _deprecations.renamed_keyword(call, "max_hands", max_hands, "hand_limit", hand_limit)
+    rules: dict[str, object] = dict(house_rules)
+    if rules and isinstance(variant, str):
+        _check_house_rules(call, variant, rules)
+    if options is not None:
+        _deprecations.deprecated(f"{call}(options={{...}})", f"{call}(..., option=value)")
+        if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
+            raise ArgumentTypeError(
+                f"{call}: options must map option names to values; got {described(options)}"
+            )
+        given_twice = sorted(set(options) & set(rules))
+        if given_twice:
+            raise RulesError(f"{call}: {', '.join(given_twice)} given twice (options= and keyword)")
+        rules.update(options)
+    settings: dict[str, object] = {"options": rules}
+    if limit is not None:
+        settings["max_hands"] = count(limit, call, "hand_limit", minimum=1)
+    return settings
+
+
+_ARGUMENTS: Final = (
+    "variant, hands, games, seed, duplicate, hand_limit, backend, workers, address, "
+    "task_size, retries, journal, progress"
+)
+
+
+def _check_house_rules(call: str, variant_id: str, rules: Mapping[str, object]) -> None:
+    """Refuse a keyword that is neither an argument nor an option of the variant
+    (an unknown variant is reported later, by the run's own checks)."""
+    try:
+        known = load_variant(variant_id).option_specs
+    except SpadesError:
+        return
+    unknown = sorted(name for name in rules if name not in known)
+    if unknown:
+        raise RulesError(
+            f"{call}: unknown argument {', '.join(unknown)}; the arguments are {_ARGUMENTS}, "
+            f"and the house rules of {variant_id!r} are {', '.join(sorted(known))}"
+        )
+
+
 def simulate(
     ns: str | PlayerSpec = "normal",
     ew: str | PlayerSpec = "easy",
     *,
+    variant: str = "classic",
+    hands: int | None = None,
+    games: int | None = None,
+    seed: int | None = None,
+    duplicate: bool = False,
+    hand_limit: int | None = None,
+    backend: BackendName = "local",
+    workers: int | None = None,
+    address: str | None = None,
+    task_size: int | None = None,
+    retries: int = DEFAULT_RETRIES,
+    journal: str | os.PathLike[str] | None = None,
     progress: Callable[[Progress], None] | None = None,
-    **settings: Unpack[RunSettings],
+    max_hands: int | None = None,
+    options: Mapping[str, object] | None = None,
+    **house_rules: object,
 ) -> SimulationResult:
     """Play ``ns`` against ``ew`` and measure them.
 
     Keyword arguments (all optional): ``variant`` (default ``"classic"``),
     ``hands``, ``games``, ``seed``, ``duplicate`` (default False),
-    ``options``, ``max_hands`` (default 200), ``backend`` (default
-    ``"local"``), ``workers``, ``address``, ``task_size``, ``retries``
-    (default 3), ``journal`` and ``progress``.
+    ``hand_limit`` (default 200), ``backend`` (default ``"local"``),
+    ``workers``, ``address``, ``task_size``, ``retries`` (default 3),
+    ``journal`` and ``progress``; any other keyword is a house rule of the
+    variant (``target_score=300``), as in :func:`~spades_core.new_game`.
 
     ``ns`` and ``ew`` are players (``"hard"``, ``"hard:steps=2000"``, a player
     from the ``spades_core.players`` entry-point group, or a
     :class:`~spades_core.players.PlayerSpec`). ``hands=N`` plays N single
     deals from 0–0 (the default, 100); ``games=N`` plays N games to the end or
-    ``max_hands`` hands. ``duplicate`` plays every deal (or game seed) a second
-    time with the partnerships' cards swapped. ``options`` are house rules.
+    until ``hand_limit`` hands, when a game still going stops and counts as
+    unfinished. ``duplicate`` plays every deal (or game seed) a second
+    time with the partnerships' cards swapped.
     Without ``seed`` a random one is drawn (and reported in the result), or,
     given a journal that exists, the journal's seed is used.
 
@@ -480,6 +555,11 @@ def simulate(
     up where it left off and a finished one can be given more hands (or, in
     a tournament, more players). The result is the same as without it.
 
+    ``max_hands=`` (the hand limit) and ``options=`` (a mapping of house
+    rules) are the deprecated forms of ``hand_limit=`` and of house rules as
+    keywords; they are removed in 0.3.0, when ``max_hands=`` becomes the
+    house rule of that name, as everywhere else.
+
     Raises :class:`~spades_core.RulesError` (and other
     :class:`~spades_core.SpadesError` subclasses, such as
     :class:`~spades_core.players.PlayerError`) for bad arguments before any
@@ -488,8 +568,34 @@ def simulate(
     :class:`~spades_core.simulation.JournalError` when the journal cannot be
     used (another run's settings, damaged, in use by another run, unwritable).
     """
-    plan = plan_run(**settings)
+    settings: Any = run_settings(
+        "simulate",
+        variant=variant,
+        hand_limit=hand_limit,
+        max_hands=max_hands,
+        options=options,
+        house_rules=house_rules,
+    )
+    plan = plan_run(
+        variant=variant,
+        hands=hands,
+        games=games,
+        seed=seed,
+        duplicate=duplicate,
+        backend=backend,
+        workers=workers,
+        address=address,
+        task_size=task_size,
+        retries=retries,
+        journal=journal,
+        **settings,
+    )
     check_progress(progress)
     match = plan.match(check_player(ns), check_player(ew))
     (results,) = plan.run([match], progress)
     return summarize(plan, match, results)
+
+
+def __getattr__(name: str) -> Any:
+    """Names this module offered in release 0.1 (see :mod:`spades_core._compat`)."""
+    return _deprecations.module_attribute(__name__, name)

@@ -19,23 +19,25 @@ interval over items (which accounts for the pairings sharing their deals).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+import os
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
-from typing_extensions import Unpack
 
-from spades_core.errors import RulesError, brief
+from spades_core._check import described
+from spades_core.errors import ArgumentTypeError, RulesError
 from spades_core.players import PlayerSpec
+from spades_core.simulation.backends import DEFAULT_RETRIES, BackendName
 from spades_core.simulation.core import (
     RunPlan,
     RunResult,
-    RunSettings,
     SimulationResult,
     check_player,
     check_progress,
     item_differences,
     plan_run,
+    run_settings,
     summarize,
 )
 from spades_core.simulation.progress import Progress
@@ -113,7 +115,9 @@ class TournamentResult(RunResult):
 def check_players(players: Sequence[str | PlayerSpec]) -> list[PlayerSpec]:
     """The players read and built once: at least two, none twice."""
     if isinstance(players, str | bytes) or not isinstance(players, Sequence):
-        raise RulesError(f"players must be a list of players; got {brief(players)}")
+        raise ArgumentTypeError(
+            f"tournament: players must be a list of players; got {described(players)}"
+        )
     specs = [check_player(player) for player in players]
     labels = [str(spec) for spec in specs]
     if len(specs) < 2:
@@ -160,14 +164,50 @@ def tournament_result(
 def tournament(
     players: Sequence[str | PlayerSpec],
     *,
+    variant: str = "classic",
+    hands: int | None = None,
+    games: int | None = None,
+    seed: int | None = None,
+    duplicate: bool = False,
+    hand_limit: int | None = None,
+    backend: BackendName = "local",
+    workers: int | None = None,
+    address: str | None = None,
+    task_size: int | None = None,
+    retries: int = DEFAULT_RETRIES,
+    journal: str | os.PathLike[str] | None = None,
     progress: Callable[[Progress], None] | None = None,
-    **settings: Unpack[RunSettings],
+    max_hands: int | None = None,
+    options: Mapping[str, object] | None = None,
+    **house_rules: object,
 ) -> TournamentResult:
     """Play every pair of ``players`` (at least two, each at most once) over
-    the same ``hands`` deals or ``games`` game seeds. The other arguments are
-    those of :func:`~spades_core.simulation.simulate`; the work of all
-    pairings is split into tasks together."""
-    plan = plan_run(**settings)
+    the same ``hands`` deals or ``games`` game seeds. The other arguments,
+    house rules as keywords among them, are those of
+    :func:`~spades_core.simulation.simulate`; the work of all pairings is
+    split into tasks together."""
+    settings: Any = run_settings(
+        "tournament",
+        variant=variant,
+        hand_limit=hand_limit,
+        max_hands=max_hands,
+        options=options,
+        house_rules=house_rules,
+    )
+    plan = plan_run(
+        variant=variant,
+        hands=hands,
+        games=games,
+        seed=seed,
+        duplicate=duplicate,
+        backend=backend,
+        workers=workers,
+        address=address,
+        task_size=task_size,
+        retries=retries,
+        journal=journal,
+        **settings,
+    )
     check_progress(progress)
     matches = pairings(plan, check_players(players))
     return tournament_result(plan, matches, plan.run(matches, progress))

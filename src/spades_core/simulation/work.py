@@ -112,7 +112,7 @@ def _play_hand(game: Game, players: list[Player]) -> Game:
         seat = game.to_act
         if seat is None:  # pragma: no cover - bidding and play always have a seat to act
             break
-        game = game.apply(players[seat].choose(game.view(seat)), seat=seat)
+        game = game.apply(bots.ask(players[seat], game, seat), seat=seat)
     return game
 
 
@@ -183,7 +183,7 @@ def run_item(match: Match, index: int) -> ItemResult:
         game = bots.play_game(
             match.new_game(seed),
             seat_players(match, index, copy),
-            max_hands=match.max_hands,
+            hands=match.max_hands,
         )
         for result in game.hand_results:
             tally.add(game, result, slot_of_ns=int(swapped))

@@ -36,7 +36,7 @@ def check_legal_actions_apply(game: Game) -> None:
         fail("legal_actions", "applying an action changed the game it was applied to")
 
 
-_JUNK_ACTIONS: Final[tuple[object, ...]] = (None, "ZZ", 7, 2.5, object(), Bid(99), Bid(-1))
+_JUNK_ACTIONS: Final[tuple[object, ...]] = (None, "ZZ", 99, True, 2.5, object(), Bid(99), Bid(-1))
 
 
 def _junk_calls(game: Game) -> Iterator[tuple[str, Callable[[], object]]]:

@@ -15,7 +15,7 @@ the variant's option specs:
   at every step (legal actions, observations, rewards, scores and bags, the
   end of every game and its winner, the hand limit included), with illegal
   actions refused for the engine's reason;
-* :func:`spades_core.batch.play` against the engine taking the lowest legal
+* :func:`spades_core.batch.play_hands` against the engine taking the lowest legal
   action at every decision.
 """
 
@@ -77,7 +77,7 @@ def check_array_forms(
     each form with its hook on random inputs, then steps ``tables`` tables of
     :class:`spades_core.batch.Tables` for ``steps`` steps against the engine
     (whole hands in even scenarios, whole games in odd ones), and plays a
-    few hands with :func:`spades_core.batch.play`. ``seed`` replays only the
+    few hands with :func:`spades_core.batch.play_hands`. ``seed`` replays only the
     scenario of that seed (from a failure message); ``extra_option_values``
     lists values to try for options the variant defines itself.
 
@@ -368,11 +368,11 @@ def _check_refusal(batch: Tables, games: list[Game], rnd: random.Random) -> None
 
 
 def _check_play(variant: Variant, options: dict[str, Any], rnd: random.Random) -> None:
-    from spades_core.batch import play
+    from spades_core.batch import play_hands
 
     first = rnd.getrandbits(63)
     seeds = range(first, first + 8)
-    result = play(variant, seeds, policy="lowest", **options)
+    result = play_hands(variant, seeds, policy="lowest", **options)
     for row, seed in enumerate(seeds):
         game = new_game(variant, seed=seed, **options).deal()
         while game.phase in (Phase.BID, Phase.PLAY):
@@ -390,6 +390,6 @@ def _check_play(variant: Variant, options: dict[str, Any], rnd: random.Random) -
         )
         if found != expected:
             raise _Failed(
-                f"batch.play gives bids, tricks and points {found} where the engine "
+                f"batch.play_hands gives bids, tricks and points {found} where the engine "
                 f"gives {expected} (seed {seed}, lowest legal action)"
             )

@@ -15,7 +15,7 @@ from spades_core.records import dumps, loads
 from spades_core.results import Trick
 from spades_core.seats import Seat, Team
 from spades_core.testing._failure import ConformanceError, fail, guard, seat_text
-from spades_core.tricks import LEFT_OF, NO_SUIT, legal_mask, trick_winner
+from spades_core.tricks import LEFT_OF, NO_SUIT, legal_card_mask, trick_winner
 from spades_core.variant import checked_game_end, checked_game_outcome, checked_score_hand
 
 __all__ = ["check_game", "check_record", "check_scoring_hooks"]
@@ -37,7 +37,10 @@ def _check_tricks_of_hand(label: str, dealt: Sequence[CardSet], tricks: Sequence
         for seat, card in trick.plays:
             if not holding[seat] >> card.id & 1:
                 fail("cards_conserved", f"{label}: {seat.name} played {card} without holding it")
-            if not legal_mask(holding[seat], led, broken=True, lead_two_of_clubs=False) & card.mask:
+            if (
+                not legal_card_mask(holding[seat], led, broken=True, lead_two_of_clubs=False)
+                & card.mask
+            ):
                 fail(
                     "thirteen_tricks",
                     f"{label} trick {number + 1}: {seat.name} played {card} on a "
@@ -114,7 +117,9 @@ def _check_turn(game: Game) -> None:
     expected_dealer = SEATS[(first + max(game.hand_number - (phase is Phase.GAME_OVER), 0)) % 4]
     if game.dealer != expected_dealer:
         fail("turn_order", f"hand {game.hand_number} is dealt by {game.dealer.name}")
-    bids = game.bids
+    bids = {
+        seat: bid for seat, bid in zip(SEATS, game.bids.values_, strict=True) if bid is not None
+    }
     if phase is Phase.BID:
         first_bidder = LEFT_OF[game.dealer]
         order = [SEATS[(first_bidder + i) % 4] for i in range(4)]
@@ -240,13 +245,13 @@ def _check_legal_shape(game: Game) -> None:
         fail("turn_order", "nobody is to play in the PLAY phase")
     held = game.hand(seat)
     offered = CardSet.of(played)
-    if offered != game.legal_plays() or len(offered) != len(legal):
-        fail("legal_actions", "legal_plays() and legal_actions() disagree")
+    if offered != game.legal_cards() or len(offered) != len(legal):
+        fail("legal_actions", "legal_cards() and legal_actions() disagree")
     current = game.current_trick
     two_of_clubs = game.rules.first_lead is FirstLead.TWO_OF_CLUBS
     led = current[0][1].suit if current else NO_SUIT
     first_lead = two_of_clubs and not current and not game.tricks
-    expected = CardSet(legal_mask(held.mask, led, game.spades_broken, first_lead))
+    expected = CardSet(legal_card_mask(held.mask, led, game.spades_broken, first_lead))
     if offered != expected:
         fail("legal_actions", f"{seat.name} may play {offered}; the rules allow {expected}")
 
@@ -280,7 +285,7 @@ def check_scoring_hooks(game: Game, last: Play) -> None:
     winner = _expected_winner(Trick(leader, cards, leader))
     won = list(game.tricks_won.values())
     won[winner] += 1
-    bids = tuple(game.bids[seat] for seat in SEATS)
+    bids: tuple[int, ...] = game.bids.values_  # type: ignore[assignment]  # all made
     bags_before = (game.bags[Team.NS], game.bags[Team.EW])
     try:
         points, _ = checked_score_hand(variant, rules, bids, tuple(won), bags_before)

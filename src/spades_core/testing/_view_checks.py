@@ -75,8 +75,8 @@ def check_views(game: Game) -> None:
         who = "the spectator" if seat is None else seat.name
         view = guard("views", f"view({who})", partial(_view_of, game, seat))
         own = game.hand(seat) if seat is not None and in_hand else CardSet(0)
-        if view.hand != own:
-            fail("views", f"{who}'s view shows the hand {view.hand}, not {own}")
+        if view.hand() != own:
+            fail("views", f"{who}'s view shows the hand {view.hand()}, not {own}")
         hidden = 0
         for other in SEATS:
             if other != seat:

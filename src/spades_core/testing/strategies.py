@@ -11,7 +11,7 @@
 >>> from hypothesis import given
 >>> @given(games("whiz", phase=Phase.PLAY))
 ... def test_someone_is_to_play(game):
-...     assert game.to_act is not None and game.legal_plays()
+...     assert game.to_act is not None and game.legal_cards()
 >>> test_someone_is_to_play()
 """
 

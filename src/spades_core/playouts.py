@@ -17,7 +17,7 @@ instead; it chooses uniformly and draws exactly what
 
 >>> import random
 >>> import spades_core as sc
->>> from spades_core.playout import playout
+>>> from spades_core.playouts import playout
 >>> start = sc.new_game("mirror", seed=7)
 >>> fast = playout(start, random.Random(1))
 >>> fast.phase, fast.hand_number
@@ -45,7 +45,7 @@ from typing import Final, TypeAlias
 
 from spades_core import _check
 from spades_core import rng as _seeded
-from spades_core.errors import IllegalActionError, IllegalReason, RulesError, brief
+from spades_core.errors import ArgumentTypeError, IllegalActionError, IllegalReason, brief
 from spades_core.game import Game, Phase
 from spades_core.legality import bid_values
 from spades_core.results import card_ids
@@ -75,21 +75,22 @@ def playout(game: Game, choose: Chooser | random.Random, *, hands: int | None = 
     not changed. Mirror and Whiz have no loss floor, so random play may never
     end a game: give such games a number of ``hands``.
 
-    Raises :class:`~spades_core.RulesError` for a bad ``hands`` or ``choose``,
-    and :class:`~spades_core.IllegalActionError` (``NOT_AN_ACTION``) when a
+    Raises :class:`~spades_core.ArgumentTypeError` for a ``game``, ``hands``
+    or ``choose`` of the wrong type, :class:`~spades_core.RulesError` for a
+    negative ``hands``, and :class:`~spades_core.IllegalActionError` (``NOT_AN_ACTION``) when a
     chooser returns something other than an index into the legal actions.
     """
-    _check.instance(game, Game, "playout", "game", "a Game")
-    if hands is not None and (type(hands) is not int or hands < 0):
-        raise RulesError(f"hands must be a whole number of at least 0, or None; got {brief(hands)}")
+    _check.game(game, "playout")
+    if hands is not None:
+        _check.count(hands, "playout", "hands", minimum=0)
     if isinstance(choose, random.Random):
         pick: Chooser = _uniform(choose)
     elif callable(choose):
         pick = _checked(choose)
     else:
-        raise RulesError(
-            f"choose must be a random.Random or a function from a number of legal "
-            f"actions to an index; got {brief(choose)}"
+        raise ArgumentTypeError(
+            f"playout: choose must be a random.Random or a function from a number of legal "
+            f"actions to an index; got {_check.described(choose)}"
         )
     played = 0
     while game._phase is not _GAME_OVER and (hands is None or played < hands):

@@ -47,9 +47,16 @@ from collections.abc import Sequence
 from typing import Final
 
 from spades_core import _check
+from spades_core._check import described
 from spades_core.actions import BIDS, PLAYS, Deal
 from spades_core.cards import FULL_DECK_MASK, SUIT_MASKS, CardSet, ids_of_mask
-from spades_core.errors import IllegalActionError, InconsistentViewError, RulesError, brief
+from spades_core.errors import (
+    ArgumentTypeError,
+    IllegalActionError,
+    InconsistentViewError,
+    RulesError,
+    brief,
+)
 from spades_core.game import SEATS, Game, Phase, new_game
 from spades_core.options import FirstLead
 from spades_core.seats import Seat
@@ -98,7 +105,7 @@ class HiddenCards:
     )
 
     def __init__(self, view: View) -> None:
-        _check.instance(view, View, "HiddenCards", "view", "a View (game.view(seat))")
+        _check.view(view, "HiddenCards")
         if view.phase not in (Phase.BID, Phase.PLAY):
             raise InconsistentViewError(
                 f"a view in the {view.phase.name} phase hides no cards; nothing to sample"
@@ -113,7 +120,7 @@ class HiddenCards:
             played_by[who] |= 1 << card.id
         self.played_by: tuple[int, ...] = tuple(played_by)
         played = played_by[0] | played_by[1] | played_by[2] | played_by[3]
-        own = view.hand.mask if viewer is not None else 0
+        own = view.hand().mask if viewer is not None else 0
         if own & played:
             raise InconsistentViewError(
                 f"the view's hand {CardSet(own & played)} also appears among the played cards"
@@ -286,6 +293,55 @@ class HiddenCards:
             f"{_MAX_BID_TRIES} tries; the bids look impossible for the cards left"
         )
 
+    def allows(self, held: Sequence[int]) -> bool:
+        """Whether the four hands ``held`` (masks by seat number, as held now)
+        meet every constraint of the view that :meth:`sample` keeps: the
+        seat's own hand, the hidden cards shared out in the right numbers, the
+        shown-out suits, the revealed spade counts, a card the seat to act
+        must hold, and the bids. The real game's hands always do. Anything
+        but four ints raises :class:`~spades_core.ArgumentTypeError`."""
+        if (
+            not isinstance(held, Sequence)
+            or len(held) != 4
+            or any(type(mask) is not int for mask in held)
+        ):
+            raise ArgumentTypeError(
+                f"HiddenCards.allows: held must be four card masks (ints); got {described(held)}"
+            )
+        viewer = self.view.seat
+        if viewer is not None and held[viewer] != self._fixed[viewer]:
+            return False
+        placed = 0
+        for seat in self._hidden:
+            mask = held[seat]
+            if placed & mask or mask.bit_count() != self._need[seat]:
+                return False
+            placed |= mask
+            for suit in range(4):
+                if self._void[seat] >> suit & 1 and mask & SUIT_MASKS[suit]:
+                    return False
+            exact = self._exact[seat]
+            if exact >= 0 and (mask & SUIT_MASKS[SPADES]).bit_count() != exact:
+                return False
+        if placed != self._pool:
+            return False
+        if any(not held[seat] >> card & 1 for card, seat in self._must):
+            return False
+        return self._bids_fit(held)
+
+    def game(self, held: Sequence[int], seed: int) -> Game:
+        """The view's game with the hidden cards as ``held`` (the four hands as
+        held now, as :meth:`sample` returns them), built as :func:`determinize`
+        builds its sample: dealt, and the hand so far replayed by the engine.
+        ``seed`` is the game's seed. Hands the view's history cannot be
+        replayed on raise :class:`~spades_core.InconsistentViewError`."""
+        if not isinstance(held, Sequence) or len(held) != 4:
+            raise ArgumentTypeError(
+                f"HiddenCards.game: held must be four card masks; got {described(held)}"
+            )
+        _check.whole_number(seed, "HiddenCards.game", "seed")
+        return replay_hand(_hand_start(self.view, seed), self.view, self.dealt(held))
+
     def dealt(self, held: Sequence[int]) -> tuple[int, int, int, int]:
         """The 13-card hands dealt, from the held hands and the cards played."""
         p = self.played_by
@@ -449,8 +505,7 @@ def determinize(view: View, rng: random.Random) -> Game:
     Raises :class:`~spades_core.InconsistentViewError` when no deal fits the
     view (which never happens for a view of a real game).
     """
-    if not isinstance(view, View):
-        raise InconsistentViewError(f"determinize needs a View; got {type(view).__name__}")
+    _check.view(view, "determinize")
     rng = _check.random_generator(rng, "determinize")
     seed = rng.getrandbits(64)
     start = _hand_start(view, seed)

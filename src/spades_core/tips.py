@@ -29,11 +29,12 @@ True
 
 from __future__ import annotations
 
-import warnings
-from typing import Final, final
+from typing import Any, Final, final
 
 import attrs
 
+from spades_core import _check
+from spades_core import _compat as _deprecations
 from spades_core.actions import Action, Bid, Play
 from spades_core.bots import NormalBot, Why
 from spades_core.bots.bidding import EstimatePart, estimate_parts, estimate_tricks
@@ -53,7 +54,7 @@ from spades_core.tricks import (
 from spades_core.variant import checked_score_hand
 from spades_core.views import View
 
-__all__ = ["Tip", "bid_rule", "coach"]
+__all__ = ["Tip", "coach"]
 
 _SUIT_NAMES: Final = ("clubs", "diamonds", "hearts", "spades")
 _SUIT_SINGULAR: Final = ("club", "diamond", "heart", "spade")
@@ -76,9 +77,11 @@ class Tip:
 def coach(view: View) -> Tip:
     """The normal player's move for the seat of ``view`` and why.
 
-    The view must be of the seat to act (its ``legal_actions`` not empty);
-    otherwise :class:`~spades_core.IllegalActionError` is raised.
+    The view must be of the seat to act (its ``legal_actions()`` not empty);
+    otherwise :class:`~spades_core.IllegalActionError` is raised. Anything
+    but a view raises :class:`~spades_core.ArgumentTypeError`.
     """
+    _check.view(view, "coach")
     action, why = _COACH_BOT.decide(view)
     if isinstance(action, Bid):
         reason = _bid_reason(view, action.value, why)
@@ -90,21 +93,6 @@ def coach(view: View) -> Tip:
 
 
 _COACH_BOT: Final = NormalBot(seed=0)
-
-
-def bid_rule(view: View) -> str:
-    """Deprecated: use :meth:`View.explain_bids <spades_core.views.View.explain_bids>`,
-    the variant's own sentence on what limits the bid (``None`` when nothing does).
-
-    Returns that sentence, or one saying every bid is open.
-    """
-    warnings.warn(
-        "spades_core.coach.bid_rule is deprecated; use View.explain_bids(), the "
-        "variant's own sentence (None when every bid is open)",
-        DeprecationWarning,
-        stacklevel=2,
-    )
-    return view.explain_bids() or "Every bid from Nil to 13 is open to you."
 
 
 # -- words -----------------------------------------------------------------------
@@ -151,9 +139,9 @@ def _capital(text: str) -> str:
 
 
 def _bid_reason(view: View, bid: int, why: Why) -> str:
-    legal = tuple(a.value for a in view.legal_actions if isinstance(a, Bid))
+    legal = tuple(a.value for a in view.legal_actions() if isinstance(a, Bid))
     limits = view.explain_bids()
-    hand = view.hand.mask
+    hand = view.hand().mask
     if len(legal) == 1:
         # One bid is always a limit, so the variant explains it (checked: never None).
         return limits or f"{_bid_text(bid)} is your only legal bid."
@@ -219,7 +207,7 @@ def _estimate_reason(view: View, legal: tuple[int, ...], limits: str | None, bid
     """The tricks the hand is expected to take, item by item as
     :func:`~spades_core.bots.bidding.estimate_parts` counts them, so the words
     account for the whole estimate; then how the bid follows from it."""
-    hand = view.hand.mask
+    hand = view.hand().mask
     estimate = estimate_tricks(hand)
     expected = int(estimate + 0.5)
     parts = estimate_parts(hand)
@@ -304,9 +292,9 @@ class _Seen:
         self.view = view
         self.seat = int(view.seat)
         self.partner = self.seat ^ 2
-        self.hand = view.hand.mask
+        self.hand = view.hand().mask
         legal = 0
-        for action in view.legal_actions:
+        for action in view.legal_actions():
             if isinstance(action, Play):
                 legal |= action.card.mask
         self.legal = legal
@@ -912,3 +900,8 @@ def _duck_reason(seen: _Seen, card: int, why: Why) -> str:
             f"{standing}: throw away the {shown}, {_highest_words(seen, card)}{goal and ','}{goal}."
         )
     return f"{standing}: play the {shown} under the {winning}{goal}."
+
+
+def __getattr__(name: str) -> Any:
+    """Names this module offered in release 0.1 (see :mod:`spades_core._compat`)."""
+    return _deprecations.module_attribute(__name__, name)
