@@ -57,9 +57,7 @@ def test_perfect_info_is_a_player_by_name_and_plays_where_the_cards_are_known() 
     assert isinstance(player, PerfectInfoBot)
     assert isinstance(player, SeesAllHands)
     assert not isinstance(make("hard", seed=1), SeesAllHands)
-    finished = play_game(
-        sc.new_game("whiz", seed=6), [player, make("normal", seed=1)] * 2, max_hands=1
-    )
+    finished = play_game(sc.new_game("whiz", seed=6), [player, make("normal", seed=1)] * 2, hands=1)
     assert len(finished.hand_results) == 1
     result = sc.simulate("perfect-info", "normal", variant="mirror", hands=2, seed=3, workers=1)
     assert result.ns.player == "perfect-info"
@@ -143,7 +141,7 @@ def test_ask_hands_the_cards_only_to_a_player_that_sees_all_hands() -> None:
     spy = Spy()
     game = sc.new_game("classic", seed=1)
     play_game(
-        game, [spy, make("easy", seed=1), make("easy", seed=2), make("easy", seed=3)], max_hands=1
+        game, [spy, make("easy", seed=1), make("easy", seed=2), make("easy", seed=3)], hands=1
     )
     assert spy.given
     assert all(isinstance(view, View) for view in spy.given)
@@ -454,7 +452,7 @@ def test_playout_value_is_zero_sum_and_values_a_finished_hand_as_it_ended() -> N
     assert ns == -sc.bots.playout_value(start, sc.Team.EW)
     # The normal policy is the play-out: the same hand played through the
     # engine by normal bots ends with the value the play-out gave it.
-    finished = play_game(start, normal, max_hands=1)
+    finished = play_game(start, normal, hands=1)
     assert sc.bots.playout_value(finished, sc.Team.NS) == ns
     with pytest.raises(sc.RulesError, match="no hand"):
         sc.bots.playout_value(sc.new_game("classic", seed=1), sc.Team.NS)

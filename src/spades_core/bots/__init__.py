@@ -126,7 +126,8 @@ def ask(player: Player, game: Game, seat: Seat) -> Action:
     ``player.choose(game.view(seat))`` returns, or for a player that sees all
     hands (:class:`SeesAllHands`) what it chooses knowing every seat's cards.
     Only such a player is given more than the seat's view."""
-    _check.instance(game, Game, "ask", "game", "a Game")
+    _check.game(game, "ask")
+    seat = _check.seat(seat, "ask")
     if not callable(getattr(player, "choose", None)):
         raise RulesError(f"{brief(player)} is not a player: it has no choose(view) method")
     view = game.view(seat)
@@ -144,7 +145,7 @@ def deal_sampler(
     now (52-bit masks by seat number), the best of ``budget.draws`` deals at
     explaining the other seats' bids (and, with ``budget.inference``, their
     plays). ``HiddenCards(view).game(hands, seed)`` makes one a game."""
-    _check.instance(view, View, "deal_sampler", "view", "a View (game.view(seat))")
+    _check.view(view, "deal_sampler")
     rng = _check.random_generator(rng, "deal_sampler")
     _check.instance(budget, Budget, "deal_sampler", "budget", "a Budget")
     return sampled_deals(view, table_from_view(view), rng, budget)
@@ -158,7 +159,7 @@ def playout_value(game: Game, team: Team) -> float:
     cost, and ±:data:`~spades_core.bots._search.GAME_VALUE` when the hand ends
     the game). A hand just finished (the game between hands, or over) is
     valued as it ended."""
-    _check.instance(game, Game, "playout_value", "game", "a Game")
+    _check.game(game, "playout_value")
     _check.instance(team, Team, "playout_value", "team", "a Team")
     if game.phase not in (Phase.BID, Phase.PLAY) and not game.hand_results:
         raise RulesError("playout_value: the game has no hand in progress or finished to value")

@@ -14,7 +14,7 @@ likely to be kept (the hard bot keeps the best of a few deals it draws,
 :class:`~spades_core.bots._search.BidReader`), never excluded, since a
 player may play otherwise than the model for reasons of its own. The
 certainties (shown-out suits, revealed spade counts, legal bids) are
-:class:`~spades_core.determinize.HiddenCards`' hard constraints.
+:class:`~spades_core.sampling.HiddenCards`' hard constraints.
 
 >>> import random
 >>> import spades_core as sc

@@ -17,7 +17,7 @@ seat it (:func:`spades_core.players.check_human_table`).
 >>> import spades_core as sc
 >>> game = sc.new_game("classic", seed=2)
 >>> players = [PerfectInfoBot(seed=1), sc.bots.make("hard", seed=2, steps=500, bid_steps=500)] * 2
->>> sc.bots.play_game(game, players, max_hands=1).hand_number
+>>> sc.bots.play_game(game, players, hands=1).hand_number
 1
 """
 
@@ -121,6 +121,6 @@ def _held(view: View, hands: object) -> tuple[int, int, int, int]:
     if view.seat is not None and masks[view.seat] != view.hand().mask:
         raise InconsistentViewError(
             f"the hands give {view.seat.name} {CardSet(masks[view.seat])}, but the view "
-            f"shows {view.hand}"
+            f"shows {view.hand()}"
         )
     return (masks[0], masks[1], masks[2], masks[3])
