@@ -29,9 +29,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
 from web_table_support import SERVER_PATH, free_port
+
+pytestmark = pytest.mark.integration("web")
 
 FILE_LIMIT = 1024
 ACK_SECONDS = 1.0
