@@ -27,7 +27,6 @@ from spades_core.encoding import action_id
 from spades_core.players import PlayerError, check_human_table, make_player
 from spades_core.sampling import HiddenCards, determinize
 from spades_core.views import View
-from web_table_support import server
 
 VARIANTS = ("classic", "mirror", "whiz")
 
@@ -192,7 +191,10 @@ def test_spades_play_refuses_a_save_that_seats_perfect_info(
     assert "cannot sit here: perfect-info is for measurement only" in err
 
 
+@pytest.mark.integration("web")
 def test_the_web_table_refuses_to_seat_perfect_info() -> None:
+    from web_table_support import server
+
     body = {"variant": "classic", "players": {"N": "perfect-info", "S": "person"}}
     with pytest.raises(ValueError, match="perfect-info is for measurement only"):
         server.new_table_settings(body)
