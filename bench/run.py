@@ -35,7 +35,11 @@ whose API is not present report "not available". When ``pyspiel`` (OpenSpiel)
 is importable, its random hands per second from a Python loop are measured
 too, for comparison. Section ``envs`` measures random hands through the
 OpenSpiel game and the PettingZoo environment of ``spades_core.envs`` beside
-the engine driven by action ids.
+the engine driven by action ids. When OpenSpiel's own figures were measured in
+the same run (sections ``os`` and ``batch``), the ``ratio`` rows give each
+Python path (``envs``, and ``a`` for classic) as a multiple of OpenSpiel's
+Python loop, and ``batch.play`` as a multiple of OpenSpiel's all-C++ loop,
+each against its goal.
 """
 
 from __future__ import annotations
@@ -814,6 +818,58 @@ def openspiel_cpp_loop(plan: Plan) -> list[Result]:
     ]
 
 
+# -- ratios against OpenSpiel, from the same run -----------------------------------------------
+
+RATIO_GOALS: tuple[tuple[str, str, str, float], ...] = (
+    # (section, name of the measured row, name of OpenSpiel's row, goal)
+    ("envs", "engine, action ids", "OpenSpiel spades, Python loop", 0.40),
+    ("envs", "OpenSpiel game", "OpenSpiel spades, Python loop", 0.25),
+    ("envs", "PettingZoo raw_env", "OpenSpiel spades, Python loop", 0.15),
+    ("envs", "PettingZoo env()", "OpenSpiel spades, Python loop", 0.10),
+    ("a", "random hands, checked API, classic", "OpenSpiel spades, Python loop", 0.6),
+    (
+        "batch",
+        f"batch.play random, classic, {BATCH_HANDS['full']:,} hands",
+        "OpenSpiel spades, C++ loop",
+        1.0,
+    ),
+    (
+        "batch",
+        f"batch.play random, classic, {BATCH_HANDS['quick']:,} hands",
+        "OpenSpiel spades, C++ loop",
+        1.0,
+    ),
+)
+"""The rows compared with OpenSpiel's own ``spades`` measured in the same run."""
+
+
+def ratios(results: list[Result]) -> list[Result]:
+    """Each row of :data:`RATIO_GOALS` measured in this run, divided by OpenSpiel's
+    figure of the same run, against its goal."""
+    found = {result.name: result for result in results if result.value is not None}
+    rows = []
+    for section, name, reference, goal in RATIO_GOALS:
+        measured, against = found.get(name), found.get(reference)
+        if measured is None or against is None or measured.section != section:
+            continue
+        assert measured.value is not None
+        assert against.value is not None
+        rows.append(
+            with_target(
+                Result(
+                    "ratio",
+                    f"{name} / {reference}",
+                    measured.value / against.value,
+                    "x",
+                    note=f"{measured.value:,.0f} / {against.value:,.0f} hands/s, same run",
+                ),
+                goal,
+                at_least=True,
+            )
+        )
+    return rows
+
+
 # -- running -------------------------------------------------------------------------------------
 
 SECTIONS: dict[str, Callable[[Plan], list[Result]]] = {
@@ -904,6 +960,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     results: list[Result] = []
     for name in chosen:
         results += SECTIONS[name](plan)
+    results += ratios(results)
     info = machine()
     if args.json:
         json.dump(

@@ -31,6 +31,8 @@ from __future__ import annotations
 from typing import Final
 
 from spades_core import _check
+from spades_core import transitions as _transitions
+from spades_core._slices import SliceTable
 from spades_core.actions import BIDS, PLAYS, Bid, Deal, Play
 from spades_core.errors import IllegalActionError, IllegalReason, brief
 from spades_core.game import Game, Phase
@@ -58,6 +60,9 @@ ACTIONS: Final[tuple[Play | Bid, ...]] = (*PLAYS, *BIDS)
 """The pre-built action of every id, indexed by id (no legality check)."""
 
 _ALL_FALSE: Final = (False,) * NUM_ACTIONS
+# Looking a member up on an enum class costs more than a global in CPython 3.11.
+_PLAY: Final = Phase.PLAY
+_BID: Final = Phase.BID
 
 
 def action_id(action: object) -> int:
@@ -80,16 +85,31 @@ def action_id(action: object) -> int:
 
 def _mask_bits(game: Game) -> int:
     _check.game(game, "encoding")
-    phase = game.phase
-    if phase is Phase.PLAY:
+    return legal_id_bits(game)
+
+
+def legal_id_bits(game: Game) -> int:
+    """The legal ids of ``game`` (a :class:`Game`, not checked) as a mask: bit
+    ``n`` is set when id ``n`` is legal."""
+    phase = game._phase
+    if phase is _PLAY:
         # Card ids are mask bits already.
         return legal_play_mask(game)
-    if phase is Phase.BID:
+    if phase is _BID:
         bits = 0
-        for value in game.legal_bids():
-            bits |= 1 << (BID_ID_BASE + value)
+        for action in game.legal_actions():
+            bits |= 1 << (BID_ID_BASE + action.value)  # type: ignore[union-attr]
         return bits
     return 0
+
+
+def after_legal_id(game: Game, action_id: int) -> Game:
+    """The game after the seat to act takes ``action_id``, which the caller has
+    found among the legal ids (:func:`legal_id_bits`): the engine's transition
+    without checking it again."""
+    if action_id < NUM_CARD_IDS:
+        return _transitions.play_unchecked(game, action_id)
+    return _transitions.bid_unchecked(game, action_id - BID_ID_BASE)
 
 
 def legal_mask(game: Game) -> tuple[bool, ...]:
@@ -100,13 +120,40 @@ def legal_mask(game: Game) -> tuple[bool, ...]:
     bits = _mask_bits(game)
     if not bits:
         return _ALL_FALSE
-    return tuple(bits >> index & 1 == 1 for index in range(NUM_ACTIONS))
+    flags = list(_ALL_FALSE)
+    for index in ids_of_bits(bits):
+        flags[index] = True
+    return tuple(flags)
 
 
 def legal_ids(game: Game) -> tuple[int, ...]:
     """The legal ids, ascending (the ``True`` positions of :func:`legal_mask`)."""
-    bits = _mask_bits(game)
-    return tuple(index for index in range(NUM_ACTIONS) if bits >> index & 1)
+    return ids_of_bits(_mask_bits(game))
+
+
+# Card ids of a legal mask by the tables that turn it into plays (a lookup per
+# suit); bid ids by one lookup of the bid bits (filled on first use).
+_CARD_IDS: Final = SliceTable(int)
+_card_ids_of_one_suit: Final = _CARD_IDS.one_suit.get
+_card_ids_of_slices: Final = _CARD_IDS.of_mask
+_CARD_BITS: Final = (1 << NUM_CARD_IDS) - 1
+_BID_IDS: Final[dict[int, tuple[int, ...]]] = {}
+
+
+def ids_of_bits(bits: int) -> tuple[int, ...]:
+    """The positions of the set bits of ``bits`` (an id mask: bit ``n`` stands
+    for id ``n``), ascending."""
+    cards = bits & _CARD_BITS
+    ids = _card_ids_of_one_suit(cards) or _card_ids_of_slices(cards) if cards else ()
+    bids = bits >> NUM_CARD_IDS
+    if bids:
+        found = _BID_IDS.get(bids)
+        if found is None:
+            found = _BID_IDS[bids] = tuple(
+                BID_ID_BASE + value for value in range(bids.bit_length()) if bids >> value & 1
+            )
+        ids += found
+    return ids
 
 
 def action_from_id(game: Game, action_id: int) -> Play | Bid:
@@ -125,9 +172,12 @@ def action_from_id(game: Game, action_id: int) -> Play | Bid:
         )
     _check.instance(game, Game, "action_from_id", "game", "a Game")
     action = ACTIONS[action_id]
-    if action in game.legal_actions():
-        return action
+    # Legal actions are the pre-built ones of ACTIONS: found by identity.
+    for candidate in game.legal_actions():
+        if candidate is action:
+            return action
     error = game.why_illegal(action)
     if error is None:  # pragma: no cover - legal_actions and why_illegal agree
         raise AssertionError(f"{action!r} is legal but not among the legal actions")
     raise error
+

@@ -2,8 +2,8 @@
 
 Each function takes a game and returns a new one; none mutates anything.
 :func:`apply` checks legality and is what :meth:`Game.apply` calls.
-:func:`play_unchecked` and :func:`bid_unchecked` skip the checks, for
-simulation code that already chose a legal action from
+:func:`play_unchecked`, :func:`bid_unchecked` and :func:`deal_unchecked` skip the
+checks, for simulation code that already chose a legal action from
 :func:`~spades_core.legality.legal_actions` or
 :func:`~spades_core.legality.legal_play_mask`; given an illegal action they produce a corrupt
 game, so use them only there.
@@ -52,6 +52,7 @@ __all__ = [
     "between_hands",
     "bid_unchecked",
     "deal",
+    "deal_unchecked",
     "play_unchecked",
     "score_hand",
 ]
@@ -119,6 +120,12 @@ def deal(game: Game, hands: object = None) -> Game:
         masks = rng.deal_masks(game._setup.seed, len(game._results), game._dealer)
     else:
         masks = tuple(cardset.mask for cardset in deal_of(hands).hands or ())  # type: ignore[assignment]
+    return deal_unchecked(game, masks)
+
+
+def deal_unchecked(game: Game, masks: tuple[int, ...]) -> Game:
+    """The game (in ``DEAL``) with the hands ``masks`` dealt (by seat number:
+    four disjoint 13-card masks), without checking them."""
     return game_bidding(game, _BID, masks, _NO_BIDS, LEFT_OF[game._dealer])
 
 

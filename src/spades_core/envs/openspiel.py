@@ -66,10 +66,17 @@ import numpy as np
 import pyspiel
 
 from spades_core import _check
-from spades_core.actions import Action, Deal
+from spades_core.actions import Action
 from spades_core.bots import deal_sampler, playout_value
-from spades_core.cards import ALL_CARDS, CardSet
-from spades_core.encoding import BID_ID_BASE, NUM_ACTIONS, action_from_id, legal_ids
+from spades_core.cards import ALL_CARDS
+from spades_core.encoding import (
+    BID_ID_BASE,
+    NUM_ACTIONS,
+    action_from_id,
+    after_legal_id,
+    ids_of_bits,
+    legal_id_bits,
+)
 from spades_core.envs import _episode, features
 from spades_core.errors import (
     ArgumentTypeError,
@@ -87,6 +94,7 @@ from spades_core.records import dumps, loads
 from spades_core.registry import available_variants, load_variant
 from spades_core.sampling import HiddenCards, determinize
 from spades_core.seats import Seat, Team
+from spades_core.transitions import deal_unchecked
 from spades_core.variant import Variant
 from spades_core.views import View
 
@@ -117,6 +125,13 @@ _RETURNS: Final = ("points", "win")
 _CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
 _OWN_PARAMETERS: Final[dict[str, object]] = {"variant": "classic", "hands": 1, "returns": "points"}
+_DECK: Final = tuple(range(_episode.CARDS))
+# The chance outcome of each card when ``n`` cards are left to deal:
+# ``_OUTCOMES[n][card]``, built once rather than at every chance node.
+_OUTCOMES: Final = tuple(
+    tuple((card, 1.0 / left) if left else (card, 0.0) for card in _DECK)
+    for left in range(_episode.CARDS + 1)
+)
 
 
 # -- parameters ----------------------------------------------------------------------
@@ -380,10 +395,18 @@ class _Position:
     """Card ids dealt so far to the hand being dealt."""
     start_hand: int
     start_scores: tuple[int, int]
+    left: tuple[int, ...] = attrs.field(default=_DECK, eq=False, repr=False)
+    """The card ids not in ``dealing``, ascending (kept so that a chance node
+    does not work them out again)."""
 
-    def moved(self, game: Game, dealing: tuple[int, ...]) -> _Position:
-        """The same episode at another game and deal (the constructor: faster than evolve)."""
-        return _Position(game, dealing, self.start_hand, self.start_scores)
+    def moved(
+        self, game: Game, dealing: tuple[int, ...], left: tuple[int, ...] | None = None
+    ) -> _Position:
+        """The same episode at another game and deal (the constructor: faster than
+        evolve); ``left`` is the cards not in ``dealing`` when the caller knows them."""
+        if left is None:
+            left = _undealt(dealing)
+        return _Position(game, dealing, self.start_hand, self.start_scores, left)
 
     def __deepcopy__(self, memo: object) -> _Position:
         return self
@@ -395,6 +418,13 @@ class _Position:
             _position_from_record,
             (dumps(self.game), self.dealing, self.start_hand, self.start_scores),
         )
+
+
+def _undealt(dealing: tuple[int, ...]) -> tuple[int, ...]:
+    if not dealing:
+        return _DECK
+    dealt = set(dealing)
+    return tuple(card for card in _DECK if card not in dealt)
 
 
 def _position_from_record(
@@ -434,7 +464,9 @@ def _position_from_record(
             f"the episode's starting scores {brief(start_scores)} are not the game's "
             f"scores before hand {start_hand + 1}, {scores}"
         )
-    return _Position(game, dealing, start_hand, (start_scores[0], start_scores[1]))
+    return _Position(
+        game, dealing, start_hand, (start_scores[0], start_scores[1]), _undealt(dealing)
+    )
 
 
 _FORMAT: Final = RecordReason.WRONG_FORMAT
@@ -450,7 +482,7 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
 
     # OpenSpiel serializes (pickles) and clones a state through its __dict__:
     # the position alone is kept there, and the rest follows from it and the game.
-    __slots__ = ("__dict__", "_hands", "_player", "_win_returns")
+    __slots__ = ("__dict__", "_hands", "_legal_bits", "_player", "_win_returns")
 
     def __init__(self, game: SpadesCoreGame, position: _Position | None = None) -> None:
         super().__init__(game)
@@ -468,6 +500,7 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
         self._hands = game.hands
         self._win_returns = game.returns_kind == "win"
         self._player = self._player_at(self._position)
+        self._legal_bits = -1
 
     def __setattr__(self, name: str, value: Any) -> None:
         # OpenSpiel's clone() and deserialization set the position as an
@@ -475,6 +508,7 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
         super().__setattr__(name, value)
         if name == "_position":
             self._player = self._player_at(value)
+            self._legal_bits = -1  # not worked out yet
 
     def _player_at(self, position: _Position) -> int:
         # Asked for at every node of a search: worked out once per position.
@@ -500,40 +534,83 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
         """The seat number to act, or OpenSpiel's chance / terminal id."""
         return self._player
 
+    def _legal_id_bits(self) -> int:
+        # Asked by legal_actions and again by apply_action: worked out once per position.
+        bits = self._legal_bits
+        if bits < 0:
+            bits = self._legal_bits = legal_id_bits(self._position.game)
+        return bits
+
     def _legal_actions(self, player: int) -> list[int]:
         if player != self._player or player < 0:
             return []
-        return list(legal_ids(self._position.game))
+        return list(ids_of_bits(self._legal_id_bits()))
+
+    # Called from Python, the two queries below answer as OpenSpiel's C++ State
+    # does (for any other player, they ask it), without the round trip through
+    # C++ and back into this class for every step of a Python loop.
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal action ids of ``player`` (by default the player to move):
+        at a chance node, the cards left to deal."""
+        current = self._player
+        if player is None or player == current:
+            if current >= 0:
+                return list(ids_of_bits(self._legal_id_bits()))
+            return list(self._position.left) if current == _CHANCE else []
+        return cast(list[int], pyspiel.State.legal_actions(self, player))
+
+    def is_chance_node(self) -> bool:
+        """Whether chance is to move (a card is being dealt)."""
+        return self._player == _CHANCE
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The cards not dealt yet, each with equal probability."""
         if self._player != _CHANCE:
             return []
-        dealt = set(self._position.dealing)
-        left = [card for card in range(_episode.CARDS) if card not in dealt]
-        return [(card, 1.0 / len(left)) for card in left]
+        left = self._position.left
+        return list(map(_OUTCOMES[len(left)].__getitem__, left))
 
     def _apply_action(self, action: int) -> None:
         position = self._position
         game = position.game
         if self._player == _CHANCE:
             card = _chance_outcome(action)
-            if card in position.dealing:
+            left = position.left
+            try:
+                index = left.index(card)
+            except ValueError:
                 raise IllegalActionError(
                     IllegalReason.INVALID_DEAL, f"{ALL_CARDS[card]} has been dealt already"
-                )
+                ) from None
             dealing = (*position.dealing, card)
             if len(dealing) < _episode.CARDS:
-                self._position = position.moved(game, dealing)
+                # Still dealing: the game and the player to move stay as they are.
+                self._position = position.moved(game, dealing, left[:index] + left[index + 1 :])
                 return
             masks = [0, 0, 0, 0]
             first = int(game.dealer) + 1
             for index, card in enumerate(dealing):
                 masks[(first + index) % 4] |= 1 << card
-            hands = (CardSet(masks[0]), CardSet(masks[1]), CardSet(masks[2]), CardSet(masks[3]))
-            self._position = position.moved(game.apply(Deal(hands)), ())
+            # Fifty-two distinct cards, thirteen a seat: a deal the engine need not check.
+            self._position = position.moved(deal_unchecked(game, tuple(masks)), ())
             return
-        self._position = position.moved(game.apply(action_from_id(game, action)), ())
+        if (
+            type(action) is int
+            and 0 <= action < NUM_ACTIONS
+            and (self._legal_id_bits() >> action) & 1
+        ):
+            after = after_legal_id(game, action)
+            if len(after._results) > len(game._results):
+                # A hand was scored: the episode may be over, or chance deals next.
+                self._position = position.moved(after, ())
+                return
+            # Within a hand nothing is being dealt (setting the position works out the player).
+            self._position = position.moved(after, (), _DECK)
+            return
+        # Not legal here: the engine's error, with its reason.
+        action_from_id(game, action)
+        raise AssertionError(f"action {action!r} is legal but was not found")  # pragma: no cover
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == _CHANCE:

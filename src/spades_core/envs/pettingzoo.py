@@ -47,8 +47,15 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from spades_core.cli import render
-from spades_core.encoding import NUM_ACTIONS, action_from_id, legal_ids
+from spades_core.encoding import (
+    NUM_ACTIONS,
+    action_from_id,
+    after_legal_id,
+    ids_of_bits,
+    legal_id_bits,
+)
 from spades_core.envs import _episode, features
+from spades_core.envs._tracking import ObservationTracker
 from spades_core.errors import IllegalActionError, IllegalReason, RulesError, brief
 from spades_core.game import SEATS, Game, Phase, new_game
 from spades_core.registry import load_variant
@@ -60,6 +67,8 @@ __all__ = ["AGENTS", "env", "raw_env"]
 AGENTS: Final = ("north", "east", "south", "west")
 """The agents, in seat order."""
 _SEAT_OF: Final = {name: SEATS[number] for number, name in enumerate(AGENTS)}
+_NUMBER_OF: Final = {name: number for number, name in enumerate(AGENTS)}
+_NO_REWARDS: Final = dict.fromkeys(AGENTS, 0.0)
 _PLAIN: Final = render.Style(colour=False)
 
 Observation = dict[str, npt.NDArray[Any]]
@@ -69,9 +78,79 @@ def env(variant: str | Variant = "classic", render_mode: str | None = None, **kw
     """:class:`raw_env` in PettingZoo's standard wrappers (see the module docs);
     keywords are ``hands`` and the variant's options."""
     table: Any = raw_env(variant, render_mode=render_mode, **kwargs)
-    table = wrappers.TerminateIllegalWrapper(table, illegal_reward=-1)
-    table = wrappers.AssertOutOfBoundsWrapper(table)
-    return wrappers.OrderEnforcingWrapper(table)
+    table = _TerminateIllegal(table, illegal_reward=-1)
+    table = _AssertOutOfBounds(table)
+    return _OrderEnforcing(table)
+
+
+# PettingZoo's wrappers find the table's bookkeeping (whose turn, the flags,
+# the rewards) through each wrapper's __getattr__ in turn, several times a step.
+# These subclasses behave as the standard wrappers do, and read it from the
+# table in one step instead.
+_FORWARDED: Final = (
+    "agent_selection",
+    "agents",
+    "terminations",
+    "truncations",
+    "rewards",
+    "infos",
+    "_cumulative_rewards",
+)
+
+
+def _forwarded(name: str, *, after_reset: bool) -> property:
+    def read(self: Any) -> Any:
+        if after_reset and not self._has_reset:
+            # The wrapper's own __getattr__ raises its error.
+            raise AttributeError(name)
+        return getattr(self._table, name)
+
+    return property(read, doc=f"The table's ``{name}``.")
+
+
+def _forwarding(name: str, cls: type, *, after_reset: bool) -> type:
+    """``cls``, a standard wrapper, reading :data:`_FORWARDED` from the table
+    directly; ``name`` is the module's name for it (so that pickle finds it)."""
+    attributes: dict[str, Any] = {
+        name: _forwarded(name, after_reset=after_reset) for name in _FORWARDED
+    }
+
+    def __init__(self: Any, table: Any, *args: Any, **kwargs: Any) -> None:
+        self._table = table.unwrapped
+        cls.__init__(self, table, *args, **kwargs)  # type: ignore[misc]
+
+    attributes["__init__"] = __init__
+    attributes["__doc__"] = cls.__doc__
+    attributes["__module__"] = __name__
+    attributes["__qualname__"] = name
+    return type(name, (cls,), attributes)
+
+
+_TerminateIllegal: Final = _forwarding(
+    "_TerminateIllegal", wrappers.TerminateIllegalWrapper, after_reset=False
+)
+_AssertOutOfBounds: Final = _forwarding(
+    "_AssertOutOfBounds", wrappers.AssertOutOfBoundsWrapper, after_reset=False
+)
+_OrderEnforcing: Final = _forwarding(
+    "_OrderEnforcing", wrappers.OrderEnforcingWrapper, after_reset=True
+)
+
+
+# The int8 mask of each set of legal ids met lately (copied for each caller):
+# a copy costs less than building the mask again.
+_MASKS: Final[dict[int, npt.NDArray[np.int8]]] = {}
+_MASKS_KEPT: Final = 4096
+
+
+def _mask_of(bits: int) -> npt.NDArray[np.int8]:
+    mask = _MASKS.get(bits)
+    if mask is None:
+        if len(_MASKS) >= _MASKS_KEPT:
+            _MASKS.clear()
+        mask = _MASKS[bits] = np.zeros(NUM_ACTIONS, np.int8)
+        mask[list(ids_of_bits(bits))] = 1
+    return mask.copy()
 
 
 class raw_env(AECEnv):  # type: ignore[misc]
@@ -116,6 +195,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.observation_spaces = dict.fromkeys(AGENTS, observation_space)
         self.action_spaces = {agent: gymnasium.spaces.Discrete(NUM_ACTIONS) for agent in AGENTS}
         self._seeds: random.Random | None = None
+        self._observations = ObservationTracker()
+        self._legal: tuple[Game | None, int] = (None, 0)
         self.game: Game = new_game(self.variant, seed=0, **options)
         """The engine's game being played."""
         self._reset_bookkeeping()
@@ -152,20 +233,33 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._select()
 
     def _select(self) -> None:
-        seat = self.game.to_act
-        if seat is not None:
+        seat = self.game._to_act
+        if seat >= 0:
             self.agent_selection = AGENTS[seat]
+
+    def _legal_id_bits(self) -> int:
+        # Asked by observe() and again by step(): worked out once per game.
+        game, bits = self._legal
+        if game is not self.game:
+            bits = legal_id_bits(self.game)
+            self._legal = (self.game, bits)
+        return bits
 
     def observe(self, agent: str) -> Observation:
         """``agent``'s observation vector and legal-action mask."""
-        seat = self.seat_of(agent)
+        seat = _NUMBER_OF.get(agent) if isinstance(agent, str) else None
+        if seat is None:
+            seat = int(self.seat_of(agent))  # raises the error naming the agents
         game = self.game
-        mask = np.zeros(NUM_ACTIONS, np.int8)
         # An agent that is done and has stepped is no longer in these mappings.
         done = self.terminations.get(agent, True) or self.truncations.get(agent, True)
-        if game.to_act == seat and not done:
-            mask[list(legal_ids(game))] = 1
-        return {"observation": features.observation(game.view(seat)), "action_mask": mask}
+        if game._to_act == seat and not done:
+            mask = _mask_of(self._legal_id_bits())
+        else:
+            mask = np.zeros(NUM_ACTIONS, np.int8)
+        # Kept up to date from the last action (equal to features.observation(game.view(seat))).
+        observation = self._observations.observation(game, seat)
+        return {"observation": observation, "action_mask": mask}
 
     def step(self, action: int | np.integer[Any] | None) -> None:
         """The agent to act takes action id ``action``."""
@@ -185,11 +279,18 @@ class raw_env(AECEnv):  # type: ignore[misc]
             return
         game = self.game
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self.rewards = _NO_REWARDS.copy()
         finished = len(game.hand_results)
         # Policies hand over numpy integers; anything else goes to the engine as it is.
         chosen = int(action) if isinstance(action, np.integer) else action
-        game = game.apply(action_from_id(game, chosen))  # type: ignore[arg-type]
+        if (
+            type(chosen) is int
+            and 0 <= chosen < NUM_ACTIONS
+            and (self._legal_id_bits() >> chosen) & 1
+        ):
+            game = after_legal_id(game, chosen)  # legal: no second check
+        else:
+            game = game.apply(action_from_id(game, chosen))  # type: ignore[arg-type]
         if len(game.hand_results) > finished:
             points = game.hand_results[-1].points
             for name, seat in _SEAT_OF.items():

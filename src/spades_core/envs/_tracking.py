@@ -1,0 +1,253 @@
+"""Observations kept up to date one action at a time: a declared faster twin of
+:func:`spades_core.envs.features.observation` for environments that step a game.
+
+:class:`ObservationTracker` answers ``observation(game.view(seat))`` for any
+seat of a game it is shown. It keeps one vector holding what the seats' views
+share (North's observation, whose rows are in seat order) and every seat's
+hand. When it is shown the game one bid or one card after the last game it
+saw, it changes the entries that action changed; any other game (a new hand,
+a hand scored, a jump elsewhere) it builds from North's view with
+:func:`~spades_core.envs.features.observation`, the owner of the layout. A
+seat's observation is then one gather of that vector, in the seat's order.
+
+The trick rules come from :mod:`spades_core.tricks`, the spade counts from the
+variant's hook, as for views. The test suite holds the twin to its owner
+(equal vectors, byte for byte) over random games, variants and options.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from spades_core.envs import features
+from spades_core.game import SEATS, Game, Phase
+from spades_core.tricks import NO_SUIT, RANKS, shown_out
+from spades_core.variant import checked_revealed_spade_counts
+
+__all__ = ["ObservationTracker"]
+
+_CARDS: Final = 52
+_SEATS: Final = 4
+_SIZE: Final = features.OBSERVATION_SIZE
+# The shared vector: North's observation, then East's, South's and West's
+# hands, then 52 zeros (the hand a spectator's observation shows).
+_OTHER_HANDS: Final = _SIZE
+_NO_HAND: Final = _SIZE + 3 * _CARDS
+_SHARED_SIZE: Final = _NO_HAND + _CARDS
+
+# Sections whose rows (or entries) are seats, counted from the viewer; and
+# sections of two entries: the viewer's team, then the other.
+_BY_SEAT: Final = frozenset(
+    ("bids", "trick", "played", "won", "shown_out", "spade_count", "leader", "to_act", "dealer")
+)
+_BY_TEAM: Final = frozenset(("scores", "bags"))
+
+
+def _start(name: str) -> int:
+    start, _, _ = features._OFFSETS[name]
+    return start
+
+
+_PHASE: Final = _start("phase")
+_HAND: Final = _start("hand")
+_BIDS: Final = _start("bids")
+_TRICK: Final = _start("trick")
+_PLAYED: Final = _start("played")
+_WON: Final = _start("won")
+_SHOWN_OUT: Final = _start("shown_out")
+_SPADE_COUNT: Final = _start("spade_count")
+_LEADER: Final = _start("leader")
+_TO_ACT: Final = _start("to_act")
+_BROKEN: Final = _start("spades_broken")
+_PHASE_SLOTS: Final = features.PHASE_SLOTS
+_BID: Final = Phase.BID
+_PLAY: Final = Phase.PLAY
+
+
+def _hand_start(seat: int | None) -> int:
+    """Where ``seat``'s hand lies in the shared vector (``None``: the spectator's empty one)."""
+    if seat is None:
+        return _NO_HAND
+    return _HAND if seat == 0 else _OTHER_HANDS + _CARDS * (seat - 1)
+
+
+def _gather(viewer: int | None) -> npt.NDArray[np.intp]:
+    """For each entry of ``viewer``'s observation, its place in the shared vector."""
+    origin = 0 if viewer is None else viewer
+    index: list[int] = []
+    for name, _shape in features.OBSERVATION_SECTIONS:
+        start, end, _ = features._OFFSETS[name]
+        if name == "hand":
+            first = _hand_start(viewer)
+            index.extend(range(first, first + _CARDS))
+        elif name in _BY_SEAT:
+            width = (end - start) // _SEATS
+            for row in range(_SEATS):
+                seat = (origin + row) % _SEATS
+                index.extend(range(start + seat * width, start + (seat + 1) * width))
+        elif name in _BY_TEAM:
+            own = origin % 2
+            index.extend((start + own, start + 1 - own))
+        else:
+            index.extend(range(start, end))
+    assert len(index) == _SIZE
+    return np.array(index, np.intp)
+
+
+# Index 4 is the spectator.
+_GATHER: Final = tuple(_gather(viewer) for viewer in (*range(_SEATS), None))
+
+
+class ObservationTracker:
+    """Every seat's :func:`~spades_core.envs.features.observation` of the games
+    it is shown, worked out from the change since the last one when it is one
+    action (see the module docs)."""
+
+    def __init__(self) -> None:
+        self._shared = np.zeros(_SHARED_SIZE, np.float32)
+        self._game: Game | None = None
+        self._counts: tuple[int | None, ...] = (None,) * _SEATS
+
+    def observation(self, game: Game, seat: int | None) -> features.Vector:
+        """``features.observation(game.view(seat))`` as a new array (``seat``: a
+        seat number, or ``None`` for a spectator)."""
+        if game is not self._game:
+            self._follow(game)
+        return self._shared[_GATHER[_SEATS if seat is None else seat]]
+
+    # -- keeping up -------------------------------------------------------------
+
+    def _follow(self, game: Game) -> None:
+        last = self._game
+        self._game = game
+        if last is not None and _in_same_hand(last, game):
+            if last._phase is _BID and _one_bid_later(last, game):
+                self._bid(last, game)
+                return
+            if last._phase is _PLAY and _one_card_later(last, game):
+                self._card(last, game)
+                return
+        self._rebuild(game)
+
+    def _rebuild(self, game: Game) -> None:
+        shared = self._shared
+        features.observation(game.view(SEATS[0]), out=shared[:_SIZE])
+        shared[_SIZE:] = 0.0
+        in_hand = game._phase is _BID or game._phase is _PLAY
+        for seat in range(1, _SEATS):
+            if in_hand:
+                _set_cards(shared, _hand_start(seat), game._held[seat])
+        self._counts = (
+            checked_revealed_spade_counts(game._setup.variant, game._setup.rules, game._bids)
+            if in_hand
+            else (None,) * _SEATS
+        )
+
+    def _bid(self, last: Game, game: Game) -> None:
+        shared = self._shared
+        seat = last._to_act
+        bid = game._bids[seat]
+        assert bid is not None
+        row = _BIDS + 15 * seat
+        shared[row] = 0.0
+        shared[row + 1 + bid] = 1.0
+        counts = checked_revealed_spade_counts(game._setup.variant, game._setup.rules, game._bids)
+        for who, (before, after) in enumerate(zip(self._counts, counts, strict=True)):
+            if before != after:
+                row = _SPADE_COUNT + 15 * who
+                shared[row + (0 if before is None else 1 + before)] = 0.0
+                shared[row + (0 if after is None else 1 + after)] = 1.0
+        self._counts = counts
+        shared[_TO_ACT + seat] = 0.0
+        shared[_TO_ACT + game._to_act] = 1.0
+        if game._phase is _PLAY:
+            shared[_PHASE + _PHASE_SLOTS[_BID]] = 0.0
+            shared[_PHASE + _PHASE_SLOTS[_PLAY]] = 1.0
+            shared[_LEADER + game._leader] = 1.0
+
+    def _card(self, last: Game, game: Game) -> None:
+        shared = self._shared
+        seat = last._to_act
+        card = (last._held[seat] ^ game._held[seat]).bit_length() - 1
+        shared[_hand_start(seat) + card] = 0.0
+        shared[_PLAYED + _CARDS * seat + card] = 1.0
+        trick = last._trick
+        led = trick[0] // RANKS if trick else NO_SUIT
+        suits = shown_out(card, led, last._broken)
+        while suits:
+            low = suits & -suits
+            shared[_SHOWN_OUT + 4 * seat + low.bit_length() - 1] = 1.0
+            suits ^= low
+        if game._trick:
+            shared[_TRICK + _CARDS * seat + card] = 1.0
+        else:
+            # The trick is complete: no trick is in progress now.
+            leader = last._leader
+            for position, earlier in enumerate(trick):
+                shared[_TRICK + _CARDS * ((leader + position) % _SEATS) + earlier] = 0.0
+        if game._won != last._won:
+            for who in range(_SEATS):
+                if game._won[who] != last._won[who]:
+                    shared[_WON + 14 * who + last._won[who]] = 0.0
+                    shared[_WON + 14 * who + game._won[who]] = 1.0
+        if game._leader != last._leader:
+            shared[_LEADER + last._leader] = 0.0
+            shared[_LEADER + game._leader] = 1.0
+        shared[_TO_ACT + seat] = 0.0
+        shared[_TO_ACT + game._to_act] = 1.0
+        shared[_BROKEN] = 1.0 if game._broken else 0.0
+
+
+def _in_same_hand(last: Game, game: Game) -> bool:
+    # The same deal of the same game's hand: its dealt masks are one shared tuple.
+    return (
+        game._dealt is last._dealt
+        and game._setup is last._setup
+        and len(game._results) == len(last._results)
+    )
+
+
+def _one_bid_later(last: Game, game: Game) -> bool:
+    """Whether ``game`` is ``last`` (bidding) after the bid of its seat to act."""
+    if not (game._phase is _BID or (game._phase is _PLAY and not game._tricks and not game._trick)):
+        return False
+    seat = last._to_act
+    before, after = last._bids, game._bids
+    return (
+        before[seat] is None
+        and after[seat] is not None
+        and all(before[other] == after[other] for other in range(_SEATS) if other != seat)
+    )
+
+
+def _one_card_later(last: Game, game: Game) -> bool:
+    """Whether ``game`` is ``last`` (playing) after a card of its seat to act."""
+    if game._phase is not _PLAY or game._bids != last._bids:
+        return False
+    seat = last._to_act
+    before, after = last._held, game._held
+    card = before[seat] ^ after[seat]
+    if card & (card - 1) or not card & before[seat]:
+        return False  # not one card of the seat's hand
+    if before[:seat] != after[:seat] or before[seat + 1 :] != after[seat + 1 :]:
+        return False  # another seat's hand changed
+    played = card.bit_length() - 1
+    if game._trick:
+        return game._tricks is last._tricks and game._trick == (*last._trick, played)
+    # The card completed a trick: the tricks before it are the same objects.
+    tricks = game._tricks
+    return (
+        len(last._trick) == _SEATS - 1
+        and len(tricks) == len(last._tricks) + 1
+        and all(mine is theirs for mine, theirs in zip(tricks, last._tricks, strict=False))
+    )
+
+
+def _set_cards(vector: features.Vector, offset: int, mask: int) -> None:
+    while mask:
+        low = mask & -mask
+        vector[offset + low.bit_length() - 1] = 1.0
+        mask ^= low

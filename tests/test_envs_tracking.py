@@ -1,0 +1,92 @@
+"""The observations the environments keep up to date one action at a time (a
+declared faster twin) equal those built from scratch from each seat's view
+(the owner, ``features.observation``), byte for byte, for every seat and the
+spectator, over random games, variants and option sets."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import spades_core as sc
+from spades_core.encoding import ACTIONS, legal_ids
+from spades_core.envs import features
+from spades_core.envs._tracking import ObservationTracker
+from spades_core.testing.strategies import option_sets
+
+VIEWERS = (None, 0, 1, 2, 3)
+
+
+def owner(game: sc.Game, seat: int | None) -> np.ndarray:
+    view = game.public_view() if seat is None else game.view(sc.Seat(seat))
+    return features.observation(view)
+
+
+def assert_same(tracker: ObservationTracker, game: sc.Game, seats: tuple[int | None, ...]) -> None:
+    for seat in seats:
+        kept = tracker.observation(game, seat)
+        built = owner(game, seat)
+        assert kept.dtype == built.dtype
+        assert kept.shape == built.shape
+        assert kept.tobytes() == built.tobytes(), (game, seat)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    data=st.data(),
+    variant=st.sampled_from(("classic", "mirror", "whiz")),
+    seed=st.integers(0, 2**32),
+)
+def test_every_step_of_random_games_matches_the_views(
+    data: st.DataObject, variant: str, seed: int
+) -> None:
+    options: dict[str, Any] = data.draw(option_sets(variant), label="options")
+    rng = random.Random(seed)
+    game = sc.new_game(variant, seed=seed, **options)
+    tracker = ObservationTracker()
+    for _ in range(2):  # two hands: scoring and the next deal are followed too
+        assert_same(tracker, game, VIEWERS)
+        if game.is_over:
+            break
+        game = game.deal()
+        while game.phase in (sc.Phase.BID, sc.Phase.PLAY):
+            # One seat asked at random, as an environment asks for the seat to act;
+            # every viewer now and then.
+            asked = VIEWERS if rng.random() < 0.2 else (rng.choice(VIEWERS),)
+            assert_same(tracker, game, asked)
+            game = game.apply(ACTIONS[rng.choice(legal_ids(game))])
+
+
+def test_games_that_do_not_follow_the_last_one_are_built_afresh() -> None:
+    # Two lines of play from one position (as a search explores), jumps back
+    # and forth, and a game of another hand: each still matches its views.
+    rng = random.Random(5)
+    start = sc.new_game("whiz", seed=9).deal()
+    lines: list[list[sc.Game]] = []
+    for _ in range(2):
+        played = [start]
+        game = start
+        while game.phase in (sc.Phase.BID, sc.Phase.PLAY):
+            game = game.apply(ACTIONS[rng.choice(legal_ids(game))])
+            played.append(game)
+        lines.append(played)
+    tracker = ObservationTracker()
+    order = [(line, step) for step in range(len(lines[0])) for line in (0, 1)]
+    order += [(rng.randrange(2), rng.randrange(len(lines[0]))) for _ in range(200)]
+    for line, step in order:
+        games = lines[line]
+        assert_same(tracker, games[min(step, len(games) - 1)], VIEWERS)
+
+
+def test_observations_are_new_arrays() -> None:
+    tracker = ObservationTracker()
+    game = sc.new_game("classic", seed=2).deal()
+    first = tracker.observation(game, 0)
+    again = tracker.observation(game, 0)
+    assert first is not again
+    first[:] = 7.0
+    assert tracker.observation(game, 0).tobytes() == owner(game, 0).tobytes()
