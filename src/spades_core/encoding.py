@@ -180,4 +180,3 @@ def action_from_id(game: Game, action_id: int) -> Play | Bid:
     if error is None:  # pragma: no cover - legal_actions and why_illegal agree
         raise AssertionError(f"{action!r} is legal but not among the legal actions")
     raise error
-
