@@ -16,6 +16,8 @@ from spades_core.envs import openspiel
 from spades_core.envs import pettingzoo as pz
 from spades_core.errors import IllegalActionError, IllegalReason
 
+pytestmark = [pytest.mark.integration("openspiel"), pytest.mark.integration("pettingzoo")]
+
 
 @pytest.mark.parametrize("variant", ["classic", "mirror", "whiz"])
 def test_openspiel_queries_answer_as_the_cpp_state(variant: str) -> None:

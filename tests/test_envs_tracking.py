@@ -9,6 +9,7 @@ import random
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,6 +18,8 @@ from spades_core.encoding import ACTIONS, legal_ids
 from spades_core.envs import features
 from spades_core.envs._tracking import ObservationTracker
 from spades_core.testing.strategies import option_sets
+
+pytestmark = pytest.mark.integration("batch")
 
 VIEWERS = (None, 0, 1, 2, 3)
 
