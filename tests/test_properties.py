@@ -1,4 +1,4 @@
-"""Hypothesis properties over random games of every variant (issues 2 and 3).
+"""Hypothesis properties over random games of every variant.
 
 Games are driven by a ``random.Random`` chooser seeded from a drawn integer, so an
 example is cheap and replayable. Random Mirror and Whiz games may never end (there
