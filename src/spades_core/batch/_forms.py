@@ -32,7 +32,7 @@ from spades_core.variant import (
     checked_score_hand,
 )
 
-from ._rules import NO_BID, game_ends, game_outcomes, score_hands
+from ._rules import NO_BID, game_ends, game_outcomes, score_hands, suit_counts
 from ._types import I8, I32, I64, U64, Bools, Ints
 
 __all__ = [
@@ -47,10 +47,6 @@ __all__ = [
 _SEATS: Final = tuple(Seat)
 _ALL_BIDS: Final = (1 << 14) - 1
 _BID_BITS: Final = tuple(1 << bid for bid in range(14))
-_SPADES_SHIFT: Final = np.uint64((tricks.SPADE_MASK & -tricks.SPADE_MASK).bit_length() - 1)
-_SPADE_BITS: Final = np.uint64(tricks.SPADE_MASK >> int(_SPADES_SHIFT))
-_SPADES_IN: Final = np.array([bin(bits).count("1") for bits in range(1 << 13)], dtype=np.int8)
-"""How many spades each 13-bit set of spade ranks holds (numpy 1.26 counts no bits)."""
 
 
 @runtime_checkable
@@ -269,7 +265,7 @@ class CheckedForms:
         observation of the table one that no deal can produce.
         """
         counts = self.revealed_spade_counts(rules, bids)
-        held = _SPADES_IN[((dealt >> _SPADES_SHIFT) & _SPADE_BITS).astype(np.intp)]
+        held = suit_counts(dealt, tricks.SPADES)
         wrong = np.argwhere((counts != NO_BID) & (counts != held))
         if len(wrong):
             seat = _SEATS[int(wrong[0][1])].name.title()
