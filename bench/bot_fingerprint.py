@@ -10,6 +10,7 @@ optimisation of the bots must leave it equal.
 
     .venv/bin/python bench/bot_fingerprint.py              # 4 hands per setting
     .venv/bin/python bench/bot_fingerprint.py --hands 2 --default-hands 0
+    .venv/bin/python bench/bot_fingerprint.py --prune off  # the search without pruning
 """
 
 from __future__ import annotations
@@ -46,12 +47,16 @@ DEFAULT_BUDGET: dict[str, Any] = {"steps": 7000, "bid_steps": 6000}
 """Fixed here rather than taken from the bot's defaults, so runs compare like with like."""
 
 
+PRUNE = {"prune": "on"}
+"""The hard bots' ``prune`` option (``--prune``)."""
+
+
 def seat_bots(kind: str, seed: int) -> list[Any]:
     """The four players of one hand: ``hard-small``, ``hard-default`` or ``mixed``."""
     if kind == "hard-small":
-        return [HardBot(seed + s, **SMALL_BUDGET) for s in range(4)]
+        return [HardBot(seed + s, **SMALL_BUDGET, **PRUNE) for s in range(4)]
     if kind == "hard-default":
-        return [HardBot(seed + s, **DEFAULT_BUDGET) for s in range(4)]
+        return [HardBot(seed + s, **DEFAULT_BUDGET, **PRUNE) for s in range(4)]
     levels = ("normal", "easy", "normal", "easy")
     return [make(levels[s], seed=seed + s) for s in range(4)]
 
@@ -81,7 +86,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--default-hands", type=int, default=1, help="hard hands per setting at the default budget"
     )
+    parser.add_argument(
+        "--prune", choices=("on", "off"), default="on", help="the hard bots' prune option"
+    )
     args = parser.parse_args(argv)
+    PRUNE["prune"] = args.prune
     total = hashlib.sha256()
     start = time.process_time()
     for label, variant, options in SETTINGS:

@@ -285,6 +285,7 @@ class HardBot(Bot):
         confidence: float = DEFAULT_BUDGET.confidence,
         draws: int = DEFAULT_BUDGET.draws,
         inference: bool | str = DEFAULT_BUDGET.inference,
+        prune: bool | str = DEFAULT_BUDGET.prune,
     ) -> None:
         super().__init__(seed)
         for option, value in (
@@ -315,6 +316,7 @@ class HardBot(Bot):
             float(confidence),
             draws,
             _switch("inference", inference),
+            _switch("prune", prune),
         )
         """The search budget."""
 
@@ -323,7 +325,8 @@ class HardBot(Bot):
         return (
             f"<HardBot seed={self.seed} steps={b.steps} bid_steps={b.bid_steps} "
             f"samples={b.min_samples}-{b.max_samples} draws={b.draws} "
-            f"confidence={b.confidence} inference={'on' if b.inference else 'off'}>"
+            f"confidence={b.confidence} inference={'on' if b.inference else 'off'} "
+            f"prune={'on' if b.prune else 'off'}>"
         )
 
     def _bid(self, view: View, table: Table) -> tuple[int, Why]:
@@ -361,7 +364,7 @@ def make(level: str, *, seed: int | None = None, **options: Any) -> Bot:
     An unknown level or option raises :class:`~spades_core.RulesError`.
 
     >>> make("hard", seed=1, steps=2000)
-    <HardBot seed=1 steps=2000 bid_steps=6000 samples=6-100 draws=6 confidence=1.0 inference=off>
+    <HardBot seed=1 steps=2000 bid_steps=6000 samples=6-100 draws=6 confidence=1.0 inference=off prune=on>
     """
     _check.instance(level, str, "bots.make", "level", "a level name like 'normal'")
     name = _ALIASES.get(level, level)
@@ -384,6 +387,7 @@ def make(level: str, *, seed: int | None = None, **options: Any) -> Bot:
             "confidence",
             "draws",
             "inference",
+            "prune",
         }
         unknown = sorted(set(options) - allowed)
         if unknown:

@@ -59,6 +59,7 @@ from spades_core.views import View
 
 __all__ = [
     "GAME_VALUE",
+    "PRUNE_MARGIN",
     "Budget",
     "Sim",
     "hand_value",
@@ -73,6 +74,13 @@ Held = tuple[int, int, int, int]
 
 GAME_VALUE: Final = 1000
 """What winning (or losing) the game is worth, in points, to the search."""
+PRUNE_MARGIN: Final = 2.0
+"""Standard errors by which a candidate's mean must trail the normal policy's
+choice, over the samples so far, for the search to drop it (``Budget.prune``)."""
+_PRUNE_FIRST: Final = 8
+"""Samples played out before candidates are first compared for pruning."""
+_PRUNE_EVERY: Final = 4
+"""Samples between later comparisons."""
 _NIL_CANDIDATE_RISK: Final = 9.0
 """Hands riskier than this for Nil are not worth simulating a Nil bid for."""
 _PROTECTING_NIL: Final = frozenset(
@@ -110,6 +118,10 @@ class Budget:
     inference: bool = False
     """Whether the deals are also read against the other seats' plays
     (:class:`~spades_core.bots.inference.PlayReading`)."""
+    prune: bool = True
+    """Whether a candidate is dropped once it falls clearly behind the normal
+    policy's choice (its mean disadvantage beyond :data:`PRUNE_MARGIN`
+    standard errors), and the search stops when no other candidate is left."""
 
 
 class Sim(Table):
@@ -384,20 +396,46 @@ def _played_out_values(
     candidates: list[int],
     samples: int,
     take: Callable[[Sim, int], None],
+    preferred: int,
+    prune: bool,
 ) -> dict[int, list[float]]:
     """Each candidate's hand value for the seat's team over ``samples`` deals
     from ``deals``: on a copy of each deal, ``take(sim, candidate)``, then the
-    hand played out."""
+    hand played out. With ``prune``, a candidate that falls clearly behind
+    ``preferred`` (:func:`_clearly_behind`) is dropped from the search and
+    from the result, and the search stops once ``preferred`` is alone."""
     team = table.seat & 1
     values: dict[int, list[float]] = {candidate: [] for candidate in candidates}
-    for _ in range(samples):
+    alive = list(candidates)
+    base_values = values[preferred]
+    for done in range(1, samples + 1):
         base = Sim(view, table, deals())
-        for candidate in candidates:
+        for candidate in alive:
             sim = base.clone()
             take(sim, candidate)
             sim.play_out()
             values[candidate].append(hand_value(sim, team))
-    return values
+        if prune and done >= _PRUNE_FIRST and (done - _PRUNE_FIRST) % _PRUNE_EVERY == 0:
+            alive = [
+                candidate
+                for candidate in alive
+                if candidate == preferred or not _clearly_behind(values[candidate], base_values)
+            ]
+            if len(alive) == 1:
+                break
+    return {candidate: values[candidate] for candidate in alive}
+
+
+def _clearly_behind(scores: list[float], base: list[float]) -> bool:
+    """Whether ``scores`` trail ``base`` (on the same samples) by more than
+    :data:`PRUNE_MARGIN` standard errors of their mean difference."""
+    n = len(scores)
+    diffs = [a - b for a, b in zip(scores, base, strict=True)]
+    mean = sum(diffs) / n
+    if mean >= 0.0:
+        return False
+    variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean + PRUNE_MARGIN * math.sqrt(variance / n) < 0.0
 
 
 def _bid_then_bid_out(sim: Sim, bid: int) -> None:
@@ -432,8 +470,10 @@ def search_play(
         deals = sampled_deals(view, table, rng, budget)
     else:
         samples, deals = 1, _always(true_hands)
-    values = _played_out_values(view, table, deals, candidates, samples, Sim.play)
     preferred = _group_of(normal_card, candidates)
+    values = _played_out_values(
+        view, table, deals, candidates, samples, Sim.play, preferred, budget.prune
+    )
     best, overridden = _pick(values, preferred, budget.confidence)
     if not overridden:
         return normal_card, normal_why
@@ -460,7 +500,9 @@ def search_bid(
         deals = sampled_deals(view, table, rng, budget)
     else:
         samples, deals = 1, _always(true_hands)
-    values = _played_out_values(view, table, deals, candidates, samples, _bid_then_bid_out)
+    values = _played_out_values(
+        view, table, deals, candidates, samples, _bid_then_bid_out, normal_choice, budget.prune
+    )
     best, overridden = _pick(values, normal_choice, budget.confidence)
     if not overridden:
         return normal_choice, normal_why
