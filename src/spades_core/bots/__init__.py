@@ -268,8 +268,11 @@ class HardBot(Bot):
     ``min_samples``/``max_samples`` bound the samples, ``draws`` is how many
     deals are drawn per sample to find one that explains the other seats'
     bids, and ``confidence`` is how many standard errors better than the
-    normal policy's own choice a move must look to be played instead. Larger
-    budgets play better and slower.
+    normal policy's own choice a move must look to be played instead. With
+    ``prune`` (on by default) a candidate is dropped as soon as the samples
+    so far make that unlikely, and the search stops when none is left; off,
+    every candidate is played out on every sample. Larger budgets play
+    better and slower.
     """
 
     level = "hard"
@@ -359,12 +362,13 @@ def make(level: str, *, seed: int | None = None, **options: Any) -> Bot:
     ``"hard"``), seeded with ``seed`` (random when ``None``).
 
     The hard bot takes budget options: ``steps``, ``bid_steps``,
-    ``min_samples``, ``max_samples``, ``draws`` and ``confidence`` (see
-    :class:`HardBot`).
+    ``min_samples``, ``max_samples``, ``draws``, ``confidence``, ``inference``
+    and ``prune`` (see :class:`HardBot`).
     An unknown level or option raises :class:`~spades_core.RulesError`.
 
-    >>> make("hard", seed=1, steps=2000)
-    <HardBot seed=1 steps=2000 bid_steps=6000 samples=6-100 draws=6 confidence=1.0 inference=off prune=on>
+    >>> make("hard", seed=1, steps=2000)  # doctest: +NORMALIZE_WHITESPACE
+    <HardBot seed=1 steps=2000 bid_steps=6000 samples=6-100 draws=6 confidence=1.0
+     inference=off prune=on>
     """
     _check.instance(level, str, "bots.make", "level", "a level name like 'normal'")
     name = _ALIASES.get(level, level)

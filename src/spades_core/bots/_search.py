@@ -59,7 +59,7 @@ from spades_core.views import View
 
 __all__ = [
     "GAME_VALUE",
-    "PRUNE_MARGIN",
+    "PRUNE_RISK_Z",
     "Budget",
     "Sim",
     "hand_value",
@@ -74,9 +74,8 @@ Held = tuple[int, int, int, int]
 
 GAME_VALUE: Final = 1000
 """What winning (or losing) the game is worth, in points, to the search."""
-PRUNE_MARGIN: Final = 2.0
-"""Standard errors by which a candidate's mean must trail the normal policy's
-choice, over the samples so far, for the search to drop it (``Budget.prune``)."""
+PRUNE_RISK_Z: Final = 1.645
+"""The pruning test's one-sided normal quantile (5%): see :func:`_futile`."""
 _PRUNE_FIRST: Final = 8
 """Samples played out before candidates are first compared for pruning."""
 _PRUNE_EVERY: Final = 4
@@ -119,9 +118,10 @@ class Budget:
     """Whether the deals are also read against the other seats' plays
     (:class:`~spades_core.bots.inference.PlayReading`)."""
     prune: bool = True
-    """Whether a candidate is dropped once it falls clearly behind the normal
-    policy's choice (its mean disadvantage beyond :data:`PRUNE_MARGIN`
-    standard errors), and the search stops when no other candidate is left."""
+    """Whether a candidate is dropped during the search once it is unlikely to
+    end up ``confidence`` standard errors better than the normal policy's
+    choice (:func:`_futile`), and the search stops when no other candidate is
+    left."""
 
 
 class Sim(Table):
@@ -193,21 +193,63 @@ class Sim(Table):
         self.to_act = winner
 
     def play_out(self) -> None:
-        """Play the rest of the hand with the normal policy for every seat."""
+        """Play the rest of the hand with the normal policy for every seat.
+
+        The steps of :meth:`play`, written out in one loop with the hand's
+        state in local variables (this loop runs for every simulated card)."""
         hands = self.hands
-        play = self.play
-        legal_plays = self.legal_card_mask
-        while self.tricks_done < 13:
-            seat = self.to_act
-            self.seat = seat
-            self.hand = hands[seat]
-            legal = legal_plays()
-            self.legal = legal
+        voids = self.voids
+        spades_left = self.spades_left
+        won = self.won
+        any_spade = self.any_spade
+        two_of_clubs = self.two_of_clubs
+        trick = self.trick
+        seat = self.to_act
+        tricks_done = self.tricks_done
+        played = self.played
+        broken = self.broken
+        leader = self.leader
+        while tricks_done < 13:
+            hand = hands[seat]
+            led = trick[0] // RANKS if trick else NO_SUIT
+            legal = legal_card_mask(hand, led, broken, two_of_clubs and tricks_done == 0)
             if legal & (legal - 1):
-                play(normal_play(self)[0])
+                self.seat = seat
+                self.hand = hand
+                self.legal = legal
+                self.played = played
+                self.broken = broken
+                card = normal_play(self)[0]
             else:
                 # One legal card: the policy could only play it.
-                play(legal.bit_length() - 1)
+                card = legal.bit_length() - 1
+            bit = 1 << card
+            hands[seat] = hand ^ bit
+            played |= bit
+            out = shown_out(card, led, broken)
+            if out:
+                voids[seat] |= out
+            if card >= FIRST_SPADE:
+                if spades_left[seat] > 0:
+                    spades_left[seat] -= 1
+                if not broken:
+                    broken = breaks_spades(card, led, any_spade)
+            trick.append(card)
+            if len(trick) < 4:
+                seat = (seat + 1) & 3
+                continue
+            seat = (leader + trick_winner(trick)) & 3
+            won[seat] += 1
+            tricks_done += 1
+            self.tricks_done = tricks_done
+            trick.clear()
+            leader = seat
+            self.leader = seat
+        self.seat = seat
+        self.hand = hands[seat]
+        self.played = played
+        self.broken = broken
+        self.to_act = seat
 
     def bid_out(self) -> None:
         """Complete the bidding with the normal policy, then set up the first lead."""
@@ -297,6 +339,11 @@ class BidReader:
 
 def hand_value(sim: Sim, team: int) -> float:
     """The value of ``sim``'s finished hand for ``team`` (see the module docs)."""
+    return _hand_outcome(sim, team)[0]
+
+
+def _hand_outcome(sim: Sim, team: int) -> tuple[float, bool]:
+    """:func:`hand_value` and whether the hand ends the game."""
     rules = sim.rules
     variant = sim.variant
     points, bags = checked_score_hand(variant, rules, tuple(sim.bids), tuple(sim.won), sim.bags)
@@ -309,7 +356,7 @@ def hand_value(sim: Sim, team: int) -> float:
     over, winner = checked_game_end(variant, rules, scores, sim.hand_number + 1)
     if over and winner is not None:
         value += GAME_VALUE if winner == team else -GAME_VALUE
-    return value
+    return value, over
 
 
 def _candidates(table: Table) -> list[int]:
@@ -397,45 +444,67 @@ def _played_out_values(
     samples: int,
     take: Callable[[Sim, int], None],
     preferred: int,
-    prune: bool,
+    budget: Budget,
 ) -> dict[int, list[float]]:
     """Each candidate's hand value for the seat's team over ``samples`` deals
     from ``deals``: on a copy of each deal, ``take(sim, candidate)``, then the
-    hand played out. With ``prune``, a candidate that falls clearly behind
-    ``preferred`` (:func:`_clearly_behind`) is dropped from the search and
-    from the result, and the search stops once ``preferred`` is alone."""
+    hand played out. With ``budget.prune``, a candidate that can no longer
+    be expected to beat ``preferred`` (:func:`_futile`) is dropped from the
+    search and from the result, and the search stops once ``preferred`` is
+    alone; but not once a play-out has ended the game: then a rare play-out
+    that wins or loses it can outweigh all the others, which a few samples
+    cannot rule out."""
     team = table.seat & 1
     values: dict[int, list[float]] = {candidate: [] for candidate in candidates}
     alive = list(candidates)
     base_values = values[preferred]
+    prune = budget.prune
+    confidence = budget.confidence
     for done in range(1, samples + 1):
         base = Sim(view, table, deals())
         for candidate in alive:
             sim = base.clone()
             take(sim, candidate)
             sim.play_out()
-            values[candidate].append(hand_value(sim, team))
+            value, game_ends = _hand_outcome(sim, team)
+            values[candidate].append(value)
+            if game_ends:
+                prune = False
         if prune and done >= _PRUNE_FIRST and (done - _PRUNE_FIRST) % _PRUNE_EVERY == 0:
             alive = [
                 candidate
                 for candidate in alive
-                if candidate == preferred or not _clearly_behind(values[candidate], base_values)
+                if candidate == preferred
+                or not _futile(values[candidate], base_values, samples, confidence)
             ]
             if len(alive) == 1:
                 break
     return {candidate: values[candidate] for candidate in alive}
 
 
-def _clearly_behind(scores: list[float], base: list[float]) -> bool:
-    """Whether ``scores`` trail ``base`` (on the same samples) by more than
-    :data:`PRUNE_MARGIN` standard errors of their mean difference."""
+def _futile(scores: list[float], base: list[float], samples: int, confidence: float) -> bool:
+    """Whether a candidate with ``scores`` so far, against ``base`` on the same
+    samples, is unlikely to beat it by ``confidence`` standard errors after
+    all ``samples``: the chance of that, predicted from the samples so far,
+    is below 5% (:data:`PRUNE_RISK_Z`).
+
+    With ``t`` the advantage so far in standard errors and ``f`` the share of
+    the samples done, the end result's ``t`` is predicted to be about
+    ``t / sqrt(f)``, give or take ``sqrt((1 - f) / f)`` standard deviations
+    (the error of the mean so far and that of the samples left, a flat prior
+    on the true advantage); the candidate is dropped when
+    ``t < confidence * sqrt(f) - z * sqrt(1 - f)``. Identical scores so far
+    (no spread) count as futile unless they are ahead.
+    """
     n = len(scores)
     diffs = [a - b for a, b in zip(scores, base, strict=True)]
     mean = sum(diffs) / n
-    if mean >= 0.0:
-        return False
     variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    return mean + PRUNE_MARGIN * math.sqrt(variance / n) < 0.0
+    if variance == 0.0:
+        return mean <= 0.0
+    share = n / samples
+    bar = confidence * math.sqrt(share) - PRUNE_RISK_Z * math.sqrt(1.0 - share)
+    return mean / math.sqrt(variance / n) < bar
 
 
 def _bid_then_bid_out(sim: Sim, bid: int) -> None:
@@ -472,7 +541,7 @@ def search_play(
         samples, deals = 1, _always(true_hands)
     preferred = _group_of(normal_card, candidates)
     values = _played_out_values(
-        view, table, deals, candidates, samples, Sim.play, preferred, budget.prune
+        view, table, deals, candidates, samples, Sim.play, preferred, budget
     )
     best, overridden = _pick(values, preferred, budget.confidence)
     if not overridden:
@@ -501,7 +570,7 @@ def search_bid(
     else:
         samples, deals = 1, _always(true_hands)
     values = _played_out_values(
-        view, table, deals, candidates, samples, _bid_then_bid_out, normal_choice, budget.prune
+        view, table, deals, candidates, samples, _bid_then_bid_out, normal_choice, budget
     )
     best, overridden = _pick(values, normal_choice, budget.confidence)
     if not overridden:
