@@ -493,17 +493,20 @@ def _futile(scores: list[float], base: list[float], samples: int, confidence: fl
     ``t / sqrt(f)``, give or take ``sqrt((1 - f) / f)`` standard deviations
     (the error of the mean so far and that of the samples left, a flat prior
     on the true advantage); the candidate is dropped when
-    ``t < confidence * sqrt(f) - z * sqrt(1 - f)``. Identical scores so far
-    (no spread) count as futile unless they are ahead.
+    ``t < confidence * sqrt(f) - z * sqrt(1 - f)``. Differences without
+    spread so far count as ``t = 0`` when they are all zero, and as
+    infinitely far behind (or ahead) otherwise.
     """
     n = len(scores)
     diffs = [a - b for a, b in zip(scores, base, strict=True)]
     mean = sum(diffs) / n
     variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    if variance == 0.0:
-        return mean <= 0.0
     share = n / samples
     bar = confidence * math.sqrt(share) - PRUNE_RISK_Z * math.sqrt(1.0 - share)
+    if variance == 0.0:
+        # Every sample so far gave the same difference: behind by it, or
+        # level (t = 0) when the candidate played out exactly as ``base``.
+        return mean < 0.0 or (mean == 0.0 and bar > 0.0)
     return mean / math.sqrt(variance / n) < bar
 
 
