@@ -3,6 +3,7 @@ level's behaviour on constructed positions where the right move is clear."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import attrs
@@ -542,6 +543,114 @@ def test_hard_searches_with_determinized_play_outs() -> None:
     assert picks <= {str(a) for a in view.legal_actions()}
     budget = Budget()
     assert _samples(budget.steps, 40 * 4, 6, 200) < _samples(budget.steps, 8 * 4, 6, 200)
+
+
+def test_futility_drops_what_trails_and_keeps_what_may_still_win() -> None:
+    from spades_core.bots._search import _futile
+
+    base = [10.0] * 8
+    # Far behind on every sample, with spread: dropped at the first look.
+    assert _futile([-40.0, -35.0, -50.0, -20.0, -45.0, -30.0, -60.0, -25.0], base, 100, 1.0)
+    # A little behind, with spread: kept early on, dropped near the end.
+    trailing = [8.0, 12.0, 6.0, 11.0, 7.0, 13.0, 9.0, 10.0]
+    assert not _futile(trailing, base, 100, 1.0)
+    assert _futile(trailing, base, 9, 1.0)
+    # Level on every sample so far: kept while many samples are left.
+    assert not _futile(list(base), base, 100, 1.0)
+    assert _futile(list(base), base, 10, 1.0)
+    # Behind by the same amount every time, or ahead: dropped, kept.
+    assert _futile([9.0] * 8, base, 100, 1.0)
+    assert not _futile([11.0, 30.0, 12.0, 10.0, 15.0, 10.0, 11.0, 10.0], base, 9, 1.0)
+    assert not _futile([12.0] * 8, base, 9, 1.0)
+
+
+def _searched(view: View, prune: bool, samples: int = 40) -> tuple[int, dict[int, list[float]]]:
+    """The normal policy's card and each candidate's play-out values, seeded."""
+    from spades_core.bots._play import normal_play
+    from spades_core.bots._search import (
+        Budget,
+        Sim,
+        _candidates,
+        _group_of,
+        _played_out_values,
+        sampled_deals,
+    )
+    from spades_core.bots.table import table_from_view
+
+    table = table_from_view(view)
+    budget = Budget(prune=prune)
+    candidates = _candidates(table)
+    preferred = _group_of(normal_play(table)[0], candidates)
+    deals = sampled_deals(view, table, random.Random(5), budget)
+    values = _played_out_values(
+        view, table, deals, candidates, samples, Sim.play, preferred, budget
+    )
+    return preferred, values
+
+
+def test_pruning_stops_early_and_changes_no_value_it_keeps() -> None:
+    # Positions of a seeded game of normal players: without pruning every
+    # candidate is played out on every sample; with it, on the same deals, the
+    # normal policy's card always stays, the others only while they may still
+    # beat it, and every value kept is the one the full search found.
+    game = sc.new_game("classic", seed=8).deal()
+    players = [make("normal", seed=s) for s in range(4)]
+    dropped = stopped = 0
+    while game.phase in (Phase.BID, Phase.PLAY) and len(game.tricks) < 6:
+        seat = game.to_act
+        assert seat is not None
+        view = game.view(seat)
+        if game.phase is Phase.PLAY and len(view.legal_actions()) > 2:
+            preferred, full = _searched(view, prune=False)
+            kept_preferred, pruned = _searched(view, prune=True)
+            assert kept_preferred == preferred
+            assert preferred in pruned
+            assert all(len(scores) == 40 for scores in full.values())
+            assert set(pruned) <= set(full)
+            for candidate, scores in pruned.items():
+                assert scores == full[candidate][: len(scores)]
+            dropped += len(full) - len(pruned)
+            stopped += len(pruned[preferred]) < 40
+        game = game.apply(players[seat].choose(view))
+    assert dropped > 0
+    assert stopped > 0
+
+
+def test_pruning_waits_while_a_play_out_can_end_the_game() -> None:
+    # At 470 of 500 every play-out of North's bid ends the game one way or the
+    # other, and a rare deal where one bid wins it and the other loses it
+    # outweighs many small differences: no bid is dropped.
+    view = position("classic", NEAR_TARGET, [2, 3, 6], dealer="N").view(Seat.NORTH)
+    near_target = attrs.evolve(view, scores=TeamMap((470, 0)))
+    from spades_core.bots._search import (
+        Budget,
+        _bid_candidates,
+        _bid_then_bid_out,
+        _played_out_values,
+        sampled_deals,
+    )
+    from spades_core.bots.bidding import normal_bid
+    from spades_core.bots.table import table_from_view
+
+    table = table_from_view(near_target)
+    normal = normal_bid(table)[0]
+    candidates = _bid_candidates(table, normal)
+    budget = Budget(prune=True)
+    deals = sampled_deals(near_target, table, random.Random(1), budget)
+    values = _played_out_values(
+        near_target, table, deals, candidates, 20, _bid_then_bid_out, normal, budget
+    )
+    assert sorted(values) == candidates
+    assert len(candidates) > 2
+    assert all(len(scores) == 20 for scores in values.values())
+
+
+def test_the_prune_option_reads_on_and_off() -> None:
+    assert make("hard", seed=1).budget.prune is True
+    assert make("hard", seed=1, prune="off").budget.prune is False
+    assert "prune=off" in repr(make("hard", seed=1, prune=False))
+    with pytest.raises(RulesError, match="prune must be on or off"):
+        make("hard", prune="sometimes")
 
 
 def test_random_bot_spreads_its_choices() -> None:

@@ -259,3 +259,33 @@ def test_hidden_cards_refuse_a_seat_that_has_not_bid_or_is_not_a_seat() -> None:
     for seat in (0, 4, -1, "E", None, 1.0):
         with pytest.raises(sc.RulesError, match="hidden seat that has bid"):
             hidden.legal_bids(seat, east)  # type: ignore[arg-type]
+
+
+class _OwnDraws(random.Random):
+    """A generator with a draw of its own: the placement must ask it."""
+
+    def _randbelow(self, n: int) -> int:  # type: ignore[override]
+        return n - 1
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 2**32), st.lists(st.integers(0, 51), max_size=40), st.integers(1, 60))
+def test_the_placements_written_out_draws_are_the_generators_own(
+    seed: int, cards: list[int], n: int
+) -> None:
+    """The placement's shuffle and draw below ``n``, written out for
+    ``random.Random``, give what ``rng.shuffle`` and ``rng.randrange`` give,
+    and leave the generator in the same state; a generator with a draw of
+    its own is asked through its methods."""
+    from spades_core.sampling import _below, _shuffle, _standard_draws
+
+    for kind in (random.Random, _OwnDraws):
+        ours, theirs = kind(seed), kind(seed)
+        standard = _standard_draws(ours)
+        assert standard is (kind is random.Random)
+        mine, expected = list(cards), list(cards)
+        _shuffle(ours, standard, mine)
+        theirs.shuffle(expected)
+        assert mine == expected
+        assert _below(ours, standard, n) == theirs.randrange(n)
+        assert ours.getstate() == theirs.getstate()

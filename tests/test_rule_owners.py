@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 import spades_core as sc
 from spades_core import batch
+from spades_core.bots._play import normal_play
 from spades_core.bots._search import GAME_VALUE, Sim, hand_value
 from spades_core.bots.table import table_from_view
 from spades_core.encoding import ACTIONS
@@ -208,6 +209,40 @@ def test_the_hard_bots_play_out_follows_the_engine_to_its_game_end(
         if game.is_over and game.winner is not None:
             expected += GAME_VALUE if int(game.winner) == team else -GAME_VALUE
         assert hand_value(sim, team) == pytest.approx(expected)
+
+
+@settings(max_examples=60, deadline=None)
+@given(variants_and_options(), st.integers(0, 2**32), st.integers(0, 51))
+def test_the_play_outs_loop_ends_where_its_card_by_card_steps_end(
+    variant_options: tuple[str, dict[str, Any]], seed: int, cards_played: int
+) -> None:
+    """:meth:`Sim.play_out` writes the steps of :meth:`Sim.play` out in one
+    loop: from any point of a hand it ends in the state that :meth:`Sim.play`,
+    called card by card with the normal policy's choices, reaches (the same
+    tricks won, shown-out suits, spade counts, cards played, breaking of
+    spades and last leader)."""
+    variant, options = variant_options
+    rnd = random.Random(seed)
+    game = sc.new_game(variant, seed=seed, **options).deal()
+    while game.phase is sc.Phase.BID:
+        game = game.apply(rnd.choice(game.legal_actions()))
+    for _ in range(cards_played):
+        game = game.apply(rnd.choice(game.legal_actions()))
+    seat = game.to_act
+    assert seat is not None
+    view = game.view(seat)
+    fast = Sim(view, table_from_view(view), game._held)
+    stepped = fast.clone()
+    fast.play_out()
+    while stepped.tricks_done < 13:
+        stepped.seat = stepped.to_act
+        stepped.hand = stepped.hands[stepped.seat]
+        stepped.legal = stepped.legal_card_mask()
+        stepped.play(normal_play(stepped)[0])
+    for field in ("won", "voids", "spades_left", "played", "broken", "leader", "hands", "trick"):
+        assert getattr(fast, field) == getattr(stepped, field), field
+    assert fast.tricks_done == stepped.tricks_done == 13
+    assert fast.hands == [0, 0, 0, 0]
 
 
 def test_the_hard_bot_values_the_last_hand_of_a_limited_game_as_the_match() -> None:

@@ -67,6 +67,52 @@ from spades_core.views import View
 
 __all__ = ["HiddenCards", "determinize"]
 
+# random.Random.shuffle(x) swaps x[i] with x[rng._randbelow(i + 1)] for i from
+# len(x) - 1 down to 1, and rng.randrange(n) returns rng._randbelow(n). For
+# random.Random, and subclasses that keep its getrandbits-based draw, _shuffle
+# and _below write that draw out, saving a call or two per card placed; any
+# other generator is asked through its own methods. Either way the draws are
+# the same.
+_STANDARD_BELOW: Final = getattr(random.Random, "_randbelow_with_getrandbits", None)
+
+
+def _standard_draws(rng: random.Random) -> bool:
+    """Whether ``rng`` shuffles and draws below ``n`` as :class:`random.Random` does."""
+    kind = type(rng)
+    return (
+        _STANDARD_BELOW is not None
+        and getattr(kind, "_randbelow", None) is _STANDARD_BELOW
+        and kind.shuffle is random.Random.shuffle
+        and kind.randrange is random.Random.randrange
+    )
+
+
+def _shuffle(rng: random.Random, standard: bool, cards: list[int]) -> None:
+    """``rng.shuffle(cards)``, written out when ``standard`` (:func:`_standard_draws`)."""
+    if not standard:
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        bits = n.bit_length()
+        j = getrandbits(bits)
+        while j >= n:
+            j = getrandbits(bits)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def _below(rng: random.Random, standard: bool, n: int) -> int:
+    """``rng.randrange(n)`` for ``n > 0``, written out when ``standard``."""
+    if not standard:
+        return rng.randrange(n)
+    bits = n.bit_length()
+    drawn = rng.getrandbits(bits)
+    while drawn >= n:
+        drawn = rng.getrandbits(bits)
+    return drawn
+
+
 _RANDOM_TRIES: Final = 4
 _DEAD_ENDS_BEFORE_GUIDING: Final = 2
 _MAX_BID_TRIES: Final = 400
@@ -398,8 +444,9 @@ class HiddenCards:
         pool = self._start_pool
         quota = self._quota
         hidden = self._hidden
+        standard = _standard_draws(rng)
         spades = ids_of_mask(pool & SUIT_MASKS[SPADES])
-        rng.shuffle(spades)
+        _shuffle(rng, standard, spades)
         for seat in hidden:
             for _ in range(quota[seat]):
                 card = spades.pop()
@@ -419,22 +466,22 @@ class HiddenCards:
                 # Any seat may take these: dealt in one shuffle below.
                 free_cards += cards
                 continue
-            rng.shuffle(cards)
+            _shuffle(rng, standard, cards)
             for card in cards:
                 options = [s for s in hidden if seats >> s & 1 and need[s] > 0]
                 if not options:
                     return None
                 if guided:
-                    chosen = self._guided_choice(rng, options, need, counts, suit)
+                    chosen = self._guided_choice(rng, standard, options, need, counts, suit)
                     if chosen is None:  # pragma: no cover - feasibility is kept invariant
                         return None
                 else:
-                    chosen = _weighted(rng, options, need)
+                    chosen = _weighted(rng, standard, options, need)
                 held[chosen] |= 1 << card
                 need[chosen] -= 1
                 counts[suit] -= 1
         if free_cards:
-            rng.shuffle(free_cards)
+            _shuffle(rng, standard, free_cards)
             position = 0
             for seat in hidden:
                 for card in free_cards[position : position + need[seat]]:
@@ -443,11 +490,17 @@ class HiddenCards:
         return (held[0], held[1], held[2], held[3])
 
     def _guided_choice(
-        self, rng: random.Random, options: list[int], need: list[int], counts: list[int], suit: int
+        self,
+        rng: random.Random,
+        standard: bool,
+        options: list[int],
+        need: list[int],
+        counts: list[int],
+        suit: int,
     ) -> int | None:
         remaining = list(options)
         while remaining:
-            seat = _weighted(rng, remaining, need)
+            seat = _weighted(rng, standard, remaining, need)
             remaining.remove(seat)
             need[seat] -= 1
             counts[suit] -= 1
@@ -459,13 +512,13 @@ class HiddenCards:
         return None
 
 
-def _weighted(rng: random.Random, seats: list[int], need: Sequence[int]) -> int:
+def _weighted(rng: random.Random, standard: bool, seats: list[int], need: Sequence[int]) -> int:
     if len(seats) == 1:
         return seats[0]
     total = 0
     for seat in seats:
         total += need[seat]
-    pick = rng.randrange(total)
+    pick = _below(rng, standard, total)
     for seat in seats:
         pick -= need[seat]
         if pick < 0:
