@@ -646,8 +646,8 @@ def test_pruning_waits_while_a_play_out_can_end_the_game() -> None:
 
 
 def test_the_prune_option_reads_on_and_off() -> None:
-    assert make("hard", seed=1).budget.prune is True
-    assert make("hard", seed=1, prune="off").budget.prune is False
+    assert HardBot(1).budget.prune is True
+    assert HardBot(1, prune="off").budget.prune is False
     assert "prune=off" in repr(make("hard", seed=1, prune=False))
     with pytest.raises(RulesError, match="prune must be on or off"):
         make("hard", prune="sometimes")

@@ -264,7 +264,7 @@ def test_hidden_cards_refuse_a_seat_that_has_not_bid_or_is_not_a_seat() -> None:
 class _OwnDraws(random.Random):
     """A generator with a draw of its own: the placement must ask it."""
 
-    def _randbelow(self, n: int) -> int:  # type: ignore[override]
+    def _randbelow(self, n: int) -> int:
         return n - 1
 
 
