@@ -47,7 +47,7 @@ DEFAULT_BUDGET: dict[str, Any] = {"steps": 7000, "bid_steps": 6000}
 """Fixed here rather than taken from the bot's defaults, so runs compare like with like."""
 
 
-PRUNE = {"prune": "on"}
+PRUNE: dict[str, Any] = {"prune": "on"}
 """The hard bots' ``prune`` option (``--prune``)."""
 
 
