@@ -85,7 +85,7 @@ def test_hard_players_are_announced_when_the_run_will_be_long() -> None:
     hard_vs_easy = Match("classic", PlayerSpec("hard"), PlayerSpec("easy"), "hands", 1)
     warning = hard_warning(plan, [hard_vs_easy])
     assert warning is not None
-    assert warning.startswith("note: hard players think about 43 ms a move")
+    assert warning.startswith("note: hard players think about 19 ms a move")
     assert "on 2 workers" in warning
     assert "--steps" in warning
     quick = Match("classic", PlayerSpec("normal"), PlayerSpec("easy"), "hands", 1)

@@ -52,7 +52,7 @@ __all__ = [
     "with_budget",
 ]
 
-HARD_SECONDS_PER_MOVE: Final = 0.043
+HARD_SECONDS_PER_MOVE: Final = 0.019
 """What a hard player costs a move at the default budget on one core: its
 share of a whole classic hand (its bids, the engine and the other side's
 moves included) over 13 moves in each of its two seats."""
