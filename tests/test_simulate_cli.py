@@ -107,11 +107,11 @@ def test_the_warning_comes_after_the_header_and_before_any_progress(
     # Any run with a hard player counts as long here, so a short one shows where the note goes.
     monkeypatch.setattr("spades_core.cli.simulate._LONG_RUN", 0.0)
     _, err = run_cli(
-        capsys, "simulate", "--ns", "hard:steps=100:bid_steps=100", "--ew", "easy",
+        capsys, "simulate", "--ns", "hard:steps=400:bid_steps=100", "--ew", "easy",
         "--hands", "1", "--seed", "1", "--workers", "1",
     )  # fmt: skip
     lines = err.splitlines()
-    assert lines[0].startswith("classic: hard:bid_steps=100:steps=100 (NS) vs easy (EW)")
+    assert lines[0].startswith("classic: hard:bid_steps=100:steps=400 (NS) vs easy (EW)")
     assert lines[1].startswith("note: hard players think about 1 ms a move")
     assert lines[2].startswith("0/1 deals (0%)")
     assert lines[-1].startswith("1/1 deals (100%)")
