@@ -34,8 +34,9 @@ does variants.
 >>> spec = parse_player("hard:steps=2000")
 >>> spec.name, spec.options, str(spec)
 ('hard', (('steps', 2000),), 'hard:steps=2000')
->>> make_player(spec, seed=1)
-<HardBot seed=1 steps=2000 bid_steps=6000 samples=6-100 draws=6 confidence=1.0 inference=off>
+>>> make_player(spec, seed=1)  # doctest: +NORMALIZE_WHITESPACE
+<HardBot seed=1 steps=2000 bid_steps=6000 samples=6-100 draws=6 confidence=1.0
+ inference=off prune=on>
 """
 
 from __future__ import annotations
