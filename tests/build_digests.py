@@ -16,6 +16,7 @@ import hashlib
 import json
 import random
 import sys
+from typing import Any
 
 import attrs
 
@@ -26,7 +27,7 @@ from spades_core.playouts import playout
 from spades_core.sampling import determinize
 
 VARIANTS = ("classic", "mirror", "whiz")
-OPTION_SETS: tuple[dict[str, object], ...] = (
+OPTION_SETS: tuple[dict[str, Any], ...] = (
     {},
     {"break_rule": "any_spade", "first_lead": "two_of_clubs"},
     {"nil_tricks": "bags_only", "double_nil": "all_or_nothing", "bag_limit": 5},
