@@ -147,7 +147,8 @@ $(CHROMIUM):
 # What `make test` does and costs, said before it starts.
 test-intro:
 	@echo "make test: lint, type checks, the whole test suite (browser tests and a fresh"
-	@echo "  checkout's README commands included) and the docs: about 10 minutes on two cores."
+	@echo "  checkout's README commands included), the optional compiled build (mypyc) with its"
+	@echo "  agreement tests, and the docs: about 13 minutes on two cores."
 	@test -x $(CHROMIUM) || echo "  First, Chromium for the browser tests is installed with apt-get (needs root; a minute or two)."
 
 install: $(VENV)/.installed
