@@ -30,6 +30,7 @@ __all__ = [
     "game_playing",
     "hand_result",
     "seat_map",
+    "under_construction",
 ]
 
 _new_object = object.__new__
@@ -40,7 +41,7 @@ def _slot_setter(name: str, cls: type) -> Callable[[object, object], None]:
     return setter
 
 
-def _under_construction(cls: type) -> type:
+def under_construction(cls: type) -> type:
     """A subclass of the frozen slotted class ``cls`` with the same layout
     (no slot of its own) whose instances take plain attribute stores; an
     instance becomes a ``cls`` when ``cls`` is assigned to its ``__class__``."""
@@ -57,8 +58,8 @@ def _under_construction(cls: type) -> type:
     )
 
 
-_GAME_UNDER_CONSTRUCTION: Final = _under_construction(Game)
-_RESULT_UNDER_CONSTRUCTION: Final = _under_construction(HandResult)
+_GAME_UNDER_CONSTRUCTION: Final = under_construction(Game)
+_RESULT_UNDER_CONSTRUCTION: Final = under_construction(HandResult)
 _set_seat_values = _slot_setter("values_", SeatMap)
 _set_card_mask = _slot_setter("mask", CardSet)
 
