@@ -169,7 +169,7 @@ def play_unchecked(game: Game, card: int) -> Game:
         )
     if len(trick) < 3:
         return game_after_card(game, held, LEFT_OF[seat], (*trick, card), broken)
-    trick = (*trick, card)
+    trick += (card,)
     leader = game._leader
     winner = (leader + _trick_winner(trick)) % 4
     won_list = list(game._won)
