@@ -7,7 +7,7 @@ export HYPOTHESIS_PROFILE ?= ci
 # Keeps MkDocs from printing a notice about its successor on every build.
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: run play web app app-serve test test-intro quick lint typecheck unit properties-random docs bench install dev clean browser
+.PHONY: run play web app app-serve test test-intro quick lint typecheck unit properties-random docs bench install dev clean browser compiled test-compiled bench-compiled
 
 # `make run`: set up, then one hand of Classic between four bots (a short, readable demo).
 run: $(VENV)/.installed
@@ -54,7 +54,7 @@ $(NPM):
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
 
-test: test-intro $(VENV)/.installed-dev browser app lint typecheck unit docs
+test: test-intro $(VENV)/.installed-dev browser app lint typecheck test-compiled unit docs
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
@@ -69,10 +69,48 @@ unit: $(VENV)/.installed-dev
 	SPADES_REQUIRE_EXTRAS=1 $(BIN)/pytest -q
 	$(MAKE) --no-print-directory properties-random
 
+# `make compiled`: the optional compiled build. mypyc compiles the hot modules (the
+# list is in pyproject.toml, under the build hook in hatch_build.py) into a wheel that
+# is installed into its own environment, .venv-compiled, beside the pure-Python .venv;
+# a plain install (`make dev`, `pip install .`) builds no C.
+COMPILED_VENV := .venv-compiled
+COMPILED_EXTRAS := testing,batch,openspiel,pettingzoo
+COMPILED_WHEEL_DIR := build/compiled-wheel
+compiled: $(COMPILED_VENV)/.installed
+
+$(COMPILED_VENV)/.installed: pyproject.toml hatch_build.py $(shell find src -name '*.py')
+	@echo "Building the compiled variant with mypyc into $(COMPILED_VENV) (a few minutes)..."
+	@test -x $(COMPILED_VENV)/bin/python || $(PYTHON) -m venv $(COMPILED_VENV)
+	@rm -rf $(COMPILED_WHEEL_DIR)
+	HATCH_BUILD_HOOK_ENABLE_CUSTOM=1 $(COMPILED_VENV)/bin/python -m pip wheel --quiet --no-deps \
+		--wheel-dir $(COMPILED_WHEEL_DIR) .
+	$(COMPILED_VENV)/bin/python -m pip install --quiet --force-reinstall --no-deps $(COMPILED_WHEEL_DIR)/*.whl
+	$(COMPILED_VENV)/bin/python -m pip install --quiet "$$(ls $(COMPILED_WHEEL_DIR)/*.whl)[$(COMPILED_EXTRAS)]"
+	@touch $@
+
+# The agreement and property tests, run against the compiled build: the rules
+# kernel, legality and the action ids, play-outs against the engine, records,
+# the batch twins and the environments' trackers, the deprecated names of the
+# compiled modules, and the comparison of the two builds (tests/test_compiled_build.py,
+# which fails if the compiled modules are not extension modules).
+COMPILED_TESTS := tests/test_compiled_build.py tests/test_trick_rules.py tests/test_play_rules.py \
+	tests/test_playout.py tests/test_rng.py tests/test_encoding.py tests/test_properties.py \
+	tests/test_records.py tests/test_batch_agreement.py tests/test_envs_tracking.py \
+	tests/test_envs_fast_paths.py tests/test_determinize.py tests/test_rule_owners.py \
+	tests/test_limits_agree.py tests/test_compat.py tests/test_bots.py \
+	tests/test_hostile_arguments.py tests/test_argument_errors.py tests/test_hardening.py
+test-compiled: $(COMPILED_VENV)/.installed $(VENV)/.installed-dev
+	SPADES_REQUIRE_EXTRAS=batch,openspiel,pettingzoo,compiled SPADES_EXPECT_COMPILED=1 \
+		$(COMPILED_VENV)/bin/python -m pytest -q -p no:cacheprovider $(COMPILED_TESTS)
+
+# `make bench-compiled`: the benchmarks of both builds side by side.
+bench-compiled: $(VENV)/.installed-dev $(COMPILED_VENV)/.installed
+	$(BIN)/python bench/run.py --compiled
+
 # `make quick`: the core suite (no extras, browser or Ray tests, none of the
 # slow end-to-end runs) with fewer property examples: a check while working.
 quick: $(VENV)/.installed-dev
-	HYPOTHESIS_PROFILE=quick $(BIN)/pytest -q -m "not integration and not browser and not ray and not slow"
+	HYPOTHESIS_PROFILE=quick $(BIN)/pytest -q -m "not integration and not browser and not ray and not compiled and not slow"
 
 # The property tests once more, with new random examples, so that a property
 # which holds only for the derandomized examples shows up. The seed is printed;
@@ -109,7 +147,8 @@ $(CHROMIUM):
 # What `make test` does and costs, said before it starts.
 test-intro:
 	@echo "make test: lint, type checks, the whole test suite (browser tests and a fresh"
-	@echo "  checkout's README commands included) and the docs: about 10 minutes on two cores."
+	@echo "  checkout's README commands included), the optional compiled build (mypyc) with its"
+	@echo "  agreement tests, and the docs: about 13 minutes on two cores."
 	@test -x $(CHROMIUM) || echo "  First, Chromium for the browser tests is installed with apt-get (needs root; a minute or two)."
 
 install: $(VENV)/.installed
@@ -137,4 +176,4 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	@touch $@ $(VENV)/.installed $(VENV)/.installed-web
 
 clean:
-	rm -rf $(VENV) build dist site .mypy_cache .ruff_cache .pytest_cache .hypothesis examples/web_app/node_modules
+	rm -rf $(VENV) $(COMPILED_VENV) build dist site .mypy_cache .ruff_cache .pytest_cache .hypothesis examples/web_app/node_modules

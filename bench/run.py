@@ -5,6 +5,7 @@
     python bench/run.py --quick    # a fast smoke run (fewer hands and runs)
     python bench/run.py --only a,b # some sections only
     python bench/run.py --cpu-time # time with CPU time (steadier on a busy machine)
+    python bench/run.py --compiled # the pure-Python and the compiled build side by side
 
 Sections (docs/performance.md explains the method and the targets):
 
@@ -40,6 +41,11 @@ the same run (sections ``os`` and ``batch``), the ``ratio`` rows give each
 Python path (``envs``, and ``a`` for classic) as a multiple of OpenSpiel's
 Python loop, and ``batch.play`` as a multiple of OpenSpiel's all-C++ loop,
 each against its goal.
+
+With ``--compiled`` the chosen sections run twice: here (the pure-Python
+install) and then, in a child process, in the compiled build's environment
+(``.venv-compiled``, made by ``make compiled``); the table gives each figure
+for both builds and their ratio. Each build measures its own OpenSpiel rows.
 """
 
 from __future__ import annotations
@@ -52,11 +58,13 @@ import os
 import platform
 import random
 import statistics
+import subprocess
 import sys
 import time
 import tracemalloc
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -906,6 +914,7 @@ def machine() -> dict[str, Any]:
         "implementation": platform.python_implementation(),
         "platform": platform.platform(),
         "spades_core": sc.__version__,
+        "build": "compiled" if sc.COMPILED else "pure Python",
     }
 
 
@@ -921,7 +930,7 @@ def show(value: float | None) -> str:
 def print_table(results: list[Result], info: dict[str, Any]) -> None:
     """The results as a plain-text table."""
     print(
-        f"spades-core {info['spades_core']} on {info['cpus']} x {info['cpu']}, "
+        f"spades-core {info['spades_core']} ({info['build']}) on {info['cpus']} x {info['cpu']}, "
         f"{info['implementation']} {info['python']}"
     )
     width = max(len(result.name) for result in results)
@@ -933,6 +942,51 @@ def print_table(results: list[Result], info: dict[str, Any]) -> None:
             f"{result.section:2} {result.name:<{width}}  {show(result.value):>10}  "
             f"{result.unit:<9} {target:<9} {result.note}"
         )
+
+
+COMPILED_PYTHON = Path(__file__).resolve().parent.parent / ".venv-compiled" / "bin" / "python"
+"""The interpreter of the compiled build (``make compiled``)."""
+
+
+def compiled_results(arguments: list[str]) -> tuple[dict[str, Any], list[Result]]:
+    """The machine information and results of the same sections run by the compiled build."""
+    if not COMPILED_PYTHON.exists():
+        raise SystemExit(
+            f"--compiled needs the compiled build in {COMPILED_PYTHON.parent.parent}: make compiled"
+        )
+    completed = subprocess.run(
+        [str(COMPILED_PYTHON), __file__, "--json", *arguments],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={key: value for key, value in os.environ.items() if key != "PYTHONPATH"},
+    )
+    if completed.returncode != 0:
+        raise SystemExit(f"the compiled build's run failed:\n{completed.stderr}")
+    report = json.loads(completed.stdout)
+    if report["machine"]["build"] != "compiled":
+        raise SystemExit(f"{COMPILED_PYTHON} does not run the compiled build")
+    return report["machine"], [Result(**result) for result in report["results"]]
+
+
+def print_side_by_side(pure: list[Result], compiled: list[Result], info: dict[str, Any]) -> None:
+    """Each figure of both builds and the compiled build's ratio to the pure one."""
+    print(
+        f"spades-core {info['spades_core']}, pure Python and compiled (mypyc), on "
+        f"{info['cpus']} x {info['cpu']}, {info['implementation']} {info['python']}"
+    )
+    by_key = {(result.section, result.name): result for result in compiled}
+    width = max(len(result.name) for result in pure)
+    print(f"{'':5} {'measure':<{width}}  {'pure':>10}  {'compiled':>10}  {'ratio':>6}  unit")
+    for result in pure:
+        other = by_key.get((result.section, result.name))
+        value = None if other is None else other.value
+        ratio = f"{value / result.value:.2f}" if value is not None and result.value else "-"
+        print(
+            f"{result.section:5} {result.name:<{width}}  {show(result.value):>10}  "
+            f"{show(value):>10}  {ratio:>6}  {result.unit}"
+        )
+    print("ratio: compiled / pure (for a time per call, below 1 is faster)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -949,7 +1003,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--only", default=",".join(SECTIONS), help="comma-separated sections (default: all)"
     )
+    parser.add_argument(
+        "--compiled",
+        action="store_true",
+        help="run the same sections in the compiled build too (.venv-compiled) and "
+        "show both builds side by side",
+    )
     args = parser.parse_args(argv)
+    if args.compiled and sc.COMPILED:
+        parser.error("--compiled compares with the pure-Python build: run it from .venv")
     plan = QUICK if args.quick else FULL
     global clock
     clock = time.process_time if args.cpu_time else time.perf_counter
@@ -962,6 +1024,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         results += SECTIONS[name](plan)
     results += ratios(results)
     info = machine()
+    if args.compiled:
+        child = ["--only", ",".join(chosen)]
+        child += ["--quick"] if args.quick else []
+        child += ["--cpu-time"] if args.cpu_time else []
+        compiled_info, compiled = compiled_results(child)
+        if args.json:
+            report = {
+                "machine": info,
+                "plan": asdict(plan),
+                "clock": "cpu" if args.cpu_time else "wall",
+                "results": [asdict(r) for r in results],
+                "compiled": {"machine": compiled_info, "results": [asdict(r) for r in compiled]},
+            }
+            json.dump(report, sys.stdout, indent=2, ensure_ascii=False)
+            print()
+        else:
+            print_side_by_side(results, compiled, info)
+        return 0
     if args.json:
         json.dump(
             {

@@ -7,7 +7,9 @@ more say so with a mark, on the test or on the whole module
 * ``integration(EXTRA)`` — needs the extra ``EXTRA`` (``batch``,
   ``openspiel``, ``pettingzoo``, ``ray``, ``plot``, ``web``);
 * ``browser`` — drives Chromium through Playwright;
-* ``ray`` — starts Ray.
+* ``ray`` — starts Ray;
+* ``compiled`` — compares the pure-Python install (``.venv``) with the
+  optional compiled build (``.venv-compiled``, made by ``make compiled``).
 
 Without what they need they are left out of the run, not collected (a module
 that needs an extra is not even imported), and the header says which were
@@ -17,7 +19,9 @@ need an extra (``spades_core.batch``) is likewise left out of the doctests.
 
 With ``SPADES_REQUIRE_EXTRAS=1`` (``make test`` sets it) everything must be
 installed: a missing extra stops the run with an error before any test runs,
-so nothing is ever skipped there.
+so nothing is ever skipped there. A comma-separated list instead of 1
+(``SPADES_REQUIRE_EXTRAS=batch,compiled``) requires just those: the compiled
+build's environment holds only the extras its tests use.
 
 The root ``conftest.py`` hands these hooks to pytest, so that they apply to
 the library's doctests under ``src/`` as well as to the tests.
@@ -36,7 +40,8 @@ from typing import Final
 import pytest
 
 REQUIRE_ENV: Final = "SPADES_REQUIRE_EXTRAS"
-"""Set to 1 to make a missing extra an error (``make test`` does)."""
+"""Set to 1 to make a missing extra an error (``make test`` does), or to a
+comma-separated list of the extras that must be there."""
 
 EXTRA_MODULES: Final[dict[str, tuple[str, ...]]] = {
     "batch": ("numpy",),
@@ -46,6 +51,7 @@ EXTRA_MODULES: Final[dict[str, tuple[str, ...]]] = {
     "plot": ("matplotlib",),
     "web": ("starlette", "uvicorn", "websockets", "httpx2"),
     "browser": ("playwright", "starlette", "uvicorn", "websockets"),
+    "compiled": (),
 }
 """What each extra (and the browser tests) installs that the tests import."""
 
@@ -57,10 +63,16 @@ INSTALL_HINT: Final[dict[str, str]] = {
     "web": "pip install -e '.[web]' httpx2",
     "browser": "pip install -e '.[dev]' and a Chromium (make browser)",
     "ray": "pip install -e '.[ray]' psutil",
+    "compiled": "make compiled (and make dev for .venv)",
 }
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 SOURCE: Final = ROOT / "src"
+BUILD_PYTHONS: Final = {
+    "pure": ROOT / ".venv/bin/python",
+    "compiled": ROOT / ".venv-compiled/bin/python",
+}
+"""The interpreters of the two builds the ``compiled`` tests compare."""
 
 _left_out: dict[str, set[str]] = {}
 
@@ -71,6 +83,12 @@ def missing(extra: str) -> tuple[str, ...]:
     absent = tuple(name for name in EXTRA_MODULES[extra] if not _installed(name))
     if extra == "browser" and not shutil.which(CHROMIUM):
         absent += (CHROMIUM,)
+    if extra == "compiled":
+        absent += tuple(
+            str(python.relative_to(ROOT))
+            for python in BUILD_PYTHONS.values()
+            if not python.exists()
+        )
     return absent
 
 
@@ -89,7 +107,7 @@ def extras_of_marks(marks: list[pytest.Mark]) -> set[str]:
                     f"got {mark.args}"
                 )
             needed.add(mark.args[0])
-        elif mark.name in ("browser", "ray"):
+        elif mark.name in ("browser", "ray", "compiled"):
             needed.add(mark.name)
     return needed
 
@@ -110,7 +128,7 @@ def declared_extras(path: Path) -> set[str]:
                 continue
             if target.attr == "integration" and isinstance(call, ast.Call):
                 needed |= {arg.value for arg in call.args if isinstance(arg, ast.Constant)}  # type: ignore[misc]
-            elif target.attr in ("browser", "ray"):
+            elif target.attr in ("browser", "ray", "compiled"):
                 needed.add(target.attr)
     return needed
 
@@ -149,16 +167,33 @@ def _installed(module: str) -> bool:
     return importlib.util.find_spec(module) is not None
 
 
+def required_extras() -> tuple[str, ...]:
+    """The extras that ``SPADES_REQUIRE_EXTRAS`` makes an error to miss."""
+    value = os.environ.get(REQUIRE_ENV, "")
+    if value == "1":
+        return tuple(EXTRA_MODULES)
+    named = tuple(name.strip() for name in value.split(",") if name.strip() and value != "0")
+    unknown = [name for name in named if name not in EXTRA_MODULES]
+    if unknown:
+        raise pytest.UsageError(
+            f"{REQUIRE_ENV}: unknown extras {unknown}; use 1 or names of {', '.join(EXTRA_MODULES)}"
+        )
+    return named
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    if os.environ.get(REQUIRE_ENV) != "1":
-        return
-    absent = {extra: missing(extra) for extra in EXTRA_MODULES if missing(extra)}
+    absent = {extra: missing(extra) for extra in required_extras() if missing(extra)}
     if absent:
         lines = [
             f"  {extra}: no {', '.join(names)} ({_hint(extra)})" for extra, names in absent.items()
         ]
+        demand = (
+            "every extra must be installed"
+            if os.environ.get(REQUIRE_ENV) == "1"
+            else "these extras must be installed"
+        )
         raise pytest.UsageError(
-            f"{REQUIRE_ENV}=1: every extra must be installed, and these are not:\n"
+            f"{REQUIRE_ENV}={os.environ.get(REQUIRE_ENV)}: {demand}, and these are not:\n"
             + "\n".join(lines)
         )
 
@@ -209,8 +244,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
-    if os.environ.get(REQUIRE_ENV) == "1":
+    required = required_extras()
+    if required == tuple(EXTRA_MODULES):
         return [f"extras: all required ({REQUIRE_ENV}=1)"]
+    if required:
+        return [f"extras: {', '.join(required)} required ({REQUIRE_ENV})"]
     absent = [extra for extra in EXTRA_MODULES if missing(extra)]
     if not absent:
         return ["extras: all installed"]

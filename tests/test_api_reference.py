@@ -166,7 +166,8 @@ def test_every_name_of_the_package_is_documented_in_the_module_that_holds_it() -
     homes = {
         module: set(all_of(module)) if members is None else members
         for module, members in reference.items()
-        if module != "spades_core"
+        # The package's own page lists only the names the package itself defines.
+        if module != "spades_core" or members is not None
     }
     not_found = []
     for name in all_of("spades_core"):

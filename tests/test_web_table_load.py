@@ -170,7 +170,7 @@ async def play_as_the_person(port: int, table: str, token: str) -> list[float]:
     """Connect with South's link and take :data:`ACTIONS` actions; each one's
     time from sending it to receiving the state that shows it."""
     acks: list[float] = []
-    seen: list[tuple[float, object]] = []  # for the failure message
+    seen: list[tuple[float, object, object]] = []  # for the failure message
     uri = f"ws://127.0.0.1:{port}/ws/{table}?token={token}"
     start = time.monotonic()
     async with connect(uri, open_timeout=10) as ws:

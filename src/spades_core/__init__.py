@@ -109,7 +109,25 @@ def __dir__() -> list[str]:
 
 __version__ = "0.1.0"
 
+
+def _compiled() -> bool:
+    # The rules kernel is loaded with the game; a compiled build compiles it
+    # together with the other hot modules, so it stands for all of them.
+    from importlib.machinery import ExtensionFileLoader
+
+    return isinstance(
+        getattr(_sys.modules["spades_core.tricks"], "__loader__", None), ExtensionFileLoader
+    )
+
+
+COMPILED: Final = _compiled()
+"""Whether this install is the optional compiled build: the rules kernel, the
+play-outs and the bots' simulation run as C extension modules that mypyc built
+from the same source, with the same results. ``False`` for the pure-Python
+install, the default and the reference (``spades --version`` says which)."""
+
 __all__ = [
+    "COMPILED",
     "NIL",
     "Action",
     "ArgumentTypeError",

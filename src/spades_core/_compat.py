@@ -49,6 +49,7 @@ __all__ = [
     "install",
     "method_once_an_attribute",
     "module_attribute",
+    "module_getattr",
     "renamed_keyword",
     "upgrade_pickled_game",
     "view_state",
@@ -194,6 +195,21 @@ def module_attribute(module: str, name: str) -> Any:
     deprecated(f"{module}.{name}", replacement)
     home, _, attribute = target.partition(":")
     return getattr(importlib.import_module(home), attribute)
+
+
+def module_getattr(module: str) -> Callable[[str], Any]:
+    """A module ``__getattr__`` answering the old names of ``module`` through
+    :func:`module_attribute`.
+
+    A module that the optional compiled build compiles assigns this instead of
+    defining ``__getattr__`` itself: a compiled module's own ``__getattr__``
+    would be asked for ``__file__`` while the module is still being set up.
+    """
+
+    def old_attribute(name: str) -> Any:
+        return module_attribute(module, name)
+
+    return old_attribute
 
 
 # -- old module paths ------------------------------------------------------------

@@ -34,7 +34,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Final
+from typing import Final
 
 from spades_core import _compat as _deprecations
 from spades_core.cards import SUIT_MASKS
@@ -288,6 +288,5 @@ def play_tricks(
         won[winner] += 1
 
 
-def __getattr__(name: str) -> Any:
-    """Names this module offered in release 0.1 (see :mod:`spades_core._compat`)."""
-    return _deprecations.module_attribute(__name__, name)
+__getattr__ = _deprecations.module_getattr(__name__)
+"""Names this module offered in release 0.1 (see :mod:`spades_core._compat`)."""

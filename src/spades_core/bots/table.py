@@ -9,7 +9,7 @@ table). Cards are ids (``suit * 13 + rank``), hands 52-bit masks, seats ints
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, Self
 
 from spades_core.actions import Bid, Play
 from spades_core.cards import FULL_DECK_MASK, SUIT_MASKS
@@ -58,6 +58,12 @@ class Table:
         "voids",
         "won",
     )
+
+    def __new__(cls, *args: object) -> Self:
+        # Written out so that ``Table.__new__(Table)`` makes a blank table for
+        # copies in the compiled build too (mypyc's default ``__new__`` would
+        # call ``__init__``).
+        return object.__new__(cls)
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules

@@ -124,7 +124,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play, watch, replay and simulate partnership Spades.",
     )
     parser.add_argument(
-        "--version", action="version", version=f"spades-core {spades_core.__version__}"
+        "--version",
+        action="version",
+        version=f"spades-core {spades_core.__version__}"
+        + (" (compiled with mypyc)" if spades_core.COMPILED else ""),
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMAND_MODULES:
