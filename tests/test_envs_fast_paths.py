@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pickle
 import random
+from typing import Any
 
+import numpy as np
 import pyspiel
 import pytest
 from pettingzoo.utils import wrappers
@@ -146,3 +148,72 @@ def test_a_wrapped_table_pickles_and_plays_on_alike() -> None:
         table.step(action)
         copy.step(action)
     assert not copy.agents
+
+
+def standard_stack(variant: str, hands: int) -> Any:
+    """The table in PettingZoo's own wrappers, as ``env()`` stacks them."""
+    table: Any = pz.raw_env(variant, hands=hands)
+    table = wrappers.TerminateIllegalWrapper(table, illegal_reward=-1)
+    table = wrappers.AssertOutOfBoundsWrapper(table)
+    return wrappers.OrderEnforcingWrapper(table)
+
+
+def same_last(mine: Any, theirs: Any) -> None:
+    (observation, *rest), (expected, *expected_rest) = mine.last(), theirs.last()
+    assert rest == expected_rest
+    for key in ("observation", "action_mask"):
+        assert observation[key].tobytes() == expected[key].tobytes()
+    for name in ("agent_selection", "agents", "rewards", "terminations", "truncations"):
+        assert getattr(mine, name) == getattr(theirs, name), name
+    assert mine._cumulative_rewards == theirs._cumulative_rewards
+
+
+@pytest.mark.parametrize("variant", ["classic", "mirror", "whiz"])
+def test_env_steps_as_pettingzoos_own_wrappers_do(
+    variant: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    rng = random.Random(len(variant))
+    for episode in range(4):
+        mine, theirs = pz.env(variant, hands=2), standard_stack(variant, 2)
+        for table in (mine, theirs):
+            table.reset(seed=episode)
+        # Episode 3 ends on an illegal action, part of the way through.
+        illegal_at = rng.randrange(5, 100) if episode == 3 else -1
+        steps = 0
+        while mine.agents:
+            same_last(mine, theirs)
+            observation, _, termination, truncation, _ = mine.last()
+            if termination or truncation:
+                action: Any = None
+            elif steps == illegal_at:
+                action = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+            else:
+                chosen = rng.choice(np.flatnonzero(observation["action_mask"]).tolist())
+                # Policies hand over numpy integers as often as ints.
+                action = np.int64(chosen) if rng.random() < 0.3 else chosen
+            for table in (mine, theirs):
+                table.step(action)
+            if steps == illegal_at:
+                assert -1 in mine.rewards.values()
+            steps += 1
+        assert not theirs.agents
+        # Once every agent is done and has stepped, both look up the last agent
+        # in the emptied bookkeeping alike.
+        for table in (mine, theirs):
+            with pytest.raises(KeyError):
+                table.last()
+        if episode == 3:
+            assert "Illegal move" in caplog.text
+
+
+@pytest.mark.parametrize("action", [66, -1, 3.0, np.int64(70), None])
+def test_env_refuses_an_action_out_of_bounds_as_pettingzoos_wrapper_does(action: Any) -> None:
+    mine, theirs = pz.env("classic"), standard_stack("classic", 0)
+    errors = []
+    for table in (mine, theirs):
+        table.reset(seed=1)
+        with pytest.raises(AssertionError) as caught:
+            table.step(action)
+        errors.append(str(caught.value))
+    assert errors[0] == errors[1]
+    same_last(mine, theirs)

@@ -93,3 +93,38 @@ def test_observations_are_new_arrays() -> None:
     assert first is not again
     first[:] = 7.0
     assert tracker.observation(game, 0).tobytes() == owner(game, 0).tobytes()
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    data=st.data(),
+    variant=st.sampled_from(("classic", "mirror", "whiz")),
+    seed=st.integers(0, 2**32),
+)
+def test_a_tracker_told_of_each_action_matches_the_views(
+    data: st.DataObject, variant: str, seed: int
+) -> None:
+    # The environment's path: it tells the tracker of each bid or card it
+    # applied within a hand, and the tracker does not check that one follows.
+    options: dict[str, Any] = data.draw(option_sets(variant), label="options")
+    rng = random.Random(seed)
+    game = sc.new_game(variant, seed=seed, **options).deal()
+    tracker = ObservationTracker()
+    assert_same(tracker, game, VIEWERS)
+    while game.phase in (sc.Phase.BID, sc.Phase.PLAY):
+        after = game.apply(ACTIONS[rng.choice(legal_ids(game))])
+        if len(after.hand_results) == len(game.hand_results):
+            tracker.stepped(game, after)
+            # Asked after being told: nothing is built afresh.
+            assert tracker._game is after
+        game = after
+        assert_same(tracker, game, VIEWERS if rng.random() < 0.3 else (rng.choice(VIEWERS),))
+
+
+def test_a_tracker_told_of_a_step_from_a_game_it_does_not_hold_ignores_it() -> None:
+    game = sc.new_game("mirror", seed=5).deal()
+    later = game.apply(game.legal_actions()[0])
+    tracker = ObservationTracker()
+    tracker.stepped(game, later)  # it holds no game yet
+    assert tracker._game is None
+    assert_same(tracker, later, VIEWERS)

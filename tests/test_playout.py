@@ -343,3 +343,23 @@ def test_a_playout_game_round_trips_through_a_record(variant: str, options: dict
     assert loaded == fast
     assert public_records(loaded) == public_records(fast)
     assert sc.dumps(loaded) == sc.dumps(fast)
+
+
+@pytest.mark.parametrize("steps", [5, 6, 7, 31, 54])
+def test_the_builder_of_a_card_within_a_trick_makes_the_engines_game(steps: int) -> None:
+    # A card that leaves its trick incomplete is built by a builder of its own,
+    # which copies the leader, the tricks won and the tricks from the game before.
+    before = advanced(sc.new_game("classic", seed=5), steps, 9)
+    assert before.phase is Phase.PLAY
+    assert len(before._trick) < 3
+    card = before.legal_actions()[0]
+    after = before.apply(card)
+    built = _build.game_after_card(before, after._held, after._to_act, after._trick, after._broken)
+    values = [
+        getattr(after, field.name) for field in attrs.fields(sc.Game) if field.name != "_legal"
+    ]
+    assert built == sc.Game(*values) == after
+    assert type(built) is sc.Game
+    assert built._legal is None
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        built._held = ()  # type: ignore[misc]

@@ -21,6 +21,7 @@ from typing import Any, Final
 from spades_core import _compat as _deprecations
 from spades_core import rng
 from spades_core._build import (
+    game_after_card,
     game_between_hands,
     game_bidding,
     game_playing,
@@ -146,9 +147,18 @@ def bid_unchecked(game: Game, value: int) -> Game:
 def play_unchecked(game: Game, card: int) -> Game:
     """The game after the seat to act plays card id ``card``, without checking it."""
     seat = game._to_act
-    held_list = list(game._held)
-    held_list[seat] ^= _BITS[card]
-    held = tuple(held_list)
+    bit = _BITS[card]
+    # The four hands unpacked and packed again: sooner than a list and back.
+    north, east, south, west = game._held
+    if seat == 0:
+        north ^= bit
+    elif seat == 1:
+        east ^= bit
+    elif seat == 2:
+        south ^= bit
+    else:
+        west ^= bit
+    held = (north, east, south, west)
     trick = game._trick
     broken = game._broken
     if not broken and card >= FIRST_SPADE:
@@ -157,11 +167,9 @@ def play_unchecked(game: Game, card: int) -> Game:
             trick[0] // RANKS if trick else NO_SUIT,
             game._setup.rules.break_rule is _ANY_SPADE,
         )
+    if len(trick) < 3:
+        return game_after_card(game, held, LEFT_OF[seat], (*trick, card), broken)
     trick += (card,)
-    if len(trick) < 4:
-        return game_playing(
-            game, held, (seat + 1) % 4, game._leader, trick, game._won, game._tricks, broken
-        )
     leader = game._leader
     winner = (leader + _trick_winner(trick)) % 4
     won_list = list(game._won)

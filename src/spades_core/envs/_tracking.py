@@ -118,6 +118,18 @@ class ObservationTracker:
             self._follow(game)
         return self._shared[_GATHER[_SEATS if seat is None else seat]]
 
+    def stepped(self, last: Game, game: Game) -> None:
+        """Tell the tracker that ``game`` is ``last`` after one bid or card of
+        its seat to act, within the hand (the caller applied that action): when
+        the tracker holds ``last``, it changes what the action changed without
+        checking that ``game`` follows from it."""
+        if last is self._game:
+            self._game = game
+            if last._phase is _BID:
+                self._bid(last, game)
+            else:
+                self._card(last, game)
+
     # -- keeping up -------------------------------------------------------------
 
     def _follow(self, game: Game) -> None:

@@ -58,7 +58,7 @@ import json
 import pickle
 import random
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Final, NoReturn, cast
 
 import attrs
@@ -66,6 +66,7 @@ import numpy as np
 import pyspiel
 
 from spades_core import _check
+from spades_core._build import under_construction
 from spades_core.actions import Action
 from spades_core.bots import deal_sampler, playout_value
 from spades_core.cards import ALL_CARDS
@@ -402,11 +403,18 @@ class _Position:
     def moved(
         self, game: Game, dealing: tuple[int, ...], left: tuple[int, ...] | None = None
     ) -> _Position:
-        """The same episode at another game and deal (the constructor: faster than
-        evolve); ``left`` is the cards not in ``dealing`` when the caller knows them."""
-        if left is None:
-            left = _undealt(dealing)
-        return _Position(game, dealing, self.start_hand, self.start_scores, left)
+        """The same episode at another game and deal; ``left`` is the cards not
+        in ``dealing`` when the caller knows them."""
+        # Built by plain stores (see spades_core._build): a position per action.
+        moved: Any = _new_object(_POSITION_UNDER_CONSTRUCTION)
+        moved.game = game
+        moved.dealing = dealing
+        moved.start_hand = self.start_hand
+        moved.start_scores = self.start_scores
+        moved.left = _undealt(dealing) if left is None else left
+        moved.__class__ = _Position
+        built: _Position = moved
+        return built
 
     def __deepcopy__(self, memo: object) -> _Position:
         return self
@@ -418,6 +426,10 @@ class _Position:
             _position_from_record,
             (dumps(self.game), self.dealing, self.start_hand, self.start_scores),
         )
+
+
+_new_object = object.__new__
+_POSITION_UNDER_CONSTRUCTION: Final = under_construction(_Position)
 
 
 def _undealt(dealing: tuple[int, ...]) -> tuple[int, ...]:
@@ -507,8 +519,15 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
         # attribute: whose move it is is worked out again whenever it is set.
         super().__setattr__(name, value)
         if name == "_position":
-            self._player = self._player_at(value)
-            self._legal_bits = -1  # not worked out yet
+            _set_player(self, self._player_at(value))
+            _set_legal_bits(self, -1)  # not worked out yet
+
+    def _move(self, position: _Position, player: int) -> None:
+        # What setting the position does, for a caller that knows the player to
+        # move: no call of __setattr__ and no working out again.
+        self.__dict__["_position"] = position
+        _set_player(self, player)
+        _set_legal_bits(self, -1)
 
     def _player_at(self, position: _Position) -> int:
         # Asked for at every node of a search: worked out once per position.
@@ -538,7 +557,8 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
         # Asked by legal_actions and again by apply_action: worked out once per position.
         bits = self._legal_bits
         if bits < 0:
-            bits = self._legal_bits = legal_id_bits(self._position.game)
+            bits = legal_id_bits(self._position.game)
+            _set_legal_bits(self, bits)
         return bits
 
     def _legal_actions(self, player: int) -> list[int]:
@@ -586,14 +606,16 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
             dealing = (*position.dealing, card)
             if len(dealing) < _episode.CARDS:
                 # Still dealing: the game and the player to move stay as they are.
-                self._position = position.moved(game, dealing, left[:index] + left[index + 1 :])
+                self._move(position.moved(game, dealing, left[:index] + left[index + 1 :]), _CHANCE)
                 return
             masks = [0, 0, 0, 0]
             first = int(game.dealer) + 1
             for index, card in enumerate(dealing):
                 masks[(first + index) % 4] |= 1 << card
             # Fifty-two distinct cards, thirteen a seat: a deal the engine need not check.
-            self._position = position.moved(deal_unchecked(game, tuple(masks)), ())
+            dealt = deal_unchecked(game, tuple(masks))
+            # The first bidder is to act: a hand about to be bid ends no episode.
+            self._move(position.moved(dealt, ()), dealt._to_act)
             return
         if (
             type(action) is int
@@ -602,11 +624,12 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
         ):
             after = after_legal_id(game, action)
             if len(after._results) > len(game._results):
-                # A hand was scored: the episode may be over, or chance deals next.
+                # A hand was scored: the episode may be over, or chance deals next
+                # (setting the position works out the player).
                 self._position = position.moved(after, ())
                 return
-            # Within a hand nothing is being dealt (setting the position works out the player).
-            self._position = position.moved(after, (), _DECK)
+            # Within a hand nothing is being dealt, and the seat to act moves next.
+            self._move(position.moved(after, (), _DECK), after._to_act)
             return
         # Not legal here: the engine's error, with its reason.
         action_from_id(game, action)
@@ -689,6 +712,14 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
                 "dealt so far: " + " ".join(str(ALL_CARDS[c]) for c in self._position.dealing)
             )
         return "\n".join(lines)
+
+
+_set_player: Final[Callable[[SpadesCoreState, int], None]] = vars(SpadesCoreState)[
+    "_player"
+].__set__
+_set_legal_bits: Final[Callable[[SpadesCoreState, int], None]] = vars(SpadesCoreState)[
+    "_legal_bits"
+].__set__
 
 
 # -- observations -------------------------------------------------------------------------

@@ -108,12 +108,16 @@ def _forwarded(name: str, *, after_reset: bool) -> property:
     return property(read, doc=f"The table's ``{name}``.")
 
 
-def _forwarding(name: str, cls: type, *, after_reset: bool) -> type:
+def _forwarding(
+    name: str, cls: type, *, after_reset: bool, methods: dict[str, Any] | None = None
+) -> type:
     """``cls``, a standard wrapper, reading :data:`_FORWARDED` from the table
-    directly; ``name`` is the module's name for it (so that pickle finds it)."""
+    directly; ``name`` is the module's name for it (so that pickle finds it);
+    ``methods`` replace the standard wrapper's, behaving as they do."""
     attributes: dict[str, Any] = {
         name: _forwarded(name, after_reset=after_reset) for name in _FORWARDED
     }
+    attributes.update(methods or {})
 
     def __init__(self: Any, table: Any, *args: Any, **kwargs: Any) -> None:
         self._table = table.unwrapped
@@ -126,14 +130,89 @@ def _forwarding(name: str, cls: type, *, after_reset: bool) -> type:
     return type(name, (cls,), attributes)
 
 
+# The steps below are those of PettingZoo's wrappers on the common path, with
+# each piece of the table's bookkeeping read once; anything else (an illegal
+# action, a done agent, an action of another type) goes to the standard method.
+
+
+def _observe_keeping_mask(self: Any, agent: str) -> Any:
+    """TerminateIllegalWrapper.observe: the agent to act's observation is kept
+    for the check of its next action."""
+    observation = self.env.observe(agent)
+    table = self._table
+    selected = table.agent_selection
+    if agent == selected:
+        self._prev_obs = observation
+        self._prev_info = table.infos.get(selected, {})
+    return observation
+
+
+def _step_unless_illegal(self: Any, action: Any) -> None:
+    """TerminateIllegalWrapper.step: a legal action by an agent that is not
+    done passes straight on; anything else goes to the standard step."""
+    table = self._table
+    agent = table.agent_selection
+    if self._prev_obs is None:
+        self.observe(agent)
+    kept = self._prev_obs
+    if (
+        not self._terminated
+        and type(kept) is dict
+        and "action_mask" in kept
+        and type(action) is int
+        and not table.terminations[agent]
+        and not table.truncations[agent]
+        and kept["action_mask"][action]
+    ):
+        self._prev_obs = None
+        self._prev_info = None
+        self.env.step(action)
+        return
+    wrappers.TerminateIllegalWrapper.step(self, action)
+
+
+def _step_in_bounds(self: Any, action: Any) -> None:
+    """AssertOutOfBoundsWrapper.step: an int id in range is what
+    ``Discrete(66).contains`` accepts, without asking gymnasium."""
+    if type(action) is int and 0 <= action < NUM_ACTIONS:
+        self.env.step(action)
+        return
+    wrappers.AssertOutOfBoundsWrapper.step(self, action)
+
+
+def _last_after_reset(self: Any, observe: bool = True) -> Any:
+    """AECEnv.last on the outer wrapper, the bookkeeping read from the table."""
+    if not self._has_reset:
+        return wrappers.OrderEnforcingWrapper.last(self, observe)
+    table = self._table
+    agent = table.agent_selection
+    observation = self.observe(agent) if observe else None
+    return (
+        observation,
+        table._cumulative_rewards[agent],
+        table.terminations[agent],
+        table.truncations[agent],
+        table.infos[agent],
+    )
+
+
 _TerminateIllegal: Final = _forwarding(
-    "_TerminateIllegal", wrappers.TerminateIllegalWrapper, after_reset=False
+    "_TerminateIllegal",
+    wrappers.TerminateIllegalWrapper,
+    after_reset=False,
+    methods={"observe": _observe_keeping_mask, "step": _step_unless_illegal},
 )
 _AssertOutOfBounds: Final = _forwarding(
-    "_AssertOutOfBounds", wrappers.AssertOutOfBoundsWrapper, after_reset=False
+    "_AssertOutOfBounds",
+    wrappers.AssertOutOfBoundsWrapper,
+    after_reset=False,
+    methods={"step": _step_in_bounds},
 )
 _OrderEnforcing: Final = _forwarding(
-    "_OrderEnforcing", wrappers.OrderEnforcingWrapper, after_reset=True
+    "_OrderEnforcing",
+    wrappers.OrderEnforcingWrapper,
+    after_reset=True,
+    methods={"last": _last_after_reset},
 )
 
 
@@ -277,20 +356,32 @@ class raw_env(AECEnv):  # type: ignore[misc]
                 )
             self._was_dead_step(action)
             return
-        game = self.game
+        before = self.game
         self._cumulative_rewards[agent] = 0.0
         self.rewards = _NO_REWARDS.copy()
-        finished = len(game.hand_results)
+        finished = len(before._results)
         # Policies hand over numpy integers; anything else goes to the engine as it is.
-        chosen = int(action) if isinstance(action, np.integer) else action
+        chosen = (
+            action
+            if type(action) is int
+            else int(action)
+            if isinstance(action, np.integer)
+            else action
+        )
         if (
             type(chosen) is int
             and 0 <= chosen < NUM_ACTIONS
             and (self._legal_id_bits() >> chosen) & 1
         ):
-            game = after_legal_id(game, chosen)  # legal: no second check
+            game = after_legal_id(before, chosen)  # legal: no second check
         else:
-            game = game.apply(action_from_id(game, chosen))  # type: ignore[arg-type]
+            game = before.apply(action_from_id(before, chosen))  # type: ignore[arg-type]
+        if len(game._results) == finished:
+            # Within the hand every reward is 0, and adding them changes no total.
+            self._observations.stepped(before, game)
+            self.game = game
+            self.agent_selection = AGENTS[game._to_act]
+            return
         if len(game.hand_results) > finished:
             points = game.hand_results[-1].points
             for name, seat in _SEAT_OF.items():
