@@ -197,11 +197,15 @@ def test_env_steps_as_pettingzoos_own_wrappers_do(
                 assert -1 in mine.rewards.values()
             steps += 1
         assert not theirs.agents
-        # Once every agent is done and has stepped, both look up the last agent
-        # in the emptied bookkeeping alike.
-        for table in (mine, theirs):
-            with pytest.raises(KeyError):
-                table.last()
+        # Once every agent is done and has stepped, PettingZoo's own wrapper
+        # looks the last agent up in the emptied bookkeeping; env() answers
+        # with the table's final state, as raw_env does.
+        with pytest.raises(KeyError):
+            theirs.last()
+        observation, *rest = mine.last()
+        assert rest == [0.0, True, False, {}]
+        assert not observation["action_mask"].any()
+        assert mine.last(observe=False)[0] is None
         if episode == 3:
             assert "Illegal move" in caplog.text
 

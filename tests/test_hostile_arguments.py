@@ -199,6 +199,20 @@ def finished_table() -> pz.raw_env:
     return table
 
 
+def test_pettingzoo_env_after_every_agent_is_done() -> None:
+    table = pz.env(variant="classic", hands=1)
+    table.reset(seed=4)
+    while table.agents:
+        observation, _, terminated, truncated, _ = table.last()
+        done = terminated or truncated
+        table.step(None if done else int(np.flatnonzero(observation["action_mask"])[0]))
+    observation, reward, terminated, truncated, info = table.last()
+    assert (reward, terminated, truncated, info) == (0.0, True, False, {})
+    assert not observation["action_mask"].any()
+    table.reset(seed=5)
+    assert table.last()[0]["action_mask"].any()
+
+
 def test_pettingzoo_after_every_agent_is_done() -> None:
     table = finished_table()
     observation, reward, terminated, truncated, info = table.last()

@@ -185,6 +185,11 @@ def _last_after_reset(self: Any, observe: bool = True) -> Any:
     if not self._has_reset:
         return wrappers.OrderEnforcingWrapper.last(self, observe)
     table = self._table
+    if not table.agents:
+        # Every agent is done and has stepped: the table answers as raw_env
+        # does, where PettingZoo's wrapper would look the last agent up in
+        # bookkeeping that no longer holds it (a KeyError).
+        return table.last(observe)
     agent = table.agent_selection
     observation = self.observe(agent) if observe else None
     return (
