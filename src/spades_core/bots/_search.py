@@ -398,6 +398,30 @@ def _samples(budget: int, per_sample: int, min_samples: int, max_samples: int) -
     return max(min_samples, min(max_samples, budget // max(1, per_sample)))
 
 
+# The search's statistics must come out the same to the last bit wherever the
+# bot runs (a seed gives the same play in CPython and in the browser's
+# Pyodide): sum() of floats is compensated from Python 3.12 on, and x ** 2 goes
+# through the platform's pow(), so both are written out in plain, exactly
+# rounded float additions and products, left to right.
+
+
+def _total(values: list[float]) -> float:
+    """The sum of ``values``, added left to right."""
+    total = 0.0
+    for value in values:
+        total += value
+    return total
+
+
+def _squares_about(values: list[float], mean: float) -> float:
+    """The sum of the squared deviations of ``values`` from ``mean``, left to right."""
+    total = 0.0
+    for value in values:
+        deviation = value - mean
+        total += deviation * deviation
+    return total
+
+
 def _pick(values: dict[int, list[float]], preferred: int, confidence: float) -> tuple[int, bool]:
     """The candidate to play and whether it overrides ``preferred``.
 
@@ -412,10 +436,10 @@ def _pick(values: dict[int, list[float]], preferred: int, confidence: float) -> 
         if candidate == preferred:
             continue
         diffs = [a - b for a, b in zip(scores, base, strict=True)]
-        mean = sum(diffs) / n
+        mean = _total(diffs) / n
         if mean <= best_gain:
             continue
-        variance = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
+        variance = _squares_about(diffs, mean) / max(1, n - 1)
         if mean > confidence * math.sqrt(variance / n):
             best, best_gain = candidate, mean
     return best, best != preferred
@@ -499,8 +523,8 @@ def _futile(scores: list[float], base: list[float], samples: int, confidence: fl
     """
     n = len(scores)
     diffs = [a - b for a, b in zip(scores, base, strict=True)]
-    mean = sum(diffs) / n
-    variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    mean = _total(diffs) / n
+    variance = _squares_about(diffs, mean) / (n - 1)
     share = n / samples
     bar = confidence * math.sqrt(share) - PRUNE_RISK_Z * math.sqrt(1.0 - share)
     if variance == 0.0:
