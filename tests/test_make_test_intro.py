@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -14,10 +16,10 @@ ROOT = Path(__file__).resolve().parents[1]
 NOBODY = 65534
 
 
-def make(*args: str, **options: Any) -> subprocess.CompletedProcess[str]:
+def make(*args: str, cwd: Path = ROOT, **options: Any) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         ["make", "--no-print-directory", *args],
-        cwd=ROOT,
+        cwd=cwd,
         capture_output=True,
         text=True,
         timeout=120,
@@ -47,11 +49,24 @@ def test_without_root_a_missing_chromium_stops_at_once_saying_sudo_make_browser(
 ) -> None:
     missing = tmp_path / "no-chromium"
     as_user: dict[str, Any] = {}
-    if os.geteuid() == 0:
-        # Run the step as an ordinary user would.
-        tmp_path.chmod(0o755)
-        as_user = {"user": NOBODY, "group": NOBODY, "extra_groups": []}
-    stopped = make("browser", f"CHROMIUM={missing}", env={"PATH": os.environ["PATH"]}, **as_user)
+    with tempfile.TemporaryDirectory() as scratch:
+        checkout = ROOT
+        if os.geteuid() == 0:
+            # Run the step as an ordinary user would, on a copy of the Makefile
+            # that user can read wherever this checkout lives (a clone in a
+            # directory of mktemp -d is root's alone).
+            checkout = Path(scratch)
+            checkout.chmod(0o755)
+            shutil.copy(ROOT / "Makefile", checkout / "Makefile")
+            (checkout / "src").mkdir()
+            as_user = {"user": NOBODY, "group": NOBODY, "extra_groups": []}
+        stopped = make(
+            "browser",
+            f"CHROMIUM={missing}",
+            cwd=checkout,
+            env={"PATH": os.environ["PATH"]},
+            **as_user,
+        )
     assert stopped.returncode != 0
     assert "needs root. Install it with:  sudo make browser" in stopped.stdout
     assert "then run make test again." in stopped.stdout
