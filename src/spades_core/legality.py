@@ -129,14 +129,7 @@ def legal_actions(game: Game) -> tuple[Action, ...]:
     """The legal actions of the seat to act (``Game.legal_actions`` caches this)."""
     phase = game._phase
     if phase is _PLAY:
-        # legal_play_mask's two cases, asked of the kernel without a call between.
-        trick = game._trick
-        if trick:
-            mask = legal_card_mask(game._held[game._to_act], trick[0] // RANKS, game._broken, False)
-        else:
-            mask = legal_card_mask(
-                game._held[game._to_act], NO_SUIT, game._broken, _leads_two_of_clubs(game)
-            )
+        mask = legal_play_mask(game)
         return _plays_of_one_suit(mask) or _plays_of_slices(mask)
     if phase is _BID:
         return _bid_actions(legal_bid_values(game))
