@@ -84,7 +84,8 @@ def action_id(action: object) -> int:
 
 
 def _mask_bits(game: Game) -> int:
-    _check.game(game, "encoding")
+    if not isinstance(game, Game):
+        _check.game(game, "encoding")
     return legal_id_bits(game)
 
 
@@ -128,7 +129,13 @@ def legal_mask(game: Game) -> tuple[bool, ...]:
 
 def legal_ids(game: Game) -> tuple[int, ...]:
     """The legal ids, ascending (the ``True`` positions of :func:`legal_mask`)."""
-    return ids_of_bits(_mask_bits(game))
+    if not isinstance(game, Game):
+        _check.game(game, "encoding")
+    if game._phase is _PLAY:
+        # Card ids are mask bits already.
+        mask = legal_play_mask(game)
+        return _card_ids_of_one_suit(mask) or _card_ids_of_slices(mask)
+    return ids_of_bits(legal_id_bits(game))
 
 
 # Card ids of a legal mask by the tables that turn it into plays (a lookup per

@@ -69,6 +69,10 @@ class Phase(enum.Enum, metaclass=CheckedLookup):
     """A team has won; no action is legal."""
 
 
+# Looking a member up on an enum class costs more than a global in CPython 3.11.
+_PLAY: Final = Phase.PLAY
+
+
 @final
 @attrs.frozen
 class GameSetup:
@@ -239,7 +243,13 @@ class Game:
         empty only when the game is over)."""
         legal = self._legal
         if legal is None:
-            legal = _legality.legal_actions(self)
+            if self._phase is _PLAY:
+                # Asked once per card: the play case without the call that
+                # dispatches on the phase.
+                mask = _legal_play_mask(self)
+                legal = _plays_of_one_suit(mask) or _plays_of_slices(mask)
+            else:
+                legal = _legality.legal_actions(self)
             _store_legal(self, legal)
         return legal
 
@@ -312,6 +322,19 @@ class Game:
         With ``seat``, also checks that it is that seat's turn. Raises
         :class:`~spades_core.IllegalActionError` for anything not legal.
         """
+        if seat is None and type(action) is Play and self._phase is _PLAY:
+            # Applied once per card: a legal play is played here, one call
+            # sooner than through transitions.apply, which does the rest.
+            card = action.card.id
+            legal = self._legal
+            if legal is not None:
+                # A pre-built play found in the cached legal plays is legal:
+                # sooner than working the legal mask out again.
+                for candidate in legal:
+                    if candidate is action:
+                        return _play_unchecked(self, card)
+            if _legal_play_mask(self) >> card & 1:
+                return _play_unchecked(self, card)
         return _transitions.apply(self, action, seat)
 
     def deal(self, hands: Mapping[Seat, object] | Mapping[str, object] | None = None) -> Game:
@@ -391,3 +414,6 @@ def new_game(
 # Imported last: legality and transitions build and read Game objects, so they import this module.
 from spades_core import legality as _legality  # noqa: E402
 from spades_core import transitions as _transitions  # noqa: E402
+from spades_core.legality import _plays_of_one_suit, _plays_of_slices  # noqa: E402
+from spades_core.legality import legal_play_mask as _legal_play_mask  # noqa: E402
+from spades_core.transitions import play_unchecked as _play_unchecked  # noqa: E402

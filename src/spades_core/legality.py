@@ -11,7 +11,7 @@ asks too. The trick rules themselves are those of :mod:`spades_core.tricks`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -35,6 +35,7 @@ __all__ = [
     "bid_explanation",
     "bid_refusal",
     "bid_values",
+    "bids_made",
     "card_refusal",
     "check",
     "legal_actions",
@@ -98,8 +99,28 @@ def bid_values(
     """The bids the variant allows seat number ``seat`` holding the mask
     ``hand`` when ``bids`` (by seat, ``None`` for no bid yet) have been made;
     checked as :func:`legal_bid_values` describes."""
-    made = MappingProxyType({SEATS[i]: b for i, b in enumerate(bids) if b is not None})
-    return checked_legal_bids(setup.variant, setup.rules, SEATS[seat], card_set(hand), made)
+    return checked_legal_bids(
+        setup.variant, setup.rules, SEATS[seat], card_set(hand), bids_made(bids)
+    )
+
+
+# The read-only mapping of each tuple of bids met so far, as the variant's
+# hooks take it: asked at every bid, and the same few tuples come up each hand.
+_BIDS_MADE: Final[dict[tuple[int | None, ...], Mapping[Seat, int]]] = {}
+_MOST_BIDS_MADE: Final = 4096
+
+
+def bids_made(bids: tuple[int | None, ...]) -> Mapping[Seat, int]:
+    """The bids made so far (``bids`` by seat number, ``None`` for no bid
+    yet) as the read-only seat mapping the variant's hooks take."""
+    made = _BIDS_MADE.get(bids)
+    if made is None:
+        if len(_BIDS_MADE) >= _MOST_BIDS_MADE:
+            _BIDS_MADE.clear()
+        made = _BIDS_MADE[bids] = MappingProxyType(
+            {SEATS[i]: b for i, b in enumerate(bids) if b is not None}
+        )
+    return made
 
 
 def bid_explanation(game: Game) -> str | None:
@@ -107,10 +128,9 @@ def bid_explanation(game: Game) -> str | None:
     game must be in ``BID``), checked by
     :func:`~spades_core.variant.checked_explain_bids`; ``None`` when every bid is open."""
     seat = game._to_act
-    made = MappingProxyType({SEATS[i]: b for i, b in enumerate(game._bids) if b is not None})
     setup = game._setup
     return checked_explain_bids(
-        setup.variant, setup.rules, SEATS[seat], card_set(game._held[seat]), made
+        setup.variant, setup.rules, SEATS[seat], card_set(game._held[seat]), bids_made(game._bids)
     )
 
 
@@ -132,7 +152,9 @@ def legal_actions(game: Game) -> tuple[Action, ...]:
         mask = legal_play_mask(game)
         return _plays_of_one_suit(mask) or _plays_of_slices(mask)
     if phase is _BID:
-        return _bid_actions(legal_bid_values(game))
+        seat = game._to_act
+        values = bid_values(game._setup, seat, game._held[seat], game._bids)
+        return _BID_ACTIONS.get(values) or _bid_actions(values)
     if phase is _DEAL:
         return (DEAL_FROM_SEED,)
     return ()
@@ -222,8 +244,7 @@ def bid_refusal(
     ``value`` after ``bids`` (by seat, ``None`` for no bid yet), as the
     :class:`IllegalActionError` the engine raises; ``None`` if the bid is
     legal. The variant's ``legal_bids`` hook decides, checked."""
-    made = MappingProxyType({SEATS[i]: b for i, b in enumerate(bids) if b is not None})
-    legal = checked_legal_bids(variant, rules, SEATS[seat], card_set(hand), made)
+    legal = checked_legal_bids(variant, rules, SEATS[seat], card_set(hand), bids_made(bids))
     if value in legal:
         return None
     shown = ", ".join("Nil" if b == 0 else str(b) for b in legal)

@@ -278,4 +278,6 @@ def tricks_of_plays(first_leader: int, plays: Sequence[int]) -> tuple[Trick, ...
 
 def card_ids(tricks: Sequence[Trick]) -> tuple[int, ...]:
     """The card ids of ``tricks`` in play order."""
-    return tuple(card.id for trick in tricks for card in trick.cards)
+    # A list made whole, then copied: sooner than a tuple fed by a generator,
+    # which resumes once per card (every hand's end asks this for 52 cards).
+    return tuple([card.id for trick in tricks for card in trick.cards])

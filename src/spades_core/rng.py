@@ -142,6 +142,15 @@ def deal_masks(seed: int, hand_index: int, dealer: int) -> tuple[int, int, int, 
 def first_dealer(seed: int) -> int:
     """The seat number of the first dealer drawn from ``seed``: the first
     ``below(4)`` of its dealer stream."""
-    # Written out, as every new game draws it: 4 divides 2**64, so no output is rejected.
-    state = mix64(mix64(seed) ^ (_PURPOSE_DEALER << 32))
-    return mix64((state + _GAMMA) & _MASK64) % 4
+    # Written out, as every new game draws it: 4 divides 2**64, so no output
+    # is rejected; the three mix64 steps are spelled out in place of three calls.
+    z = seed & _MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    z = (z ^ (z >> 31)) ^ (_PURPOSE_DEALER << 32)
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    z = ((z ^ (z >> 31)) + _GAMMA) & _MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return (z ^ (z >> 31)) % 4

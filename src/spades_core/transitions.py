@@ -27,7 +27,7 @@ from spades_core._build import (
     game_playing,
     hand_result,
 )
-from spades_core.actions import Action, Bid, Deal, Play, action_of, deal_of
+from spades_core.actions import DEAL_FROM_SEED, Action, Bid, Deal, Play, action_of, deal_of
 from spades_core.errors import brief
 from spades_core.game import SEATS, Game, GameSetup, Phase
 from spades_core.legality import check as _check_action
@@ -115,7 +115,10 @@ def deal(game: Game, hands: object = None) -> Game:
     :class:`Deal`, or a mapping from each seat to its 13 cards."""
     if game._phase is not _DEAL:
         raise wrong_phase(game, "deal")
-    if isinstance(hands, Deal):
+    if hands is DEAL_FROM_SEED:
+        # The deal legal_actions() offers, every hand of a simulation: from the seed.
+        hands = None
+    elif isinstance(hands, Deal):
         hands = explicit_hands(hands)
     if hands is None:
         masks = rng.deal_masks(game._setup.seed, len(game._results), game._dealer)
