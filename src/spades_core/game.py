@@ -414,6 +414,9 @@ def new_game(
 # Imported last: legality and transitions build and read Game objects, so they import this module.
 from spades_core import legality as _legality  # noqa: E402
 from spades_core import transitions as _transitions  # noqa: E402
-from spades_core.legality import _plays_of_one_suit, _plays_of_slices  # noqa: E402
+from spades_core.legality import PLAYS_BY_MASK as _PLAYS_BY_MASK  # noqa: E402
 from spades_core.legality import legal_play_mask as _legal_play_mask  # noqa: E402
 from spades_core.transitions import play_unchecked as _play_unchecked  # noqa: E402
+
+_plays_of_one_suit: Final = _PLAYS_BY_MASK.one_suit.get
+_plays_of_slices: Final = _PLAYS_BY_MASK.of_mask

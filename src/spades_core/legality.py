@@ -32,6 +32,7 @@ from spades_core.tricks import NO_SUIT, RANKS, legal_card_mask
 from spades_core.variant import Variant, checked_explain_bids, checked_legal_bids
 
 __all__ = [
+    "PLAYS_BY_MASK",
     "bid_explanation",
     "bid_refusal",
     "bid_values",
@@ -54,9 +55,11 @@ _PLAY: Final = Phase.PLAY
 
 # Turning a legal-card mask into action objects is one lookup (when the
 # cards are in one suit) or one per suit.
-_PLAYS: Final = SliceTable(PLAYS.__getitem__)
-_plays_of_one_suit: Final = _PLAYS.one_suit.get
-_plays_of_slices: Final = _PLAYS.of_mask
+PLAYS_BY_MASK: Final = SliceTable(PLAYS.__getitem__)
+"""The pre-built plays of a card mask (:func:`plays_of_mask` reads it; so does
+``Game.legal_actions``, once per card, without that call)."""
+_plays_of_one_suit: Final = PLAYS_BY_MASK.one_suit.get
+_plays_of_slices: Final = PLAYS_BY_MASK.of_mask
 
 
 def plays_of_mask(mask: int) -> tuple[Play, ...]:
