@@ -70,6 +70,7 @@ class Phase(enum.Enum, metaclass=CheckedLookup):
 
 
 # Looking a member up on an enum class costs more than a global in CPython 3.11.
+_BID: Final = Phase.BID
 _PLAY: Final = Phase.PLAY
 
 
@@ -322,19 +323,26 @@ class Game:
         With ``seat``, also checks that it is that seat's turn. Raises
         :class:`~spades_core.IllegalActionError` for anything not legal.
         """
-        if seat is None and type(action) is Play and self._phase is _PLAY:
-            # Applied once per card: a legal play is played here, one call
-            # sooner than through transitions.apply, which does the rest.
-            card = action.card.id
-            legal = self._legal
-            if legal is not None:
-                # A pre-built play found in the cached legal plays is legal:
-                # sooner than working the legal mask out again.
-                for candidate in legal:
-                    if candidate is action:
-                        return _play_unchecked(self, card)
-            if _legal_play_mask(self) >> card & 1:
-                return _play_unchecked(self, card)
+        if seat is None:
+            # A legal play or bid is applied here, a call or two sooner than
+            # through transitions.apply, which does the rest.
+            if type(action) is Play and self._phase is _PLAY:
+                card = action.card.id
+                legal = self._legal
+                if legal is not None:
+                    # A pre-built play found in the cached legal plays is
+                    # legal: sooner than working the legal mask out again.
+                    for candidate in legal:
+                        if candidate is action:
+                            return _play_unchecked(self, card)
+                if _legal_play_mask(self) >> card & 1:
+                    return _play_unchecked(self, card)
+            elif type(action) is Bid and self._phase is _BID:
+                legal = self._legal
+                if legal is not None:
+                    for candidate in legal:
+                        if candidate is action:
+                            return _bid_unchecked(self, action.value)
         return _transitions.apply(self, action, seat)
 
     def deal(self, hands: Mapping[Seat, object] | Mapping[str, object] | None = None) -> Game:
@@ -416,6 +424,7 @@ from spades_core import legality as _legality  # noqa: E402
 from spades_core import transitions as _transitions  # noqa: E402
 from spades_core.legality import PLAYS_BY_MASK as _PLAYS_BY_MASK  # noqa: E402
 from spades_core.legality import legal_play_mask as _legal_play_mask  # noqa: E402
+from spades_core.transitions import bid_unchecked as _bid_unchecked  # noqa: E402
 from spades_core.transitions import play_unchecked as _play_unchecked  # noqa: E402
 
 _plays_of_one_suit: Final = _PLAYS_BY_MASK.one_suit.get
