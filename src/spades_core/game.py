@@ -427,5 +427,5 @@ from spades_core.legality import legal_play_mask as _legal_play_mask  # noqa: E4
 from spades_core.transitions import bid_unchecked as _bid_unchecked  # noqa: E402
 from spades_core.transitions import play_unchecked as _play_unchecked  # noqa: E402
 
-_plays_of_one_suit: Final = _PLAYS_BY_MASK.one_suit.get
-_plays_of_slices: Final = _PLAYS_BY_MASK.of_mask
+_plays_of_one_suit: Final[Callable[[int], tuple[Play, ...] | None]] = _PLAYS_BY_MASK.one_suit.get
+_plays_of_slices: Final[Callable[[int], tuple[Play, ...]]] = _PLAYS_BY_MASK.of_mask

@@ -55,7 +55,7 @@ _PLAY: Final = Phase.PLAY
 
 # Turning a legal-card mask into action objects is one lookup (when the
 # cards are in one suit) or one per suit.
-PLAYS_BY_MASK: Final = SliceTable(PLAYS.__getitem__)
+PLAYS_BY_MASK: Final[SliceTable[Play]] = SliceTable(PLAYS.__getitem__)
 """The pre-built plays of a card mask (:func:`plays_of_mask` reads it; so does
 ``Game.legal_actions``, once per card, without that call)."""
 _plays_of_one_suit: Final = PLAYS_BY_MASK.one_suit.get
