@@ -36,11 +36,15 @@ whose API is not present report "not available". When ``pyspiel`` (OpenSpiel)
 is importable, its random hands per second from a Python loop are measured
 too, for comparison. Section ``envs`` measures random hands through the
 OpenSpiel game and the PettingZoo environment of ``spades_core.envs`` beside
-the engine driven by action ids. When OpenSpiel's own figures were measured in
-the same run (sections ``os`` and ``batch``), the ``ratio`` rows give each
-Python path (``envs``, and ``a`` for classic) as a multiple of OpenSpiel's
-Python loop, and ``batch.play`` as a multiple of OpenSpiel's all-C++ loop,
-each against its goal.
+the engine driven by action ids; the OpenSpiel game is played with the
+native row's loop, letter for letter, and once more picking deals from
+``chance_outcomes()``. When section ``os`` is chosen, the ``ratio`` rows give
+each Python path (``envs``, and ``a`` for classic) as a multiple of
+OpenSpiel's Python loop, each the median of interleaved pairs (a run of the
+path and a run of OpenSpiel back to back, in alternating order, so that the
+machine's changing speed falls on both alike); with section ``batch``,
+``batch.play`` is given as a multiple of OpenSpiel's all-C++ loop. Each ratio
+is shown against its goal.
 
 With ``--compiled`` the chosen sections run twice: here (the pure-Python
 install) and then, in a child process, in the compiled build's environment
@@ -183,22 +187,29 @@ def fresh(game: sc.Game) -> sc.Game:
 # -- a, b: hands per second -------------------------------------------------------
 
 
-def hands_per_second(
-    plan: Plan, variant: str, play_hand: Callable[[sc.Game, random.Random], sc.Game]
-) -> list[float]:
-    """Hands per second of ``play_hand(new_game(...), rng)``: each hand from a
-    new game waiting for its first deal."""
+def hand_rate_run(
+    hands: int, variant: str, play_hand: Callable[[sc.Game, random.Random], sc.Game]
+) -> Callable[[int], float]:
+    """A run of ``hands`` hands of ``play_hand(new_game(...), rng)``, each from a
+    new game waiting for its first deal, returning hands per second."""
 
     def run(i: int) -> float:
         rng = random.Random(i)
         first_seed = (i + 1) * 1_000_003
         new_game = sc.new_game
         start = clock()
-        for seed in range(first_seed, first_seed + plan.hands):
+        for seed in range(first_seed, first_seed + hands):
             play_hand(new_game(variant, seed=seed), rng)
-        return plan.hands / (clock() - start)
+        return hands / (clock() - start)
 
-    return timed_runs(plan, run)
+    return run
+
+
+def hands_per_second(
+    plan: Plan, variant: str, play_hand: Callable[[sc.Game, random.Random], sc.Game]
+) -> list[float]:
+    """Hands per second of ``play_hand`` in each timed run (see :func:`hand_rate_run`)."""
+    return timed_runs(plan, hand_rate_run(plan.hands, variant, play_hand))
 
 
 def fast_hand(game: sc.Game, rng: random.Random) -> sc.Game:
@@ -600,24 +611,33 @@ def section_i(plan: Plan) -> list[Result]:
 # -- OpenSpiel (optional) ----------------------------------------------------------------------
 
 
-def section_openspiel(plan: Plan) -> list[Result]:
-    """OpenSpiel's ``spades`` random hands per second from a Python loop, if installed."""
+def openspiel_native_run(hands: int) -> Callable[[int], float] | None:
+    """Hands per second of OpenSpiel's own ``spades`` played at random from a
+    Python loop (52 chance deals included), or ``None`` without ``pyspiel``."""
     try:
         pyspiel: Any = importlib.import_module("pyspiel")
     except ImportError:
-        return [unavailable("os", "OpenSpiel spades, Python loop", "pyspiel not importable")]
+        return None
     game = pyspiel.load_game("spades")
 
     def run(i: int) -> float:
         rng = random.Random(i)
         choice = rng.choice
         start = clock()
-        for _ in range(plan.hands):
+        for _ in range(hands):
             state = game.new_initial_state()
             while not state.is_terminal():
                 state.apply_action(choice(state.legal_actions()))
-        return plan.hands / (clock() - start)
+        return hands / (clock() - start)
 
+    return run
+
+
+def section_openspiel(plan: Plan) -> list[Result]:
+    """OpenSpiel's ``spades`` random hands per second from a Python loop, if installed."""
+    run = openspiel_native_run(plan.hands)
+    if run is None:
+        return [unavailable("os", "OpenSpiel spades, Python loop", "pyspiel not importable")]
     return [
         median_result(
             "os",
@@ -631,75 +651,138 @@ def section_openspiel(plan: Plan) -> list[Result]:
 
 # -- the framework integrations (optional) ------------------------------------------------------
 
+ENVS_VARIANT = "classic"
 
-def section_envs(plan: Plan) -> list[Result]:
-    """Random classic hands per second through the raw engine's action ids, the
-    OpenSpiel game and the PettingZoo environment (each when installed)."""
-    hands = max(10, plan.hands // 10)
-    variant = "classic"
 
-    def raw(i: int) -> float:
+def engine_ids_run(hands: int) -> Callable[[int], float]:
+    """Hands per second of the engine driven by action ids: a seeded deal,
+    then ``legal_ids`` + ``apply`` of a random one."""
+    legal_ids = sc.encoding.legal_ids
+    actions = sc.encoding.ACTIONS
+
+    def run(i: int) -> float:
         rng = random.Random(i)
+        choice = rng.choice
+        first = max(i, 0) * hands
         start = clock()
-        for number in range(hands):
-            game = sc.new_game(variant, seed=number).deal()
+        for number in range(first, first + hands):
+            game = sc.new_game(ENVS_VARIANT, seed=number).deal()
             while game.phase in MID_HAND:
-                game = game.apply(sc.encoding.ACTIONS[rng.choice(sc.encoding.legal_ids(game))])
+                game = game.apply(actions[choice(legal_ids(game))])
         return hands / (clock() - start)
 
-    def rate(name: str, run: Callable[[int], float], note: str) -> Result:
-        return median_result("envs", name, "hands/s", timed_runs(plan, run), note=note)
+    return run
 
-    results = [rate("engine, action ids", raw, "seeded deal, legal_ids + apply")]
+
+def openspiel_game_run(hands: int, *, chance_outcomes: bool) -> Callable[[int], float] | None:
+    """Hands per second of the ``spades_core`` OpenSpiel game played at random
+    from a Python loop, or ``None`` without ``pyspiel``. Without
+    ``chance_outcomes`` the loop is the native row's, letter for letter; with
+    it, chance nodes pick from ``chance_outcomes()`` as OpenSpiel's samplers do."""
     try:
         pyspiel: Any = importlib.import_module("pyspiel")
         wrapper: Any = importlib.import_module("spades_core.envs.openspiel")
     except ImportError:
-        results.append(unavailable("envs", "OpenSpiel game", "pyspiel not importable"))
-    else:
-        wrapper.register()
-        game = pyspiel.load_game("spades_core", {"variant": variant})
+        return None
+    wrapper.register()
+    game = pyspiel.load_game("spades_core", {"variant": ENVS_VARIANT})
 
-        def openspiel(i: int) -> float:
-            rng = random.Random(i)
-            start = clock()
-            for _ in range(hands):
-                state = game.new_initial_state()
-                while not state.is_terminal():
-                    if state.is_chance_node():
-                        state.apply_action(rng.choice(state.chance_outcomes())[0])
-                    else:
-                        state.apply_action(rng.choice(state.legal_actions()))
-            return hands / (clock() - start)
+    def run(i: int) -> float:
+        rng = random.Random(i)
+        choice = rng.choice
+        start = clock()
+        for _ in range(hands):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                state.apply_action(choice(state.legal_actions()))
+        return hands / (clock() - start)
 
-        results.append(
-            rate("OpenSpiel game", openspiel, "52 chance deals, legal_actions + apply_action")
-        )
+    def run_with_outcomes(i: int) -> float:
+        rng = random.Random(i)
+        choice = rng.choice
+        start = clock()
+        for _ in range(hands):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    state.apply_action(choice(state.chance_outcomes())[0])
+                else:
+                    state.apply_action(choice(state.legal_actions()))
+        return hands / (clock() - start)
+
+    return run_with_outcomes if chance_outcomes else run
+
+
+def pettingzoo_run(hands: int, *, wrapped: bool) -> Callable[[int], float] | None:
+    """Hands per second of the PettingZoo environment (``env()`` when
+    ``wrapped``, else ``raw_env``) played with random masked actions, or
+    ``None`` without ``pettingzoo``."""
     try:
         zoo: Any = importlib.import_module("spades_core.envs.pettingzoo")
     except ImportError:
-        results.append(unavailable("envs", "PettingZoo environment", "pettingzoo not importable"))
-    else:
-        for name, make in (("PettingZoo env()", zoo.env), ("PettingZoo raw_env", zoo.raw_env)):
+        return None
+    make = zoo.env if wrapped else zoo.raw_env
 
-            def pettingzoo(i: int, make: Any = make) -> float:
-                rng = random.Random(i)
-                table = make(variant, hands=1)
-                start = clock()
-                for number in range(hands):
-                    table.reset(seed=number if i < 0 else i * hands + number)
-                    for _ in table.agent_iter():
-                        observation, _, termination, truncation, _ = table.last()
-                        if termination or truncation:
-                            table.step(None)
-                        else:
-                            mask = observation["action_mask"]
-                            table.step(rng.choice(mask.nonzero()[0].tolist()))
-                return hands / (clock() - start)
+    def run(i: int) -> float:
+        rng = random.Random(i)
+        table = make(ENVS_VARIANT, hands=1)
+        start = clock()
+        for number in range(hands):
+            table.reset(seed=number if i < 0 else i * hands + number)
+            for _ in table.agent_iter():
+                observation, _, termination, truncation, _ = table.last()
+                if termination or truncation:
+                    table.step(None)
+                else:
+                    mask = observation["action_mask"]
+                    table.step(rng.choice(mask.nonzero()[0].tolist()))
+        return hands / (clock() - start)
 
-            results.append(
-                rate(name, pettingzoo, "observation + mask every step, random masked actions")
-            )
+    return run
+
+
+def envs_paths(plan: Plan) -> dict[str, tuple[Callable[[int], float] | None, str, str]]:
+    """Each path of section ``envs`` by its row name: its run (``None`` when its
+    framework is not installed), a note, and why it may be missing."""
+    hands = plan.hands
+    return {
+        "engine, action ids": (
+            engine_ids_run(max(10, hands // 2)),
+            "seeded deal, legal_ids + apply",
+            "",
+        ),
+        "OpenSpiel game": (
+            openspiel_game_run(max(10, hands // 4), chance_outcomes=False),
+            "the os row's loop: legal_actions + apply_action, 52 chance deals",
+            "pyspiel not importable",
+        ),
+        "OpenSpiel game, chance_outcomes": (
+            openspiel_game_run(max(10, hands // 4), chance_outcomes=True),
+            "chance nodes pick from chance_outcomes(), players from legal_actions",
+            "pyspiel not importable",
+        ),
+        "PettingZoo env()": (
+            pettingzoo_run(max(10, hands // 5), wrapped=True),
+            "observation + mask every step, random masked actions",
+            "pettingzoo not importable",
+        ),
+        "PettingZoo raw_env": (
+            pettingzoo_run(max(10, hands // 5), wrapped=False),
+            "observation + mask every step, random masked actions",
+            "pettingzoo not importable",
+        ),
+    }
+
+
+def section_envs(plan: Plan) -> list[Result]:
+    """Random classic hands per second through the raw engine's action ids, the
+    OpenSpiel game and the PettingZoo environment (each when installed)."""
+    results = []
+    for name, (run, note, missing) in envs_paths(plan).items():
+        if run is None:
+            results.append(unavailable("envs", name, missing))
+        else:
+            results.append(median_result("envs", name, "hands/s", timed_runs(plan, run), note=note))
     return results
 
 
@@ -828,13 +911,20 @@ def openspiel_cpp_loop(plan: Plan) -> list[Result]:
 
 # -- ratios against OpenSpiel, from the same run -----------------------------------------------
 
+PAIRED_GOALS: tuple[tuple[str, str, float], ...] = (
+    # (section, name of the measured row, goal as a multiple of OpenSpiel's Python loop)
+    ("envs", "engine, action ids", 0.40),
+    ("envs", "OpenSpiel game", 0.25),
+    ("envs", "PettingZoo raw_env", 0.15),
+    ("envs", "PettingZoo env()", 0.10),
+    ("a", "random hands, checked API, classic", 0.6),
+)
+"""The Python paths compared with OpenSpiel's ``spades`` played from a Python loop."""
+
+NATIVE_LOOP = "OpenSpiel spades, Python loop"
+
 RATIO_GOALS: tuple[tuple[str, str, str, float], ...] = (
     # (section, name of the measured row, name of OpenSpiel's row, goal)
-    ("envs", "engine, action ids", "OpenSpiel spades, Python loop", 0.40),
-    ("envs", "OpenSpiel game", "OpenSpiel spades, Python loop", 0.25),
-    ("envs", "PettingZoo raw_env", "OpenSpiel spades, Python loop", 0.15),
-    ("envs", "PettingZoo env()", "OpenSpiel spades, Python loop", 0.10),
-    ("a", "random hands, checked API, classic", "OpenSpiel spades, Python loop", 0.6),
     (
         "batch",
         f"batch.play random, classic, {BATCH_HANDS['full']:,} hands",
@@ -848,7 +938,66 @@ RATIO_GOALS: tuple[tuple[str, str, str, float], ...] = (
         1.0,
     ),
 )
-"""The rows compared with OpenSpiel's own ``spades`` measured in the same run."""
+"""The rows compared with OpenSpiel's all-C++ loop measured in the same run."""
+
+
+def paired_runs(plan: Plan) -> int:
+    """How many interleaved pairs each paired ratio takes."""
+    return 2 * plan.runs - 1
+
+
+def paired_ratio(
+    plan: Plan,
+    name: str,
+    run: Callable[[int], float],
+    native: Callable[[int], float],
+    goal: float,
+) -> Result:
+    """``run``'s hands per second over OpenSpiel's native loop's, as the median
+    of interleaved pairs: each pair times one run of each, back to back, and the
+    order alternates, so a change in the machine's speed during the benchmark
+    falls on both sides of a pair alike."""
+    run(-1)
+    native(-1)
+    ratios, rates, native_rates = [], [], []
+    for i in range(paired_runs(plan)):
+        if i % 2:
+            rate = run(i)
+            native_rate = native(i)
+        else:
+            native_rate = native(i)
+            rate = run(i)
+        rates.append(rate)
+        native_rates.append(native_rate)
+        ratios.append(rate / native_rate)
+    note = (
+        f"median of {len(ratios)} interleaved pairs, range {min(ratios):.2f}-{max(ratios):.2f}; "
+        f"{statistics.median(rates):,.0f} / {statistics.median(native_rates):,.0f} hands/s"
+    )
+    result = median_result("ratio", f"{name} / {NATIVE_LOOP}", "x", ratios, note=note)
+    return with_target(result, goal, at_least=True)
+
+
+def paired_ratios(plan: Plan, chosen: Sequence[str]) -> list[Result]:
+    """Each row of :data:`PAIRED_GOALS` whose section was chosen, as a multiple of
+    OpenSpiel's Python loop measured pair by pair with it (when section ``os``
+    was chosen and OpenSpiel is installed)."""
+    native = openspiel_native_run(plan.hands) if "os" in chosen else None
+    if native is None:
+        return []
+    runs: dict[str, Callable[[int], float] | None] = {}
+    if "envs" in chosen:
+        runs.update((name, path[0]) for name, path in envs_paths(plan).items())
+    if "a" in chosen:
+        runs["random hands, checked API, classic"] = hand_rate_run(
+            plan.hands, "classic", checked_hand
+        )
+    rows = []
+    for section, name, goal in PAIRED_GOALS:
+        run = runs.get(name)
+        if section in chosen and run is not None:
+            rows.append(paired_ratio(plan, name, run, native, goal))
+    return rows
 
 
 def ratios(results: list[Result]) -> list[Result]:
@@ -1023,6 +1172,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name in chosen:
         results += SECTIONS[name](plan)
     results += ratios(results)
+    results += paired_ratios(plan, chosen)
     info = machine()
     if args.compiled:
         child = ["--only", ",".join(chosen)]

@@ -1,0 +1,138 @@
+"""The ratio rows of ``bench/run.py`` counted in instructions instead of time.
+
+Time on a shared machine moves with the load, and the ratios of one run with
+it; the instructions a random hand executes do not. For OpenSpiel's own
+``spades`` played from a Python loop and for each Python path of
+``bench/run.py`` (the engine by action ids, the OpenSpiel game, the
+PettingZoo environments, the checked API), this script counts, under
+callgrind, the instructions of one run of ``--hands`` random hands after a
+warm-up run: two processes per path, one playing the warm-up run alone and
+one playing it and then the measured run, and the difference divided by the
+hands. The ratio printed is OpenSpiel's instructions per hand over the
+path's, the speed ratio the path would have if an instruction cost the same
+time everywhere (it does not quite: compare with the timed ratios)::
+
+    python bench/instruction_ratios.py            # every path, 200 hands each
+    python bench/instruction_ratios.py --hands 100 --paths checked,ids
+
+Needs valgrind; the OpenSpiel and PettingZoo paths need their extras.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+
+PATHS: dict[str, tuple[str, float | None]] = {
+    # name: (the ratio row of bench/run.py, its goal)
+    "native": ("OpenSpiel spades, Python loop", None),
+    "ids": ("engine, action ids", 0.40),
+    "openspiel": ("OpenSpiel game", 0.25),
+    "raw_env": ("PettingZoo raw_env", 0.15),
+    "env": ("PettingZoo env()", 0.10),
+    "checked": ("random hands, checked API, classic", 0.6),
+}
+"""Each path this script counts, with its row and goal in ``bench/run.py``."""
+
+
+def path_run(name: str, hands: int) -> Callable[[int], float]:
+    """The run of ``bench/run.py`` for path ``name``, playing ``hands`` hands."""
+    sys.path.insert(0, str(HERE))
+    run: Any = importlib.import_module("run")
+    made: Callable[[int], float] | None
+    if name == "native":
+        made = run.openspiel_native_run(hands)
+    elif name == "ids":
+        made = run.engine_ids_run(hands)
+    elif name == "openspiel":
+        made = run.openspiel_game_run(hands, chance_outcomes=False)
+    elif name in ("raw_env", "env"):
+        made = run.pettingzoo_run(hands, wrapped=name == "env")
+    else:
+        made = run.hand_rate_run(hands, "classic", run.checked_hand)
+    if made is None:
+        raise SystemExit(f"{name}: its framework is not installed")
+    return made
+
+
+def child(name: str, hands: int, measured: bool) -> None:
+    """Play the warm-up run of ``name``, and the measured run after it if ``measured``."""
+    run = path_run(name, hands)
+    run(-1)
+    if measured:
+        run(0)
+
+
+def instructions(name: str, hands: int, measured: bool) -> int:
+    """The instructions callgrind counts in one child process."""
+    with tempfile.TemporaryDirectory() as scratch:
+        out = Path(scratch) / "callgrind.out"
+        command = [
+            "valgrind",
+            "--tool=callgrind",
+            f"--callgrind-out-file={out}",
+            sys.executable,
+            __file__,
+            "--child",
+            name,
+            "--hands",
+            str(hands),
+        ]
+        if measured:
+            command.append("--measured")
+        environment = {**os.environ, "PYTHONHASHSEED": "0"}
+        subprocess.run(command, check=True, capture_output=True, env=environment)
+        found = re.search(r"^summary:\s*(\d+)", out.read_text(), re.MULTILINE)
+        if found is None:
+            raise SystemExit(f"no summary line in callgrind's output for {name}")
+        return int(found.group(1))
+
+
+def per_hand(name: str, hands: int) -> float:
+    """Instructions per hand of path ``name``."""
+    return (instructions(name, hands, True) - instructions(name, hands, False)) / hands
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Count each path and print its instructions per hand and its ratio."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--hands", type=int, default=200, help="hands in the measured run")
+    parser.add_argument(
+        "--paths",
+        default=",".join(name for name in PATHS if name != "native"),
+        help=f"comma-separated paths, of {', '.join(PATHS)}",
+    )
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--measured", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        child(args.child, args.hands, args.measured)
+        return 0
+    chosen = [name.strip() for name in args.paths.split(",") if name.strip()]
+    unknown = [name for name in chosen if name not in PATHS]
+    if unknown:
+        parser.error(f"unknown paths {unknown}; choose from {', '.join(PATHS)}")
+    native = per_hand("native", args.hands)
+    print(f"{'path':<40} {'instructions/hand':>18} {'ratio':>6}  goal")
+    print(f"{PATHS['native'][0]:<40} {native:>18,.0f} {1:>6.2f}")
+    for name in chosen:
+        if name == "native":
+            continue
+        row, goal = PATHS[name]
+        count = per_hand(name, args.hands)
+        print(f"{row:<40} {count:>18,.0f} {native / count:>6.2f}  >= {goal}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
