@@ -173,6 +173,8 @@ def measure(app: Path, loads: int, hands: int) -> dict[str, Any]:
     exec(POSITIONS + TIMING, namespace)
     views = namespace["positions"](hands)
     report["decisions"] = len(views)
+    # Both interpreters play the same seeded hands, so a decision has the same index in each.
+    bids = [index for index, view in enumerate(views) if view.phase is sc.Phase.BID]
     for level in DECIDERS:
         browser_total, in_browser = browser_times[level]
         cpython_total, in_cpython = namespace["decision_times"](views, level)
@@ -182,6 +184,13 @@ def measure(app: Path, loads: int, hands: int) -> dict[str, Any]:
             f"{_stats(cpython_total, in_cpython)} in CPython {sys.version.split()[0]} "
             f"(browser/CPython, all decisions: {browser_total / cpython_total:.1f}×)"
         )
+        if level == "hard":
+            browser_bids = [in_browser[index] for index in bids]
+            cpython_bids = [in_cpython[index] for index in bids]
+            report[f"hard bot's bid ({len(bids)} of the decisions)"] = (
+                f"{_stats(sum(browser_bids), browser_bids)} in the browser; "
+                f"{_stats(sum(cpython_bids), cpython_bids)} in CPython"
+            )
     size = sum(path.stat().st_size for path in app.rglob("*") if path.is_file())
     report["app size"] = (
         f"{size / 2**20:.1f} MiB in {sum(1 for p in app.rglob('*') if p.is_file())} files"
