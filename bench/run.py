@@ -663,7 +663,7 @@ def engine_ids_run(hands: int) -> Callable[[int], float]:
     def run(i: int) -> float:
         rng = random.Random(i)
         choice = rng.choice
-        first = max(i, 0) * hands
+        first = (i + 1) * hands  # the warm-up run (i = -1) plays deals of its own
         start = clock()
         for number in range(first, first + hands):
             game = sc.new_game(ENVS_VARIANT, seed=number).deal()
@@ -728,7 +728,7 @@ def pettingzoo_run(hands: int, *, wrapped: bool) -> Callable[[int], float] | Non
         table = make(ENVS_VARIANT, hands=1)
         start = clock()
         for number in range(hands):
-            table.reset(seed=number if i < 0 else i * hands + number)
+            table.reset(seed=(i + 1) * hands + number)  # the warm-up (i = -1) too
             for _ in table.agent_iter():
                 observation, _, termination, truncation, _ = table.last()
                 if termination or truncation:

@@ -221,3 +221,49 @@ def test_env_refuses_an_action_out_of_bounds_as_pettingzoos_wrapper_does(action:
         errors.append(str(caught.value))
     assert errors[0] == errors[1]
     same_last(mine, theirs)
+
+
+@pytest.mark.parametrize("variant", ["classic", "mirror", "whiz"])
+def test_openspiel_steps_leave_positions_that_clone_and_serialize_as_built_ones(
+    variant: str,
+) -> None:
+    # Deals and decisions build the next position inside _apply_action: each
+    # must be a finished _Position whose parts agree with one another, and
+    # whose state clones and serializes like any other.
+    openspiel.register()
+    game = pyspiel.load_game("spades_core", {"variant": variant, "hands": 2})
+    rng = random.Random(11)
+    state = game.new_initial_state()
+    steps = 0
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+        steps += 1
+        position = state._position
+        assert type(position) is openspiel._Position
+        assert position.left == tuple(card for card in range(52) if card not in position.dealing)
+        assert state.current_player() == state._player_at(position)
+        assert state._legal_bits == -1  # nothing kept from the position before
+        if steps % 7 and not state.is_terminal():
+            continue
+        twin = state.clone()
+        text = pyspiel.serialize_game_and_state(game, state)
+        _, read = openspiel.deserialize_game_and_state(text)
+        for other in (twin, read):
+            assert other.history() == state.history()
+            assert other.move_number() == state.move_number()
+            assert other.game == state.game
+            assert other.dealing == state.dealing
+            assert other._position.left == position.left
+            assert other.current_player() == state.current_player()
+            assert other.legal_actions() == state.legal_actions()
+
+
+def test_pettingzoo_masks_unpack_every_id_of_the_bits() -> None:
+    rng = random.Random(6)
+    for _ in range(3000):
+        bits = rng.getrandbits(66) & rng.getrandbits(66)
+        for mask in (pz._mask_of(bits), pz._mask_of(bits)):  # built, then from the cache
+            assert mask.dtype == np.int8
+            assert mask.shape == (66,)
+            assert mask.flags.writeable
+            assert mask.nonzero()[0].tolist() == list(ids_of_bits(bits))

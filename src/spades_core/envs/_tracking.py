@@ -17,7 +17,8 @@ variant's hook, as for views. The test suite holds the twin to its owner
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import MutableSequence
+from typing import Final, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -108,8 +109,21 @@ class ObservationTracker:
 
     def __init__(self) -> None:
         self._shared = np.zeros(_SHARED_SIZE, np.float32)
+        # Single entries are written through a memoryview of the same memory:
+        # storing a float there costs less than numpy's item assignment.
+        self._cells = _cells_of(self._shared)
         self._game: Game | None = None
         self._counts: tuple[int | None, ...] = (None,) * _SEATS
+
+    def __getstate__(self) -> dict[str, object]:
+        # A memoryview does not pickle: the copy makes its own of its vector.
+        state = dict(self.__dict__)
+        del state["_cells"]
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self._cells = _cells_of(self._shared)
 
     def observation(self, game: Game, seat: int | None) -> features.Vector:
         """``features.observation(game.view(seat))`` as a new array (``seat``: a
@@ -159,58 +173,63 @@ class ObservationTracker:
         )
 
     def _bid(self, last: Game, game: Game) -> None:
-        shared = self._shared
+        cells = self._cells
         seat = last._to_act
         bid = game._bids[seat]
         assert bid is not None
         row = _BIDS + 15 * seat
-        shared[row] = 0.0
-        shared[row + 1 + bid] = 1.0
+        cells[row] = 0.0
+        cells[row + 1 + bid] = 1.0
         counts = checked_revealed_spade_counts(game._setup.variant, game._setup.rules, game._bids)
         for who, (before, after) in enumerate(zip(self._counts, counts, strict=True)):
             if before != after:
                 row = _SPADE_COUNT + 15 * who
-                shared[row + (0 if before is None else 1 + before)] = 0.0
-                shared[row + (0 if after is None else 1 + after)] = 1.0
+                cells[row + (0 if before is None else 1 + before)] = 0.0
+                cells[row + (0 if after is None else 1 + after)] = 1.0
         self._counts = counts
-        shared[_TO_ACT + seat] = 0.0
-        shared[_TO_ACT + game._to_act] = 1.0
+        cells[_TO_ACT + seat] = 0.0
+        cells[_TO_ACT + game._to_act] = 1.0
         if game._phase is _PLAY:
-            shared[_PHASE + _PHASE_SLOTS[_BID]] = 0.0
-            shared[_PHASE + _PHASE_SLOTS[_PLAY]] = 1.0
-            shared[_LEADER + game._leader] = 1.0
+            cells[_PHASE + _PHASE_SLOTS[_BID]] = 0.0
+            cells[_PHASE + _PHASE_SLOTS[_PLAY]] = 1.0
+            cells[_LEADER + game._leader] = 1.0
 
     def _card(self, last: Game, game: Game) -> None:
-        shared = self._shared
+        cells = self._cells
         seat = last._to_act
         card = (last._held[seat] ^ game._held[seat]).bit_length() - 1
-        shared[_hand_start(seat) + card] = 0.0
-        shared[_PLAYED + _CARDS * seat + card] = 1.0
+        cells[_hand_start(seat) + card] = 0.0
+        cells[_PLAYED + _CARDS * seat + card] = 1.0
         trick = last._trick
         led = trick[0] // RANKS if trick else NO_SUIT
         suits = shown_out(card, led, last._broken)
         while suits:
             low = suits & -suits
-            shared[_SHOWN_OUT + 4 * seat + low.bit_length() - 1] = 1.0
+            cells[_SHOWN_OUT + 4 * seat + low.bit_length() - 1] = 1.0
             suits ^= low
         if game._trick:
-            shared[_TRICK + _CARDS * seat + card] = 1.0
+            cells[_TRICK + _CARDS * seat + card] = 1.0
         else:
             # The trick is complete: no trick is in progress now.
             leader = last._leader
             for position, earlier in enumerate(trick):
-                shared[_TRICK + _CARDS * ((leader + position) % _SEATS) + earlier] = 0.0
+                cells[_TRICK + _CARDS * ((leader + position) % _SEATS) + earlier] = 0.0
         if game._won != last._won:
             for who in range(_SEATS):
                 if game._won[who] != last._won[who]:
-                    shared[_WON + 14 * who + last._won[who]] = 0.0
-                    shared[_WON + 14 * who + game._won[who]] = 1.0
+                    cells[_WON + 14 * who + last._won[who]] = 0.0
+                    cells[_WON + 14 * who + game._won[who]] = 1.0
         if game._leader != last._leader:
-            shared[_LEADER + last._leader] = 0.0
-            shared[_LEADER + game._leader] = 1.0
-        shared[_TO_ACT + seat] = 0.0
-        shared[_TO_ACT + game._to_act] = 1.0
-        shared[_BROKEN] = 1.0 if game._broken else 0.0
+            cells[_LEADER + last._leader] = 0.0
+            cells[_LEADER + game._leader] = 1.0
+        cells[_TO_ACT + seat] = 0.0
+        cells[_TO_ACT + game._to_act] = 1.0
+        cells[_BROKEN] = 1.0 if game._broken else 0.0
+
+
+def _cells_of(vector: features.Vector) -> MutableSequence[float]:
+    """A memoryview of ``vector``'s float32 entries (typed as what it is used for)."""
+    return cast(MutableSequence[float], vector.data)
 
 
 def _in_same_hand(last: Game, game: Game) -> bool:

@@ -51,7 +51,6 @@ from spades_core.encoding import (
     NUM_ACTIONS,
     action_from_id,
     after_legal_id,
-    ids_of_bits,
     legal_id_bits,
 )
 from spades_core.envs import _episode, features
@@ -225,6 +224,7 @@ _OrderEnforcing: Final = _forwarding(
 # a copy costs less than building the mask again.
 _MASKS: Final[dict[int, npt.NDArray[np.int8]]] = {}
 _MASKS_KEPT: Final = 4096
+_MASK_BYTES: Final = (NUM_ACTIONS + 7) // 8
 
 
 def _mask_of(bits: int) -> npt.NDArray[np.int8]:
@@ -232,8 +232,11 @@ def _mask_of(bits: int) -> npt.NDArray[np.int8]:
     if mask is None:
         if len(_MASKS) >= _MASKS_KEPT:
             _MASKS.clear()
-        mask = _MASKS[bits] = np.zeros(NUM_ACTIONS, np.int8)
-        mask[list(ids_of_bits(bits))] = 1
+        # Bit n of the id mask is flag n: numpy unpacks the bytes of the int,
+        # lowest bit first, in a few calls instead of a loop over the ids.
+        packed = np.frombuffer(bits.to_bytes(_MASK_BYTES, "little"), np.uint8)
+        mask = np.unpackbits(packed, count=NUM_ACTIONS, bitorder="little").view(np.int8)
+        _MASKS[bits] = mask
     return mask.copy()
 
 
@@ -409,7 +412,16 @@ class raw_env(AECEnv):  # type: ignore[misc]
         end of the episode again (the last agent's final observation, no
         reward), until :meth:`reset`."""
         if self.agents:
-            return super().last(observe)  # type: ignore[no-any-return]
+            # AECEnv.last, written out: it runs before every step.
+            agent = self.agent_selection
+            observation = self.observe(agent) if observe else None
+            return (
+                observation,
+                self._cumulative_rewards[agent],
+                self.terminations[agent],
+                self.truncations[agent],
+                self.infos[agent],
+            )
         observation = self.observe(self.agent_selection) if observe else None
         return observation, 0.0, not self._truncated, self._truncated, {}
 
