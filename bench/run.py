@@ -618,7 +618,13 @@ def openspiel_native_run(hands: int) -> Callable[[int], float] | None:
         pyspiel: Any = importlib.import_module("pyspiel")
     except ImportError:
         return None
-    game = pyspiel.load_game("spades")
+    return random_loop_run(pyspiel.load_game("spades"), hands)
+
+
+def random_loop_run(game: Any, hands: int) -> Callable[[int], float]:
+    """Hands per second of the OpenSpiel ``game`` played at random from a
+    Python loop, ``legal_actions()`` at every node (chance deals included):
+    the one loop that drives OpenSpiel's own game and ours alike."""
 
     def run(i: int) -> float:
         rng = random.Random(i)
@@ -677,7 +683,7 @@ def engine_ids_run(hands: int) -> Callable[[int], float]:
 def openspiel_game_run(hands: int, *, chance_outcomes: bool) -> Callable[[int], float] | None:
     """Hands per second of the ``spades_core`` OpenSpiel game played at random
     from a Python loop, or ``None`` without ``pyspiel``. Without
-    ``chance_outcomes`` the loop is the native row's, letter for letter; with
+    ``chance_outcomes`` the loop is the native row's (:func:`random_loop_run`); with
     it, chance nodes pick from ``chance_outcomes()`` as OpenSpiel's samplers do."""
     try:
         pyspiel: Any = importlib.import_module("pyspiel")
@@ -686,16 +692,8 @@ def openspiel_game_run(hands: int, *, chance_outcomes: bool) -> Callable[[int], 
         return None
     wrapper.register()
     game = pyspiel.load_game("spades_core", {"variant": ENVS_VARIANT})
-
-    def run(i: int) -> float:
-        rng = random.Random(i)
-        choice = rng.choice
-        start = clock()
-        for _ in range(hands):
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                state.apply_action(choice(state.legal_actions()))
-        return hands / (clock() - start)
+    if not chance_outcomes:
+        return random_loop_run(game, hands)
 
     def run_with_outcomes(i: int) -> float:
         rng = random.Random(i)
@@ -710,7 +708,7 @@ def openspiel_game_run(hands: int, *, chance_outcomes: bool) -> Callable[[int], 
                     state.apply_action(choice(state.legal_actions()))
         return hands / (clock() - start)
 
-    return run_with_outcomes if chance_outcomes else run
+    return run_with_outcomes
 
 
 def pettingzoo_run(hands: int, *, wrapped: bool) -> Callable[[int], float] | None:
