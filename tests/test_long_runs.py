@@ -51,6 +51,10 @@ def command_env() -> dict[str, str]:
     return env
 
 
+def _default_interrupt() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class RunningCommand:
     """A ``spades`` command in a process group of its own, with its standard
     error read as it comes and its descendants noted as they appear."""
@@ -63,6 +67,10 @@ class RunningCommand:
             stderr=subprocess.PIPE,
             env=command_env(),
             start_new_session=True,
+            # As from a terminal: a shell that starts a command in the
+            # background (a CI script's `&`) leaves it ignoring Ctrl-C, and a
+            # child inherits that; the run under test must begin with the default.
+            preexec_fn=_default_interrupt,
         )
         assert self.process.stderr is not None
         os.set_blocking(self.process.stderr.fileno(), False)
