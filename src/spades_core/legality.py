@@ -155,9 +155,7 @@ def legal_actions(game: Game) -> tuple[Action, ...]:
         mask = legal_play_mask(game)
         return _plays_of_one_suit(mask) or _plays_of_slices(mask)
     if phase is _BID:
-        seat = game._to_act
-        values = bid_values(game._setup, seat, game._held[seat], game._bids)
-        return _BID_ACTIONS.get(values) or _bid_actions(values)
+        return _bid_actions(legal_bid_values(game))
     if phase is _DEAL:
         return (DEAL_FROM_SEED,)
     return ()
