@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 import spades_core as sc
 from spades_core import Bid, Card, Deal, IllegalActionError, IllegalReason, Phase, Play, Seat
+from spades_core._slices import SliceTable
 from spades_core.encoding import (
     ACTIONS,
     BID_ID_BASE,
@@ -153,3 +154,31 @@ def test_card_not_held_is_rejected_with_its_reason() -> None:
     with pytest.raises(IllegalActionError) as caught:
         action_from_id(game, other.id)
     assert caught.value.reason is IllegalReason.CARD_NOT_IN_HAND
+
+
+@given(
+    masks=st.lists(st.integers(min_value=0, max_value=(1 << 52) - 1), min_size=1, max_size=40),
+    suit_slices=st.lists(
+        st.tuples(st.integers(0, 3), st.integers(1, 0x1FFF)), min_size=1, max_size=20
+    ),
+)
+def test_a_slice_table_gives_the_items_of_any_mask_in_card_order(
+    masks: list[int], suit_slices: list[tuple[int, int]]
+) -> None:
+    # A fresh table, so that what it has kept comes from these masks alone.
+    table = SliceTable(lambda card: ("item", card))
+    one_suit = [bits << (13 * suit) for suit, bits in suit_slices]
+    for mask in masks + one_suit + masks:
+        expected = tuple(("item", card) for card in range(52) if mask >> card & 1)
+        kept = table.one_suit.get(mask)
+        assert table.of_mask(mask) == expected
+        assert kept is None or kept == expected
+    # Each one-suit mask met is kept whole, so the second lookup is one step.
+    for mask in one_suit:
+        assert table.one_suit[mask] == tuple(
+            ("item", card) for card in range(52) if mask >> card & 1
+        )
+    assert all(
+        key and ((key & -key).bit_length() - 1) // 13 == (key.bit_length() - 1) // 13
+        for key in table.one_suit
+    )

@@ -7,11 +7,12 @@ from __future__ import annotations
 import pickle
 import random
 
+import attrs
 import pytest
 
 import spades_core as sc
 from spades_core.playouts import playout
-from spades_core.results import HandResults
+from spades_core.results import HandResults, Trick, make_trick
 
 
 def long_game(hands: int, seed: int = 3) -> sc.Game:
@@ -100,3 +101,19 @@ def test_a_history_pickles_as_the_tuple_of_its_results() -> None:
 def test_records_of_long_games_round_trip() -> None:
     game = long_game(40)
     assert sc.loads(sc.dumps(game)) == game
+
+
+def test_a_trick_record_built_by_the_engine_is_the_one_its_constructor_makes() -> None:
+    game = playout(sc.new_game("classic", seed=11), random.Random(11))
+    played = game.hand_results[-1].played
+    for trick in played:
+        ids = [card.id for card in trick.cards]
+        built = make_trick(int(trick.leader), ids, int(trick.winner))
+        assert type(built) is Trick
+        assert built == Trick(trick.leader, trick.cards, trick.winner)
+        assert hash(built) == hash(Trick(trick.leader, trick.cards, trick.winner))
+        assert pickle.loads(pickle.dumps(built)) == built
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            built.winner = sc.Seat.NORTH  # type: ignore[misc]
+    # The engine's own records of the hand are built the same way.
+    assert all(type(trick) is Trick for trick in played)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
+from spades_core._construction import under_construction
 from spades_core.cards import CardSet
 from spades_core.game import NO_SEAT, Game, GameSetup, Phase
 from spades_core.results import HandResult, HandResults, Trick
@@ -39,23 +40,6 @@ _new_object = object.__new__
 def _slot_setter(name: str, cls: type) -> Callable[[object, object], None]:
     setter: Callable[[object, object], None] = vars(cls)[name].__set__
     return setter
-
-
-def under_construction(cls: type) -> type:
-    """A subclass of the frozen slotted class ``cls`` with the same layout
-    (no slot of its own) whose instances take plain attribute stores; an
-    instance becomes a ``cls`` when ``cls`` is assigned to its ``__class__``."""
-    # Both hooks must be object's own for CPython to store into the slots directly.
-    return type(
-        f"_{cls.__name__}UnderConstruction",
-        (cls,),
-        {
-            "__slots__": (),
-            "__setattr__": object.__setattr__,
-            "__delattr__": object.__delattr__,
-            "__module__": __name__,
-        },
-    )
 
 
 _GAME_UNDER_CONSTRUCTION: Final = under_construction(Game)

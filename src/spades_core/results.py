@@ -15,6 +15,7 @@ from typing import Any, Final, SupportsIndex, final, overload
 
 import attrs
 
+from spades_core._construction import under_construction
 from spades_core.cards import ALL_CARDS, Card, CardSet
 from spades_core.seats import Seat, SeatMap, TeamMap
 from spades_core.tricks import LEFT_OF, trick_winner
@@ -247,20 +248,24 @@ def _history(items: list[HandResult], length: int) -> HandResults:
 
 # The cache slot is written past the frozen __setattr__ (it is not part of the value).
 _store_played: Callable[[HandResult, tuple[Trick, ...]], None] = vars(HandResult)["_played"].__set__
-_set_trick_leader: Callable[[Trick, Seat], None] = vars(Trick)["leader"].__set__
-_set_trick_cards: Callable[[Trick, tuple[Card, ...]], None] = vars(Trick)["cards"].__set__
-_set_trick_winner: Callable[[Trick, Seat], None] = vars(Trick)["winner"].__set__
+# Built by plain stores (see spades_core._construction): a trick record per trick played.
+_TRICK_UNDER_CONSTRUCTION: Final = under_construction(Trick)
 
 
 def make_trick(leader: int, cards: Sequence[int], winner: int) -> Trick:
     """The :class:`Trick` record of four card ids led by seat number ``leader``."""
-    trick: Trick = _new_object(Trick)
-    _set_trick_leader(trick, SEATS[leader])
-    _set_trick_cards(
-        trick, (ALL_CARDS[cards[0]], ALL_CARDS[cards[1]], ALL_CARDS[cards[2]], ALL_CARDS[cards[3]])
+    trick: Any = _new_object(_TRICK_UNDER_CONSTRUCTION)
+    trick.leader = SEATS[leader]
+    trick.cards = (
+        ALL_CARDS[cards[0]],
+        ALL_CARDS[cards[1]],
+        ALL_CARDS[cards[2]],
+        ALL_CARDS[cards[3]],
     )
-    _set_trick_winner(trick, SEATS[winner])
-    return trick
+    trick.winner = SEATS[winner]
+    trick.__class__ = Trick
+    built: Trick = trick
+    return built
 
 
 def tricks_of_plays(first_leader: int, plays: Sequence[int]) -> tuple[Trick, ...]:

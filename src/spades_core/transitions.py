@@ -175,9 +175,16 @@ def play_unchecked(game: Game, card: int) -> Game:
     trick += (card,)
     leader = game._leader
     winner = (leader + _trick_winner(trick)) % 4
-    won_list = list(game._won)
-    won_list[winner] += 1
-    won = tuple(won_list)
+    north, east, south, west = game._won
+    if winner == 0:
+        north += 1
+    elif winner == 1:
+        east += 1
+    elif winner == 2:
+        south += 1
+    else:
+        west += 1
+    won = (north, east, south, west)
     tricks = (*game._tricks, _make_trick(leader, trick, winner))
     if len(tricks) == 13:
         bids: tuple[int, ...] = game._bids  # type: ignore[assignment]  # all made by now

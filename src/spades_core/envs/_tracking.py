@@ -233,11 +233,10 @@ def _cells_of(vector: features.Vector) -> MutableSequence[float]:
 
 
 def _in_same_hand(last: Game, game: Game) -> bool:
-    # The same deal of the same game's hand: its dealt masks are one shared tuple.
+    # The same deal of the same game's hand: its dealt masks are one shared
+    # tuple, and every step within a hand keeps the results object.
     return (
-        game._dealt is last._dealt
-        and game._setup is last._setup
-        and len(game._results) == len(last._results)
+        game._dealt is last._dealt and game._setup is last._setup and game._results is last._results
     )
 
 

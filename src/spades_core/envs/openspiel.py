@@ -648,7 +648,9 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
             moved.start_scores = position.start_scores
             moved.left = _DECK
             moved.__class__ = _Position
-            if len(after._results) > len(game._results):
+            # Within a hand every step keeps the results object: a new one
+            # means a scored hand (sooner than comparing lengths, a Python call each).
+            if after._results is not game._results:
                 # A hand was scored: the episode may be over, or chance deals next
                 # (setting the position works out the player).
                 self._position = moved

@@ -367,7 +367,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
         before = self.game
         self._cumulative_rewards[agent] = 0.0
         self.rewards = _NO_REWARDS.copy()
-        finished = len(before._results)
+        # A step within a hand keeps the results object; scoring a hand makes a new one.
+        finished = before._results
         # Policies hand over numpy integers; anything else goes to the engine as it is.
         chosen = (
             action
@@ -384,13 +385,13 @@ class raw_env(AECEnv):  # type: ignore[misc]
             game = after_legal_id(before, chosen)  # legal: no second check
         else:
             game = before.apply(action_from_id(before, chosen))  # type: ignore[arg-type]
-        if len(game._results) == finished:
+        if game._results is finished:
             # Within the hand every reward is 0, and adding them changes no total.
             self._observations.stepped(before, game)
             self.game = game
             self.agent_selection = AGENTS[game._to_act]
             return
-        if len(game.hand_results) > finished:
+        if len(game.hand_results) > len(finished):
             points = game.hand_results[-1].points
             for name, seat in _SEAT_OF.items():
                 self.rewards[name] = float(points[seat.team])
