@@ -64,6 +64,19 @@ def test_openspiel_refuses_an_illegal_id_with_the_engines_error() -> None:
     assert caught.value.reason is IllegalReason.WRONG_PHASE
 
 
+@pytest.mark.parametrize("action", [-1, 66, 10**30, True, 60.0])
+def test_openspiel_refuses_what_is_no_action_id_and_changes_nothing(action: object) -> None:
+    openspiel.register()
+    state = pyspiel.load_game("spades_core", {"variant": "classic"}).new_initial_state()
+    for card in range(52):
+        state.apply_action(card)
+    before = (state.game, state.current_player(), state.legal_actions())
+    with pytest.raises(IllegalActionError) as caught:
+        state._apply_action(action)
+    assert caught.value.reason is IllegalReason.NOT_AN_ACTION
+    assert (state.game, state.current_player(), state.legal_actions()) == before
+
+
 def test_slice_tables_list_set_bits() -> None:
     rng = random.Random(4)
     for _ in range(2000):
@@ -93,6 +106,7 @@ def test_the_wrapped_table_is_pettingzoos_standard_stack() -> None:
         (-1, "not a chance outcome"),
         (True, "not a chance outcome"),
         (7.0, "not a chance outcome"),
+        (10**30, "not a chance outcome"),
     ],
 )
 def test_openspiel_refuses_a_card_not_left_to_deal_and_changes_nothing(

@@ -530,3 +530,23 @@ def test_a_state_from_a_game_needs_the_same_rules() -> None:
         game.state_from_game("a game")
     same = sc.new_game("classic", seed=1, target_score=500).deal()
     assert game.state_from_game(same).game == same
+
+
+def test_every_hand_of_an_episode_is_dealt_from_its_dealers_left() -> None:
+    # Mirror has no loss floor: random play does not end the game before the episode.
+    state = load(variant="mirror", hands=3).new_initial_state()
+    rng = random.Random(8)
+    deals = 0
+    while not state.is_terminal():
+        if not state.is_chance_node():
+            state.apply_action(rng.choice(state.legal_actions()))
+            continue
+        dealer = state.game.dealer
+        order = rng.sample(range(52), 52)
+        for card in order:
+            state.apply_action(card)
+        deals += 1
+        for position, card in enumerate(order):
+            seat = sc.Seat((int(dealer) + 1 + position) % 4)
+            assert sc.Card.from_id(card) in state.game.hand(seat)
+    assert deals == state.game.hand_number == 3

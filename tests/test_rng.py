@@ -184,3 +184,15 @@ def test_dealing_never_touches_the_global_random_generator() -> None:
 @given(seed=st.integers(0, 2**64 - 1))
 def test_first_dealer_is_the_first_draw_of_the_dealer_stream(seed: int) -> None:
     assert rng.first_dealer(seed) == rng.SeedStream(seed, 1, 0).below(4)
+
+
+@given(deck=st.permutations(range(52)), dealer=st.integers(0, 3))
+def test_hands_of_a_deck_are_dealt_one_card_at_a_time_from_the_dealers_left(
+    deck: list[int], dealer: int
+) -> None:
+    hands = [0, 0, 0, 0]
+    seat = (dealer + 1) % 4
+    for card in deck:
+        hands[seat] |= 1 << card
+        seat = (seat + 1) % 4
+    assert rng.hands_of_deck([1 << card for card in deck], dealer) == tuple(hands)

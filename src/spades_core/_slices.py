@@ -19,6 +19,12 @@ T = TypeVar("T")
 
 _SLICE: Final = 0x1FFF
 _RANKS: Final = 13
+# The set bits of a 13-bit slice, lowest first, from its low 7 bits and its
+# high 6: a new slice is read in two lookups rather than thirteen tests.
+_LOW_BITS: Final = tuple(tuple(bit for bit in range(7) if bits >> bit & 1) for bits in range(128))
+_HIGH_BITS: Final = tuple(
+    tuple(7 + bit for bit in range(6) if bits >> bit & 1) for bits in range(64)
+)
 
 
 class SliceTable(Generic[T]):
@@ -39,9 +45,8 @@ class SliceTable(Generic[T]):
             found = table[bits]
             if found is None:
                 first = _RANKS * suit
-                found = table[bits] = tuple(
-                    item(first + rank) for rank in range(_RANKS) if bits >> rank & 1
-                )
+                ranks = _LOW_BITS[bits & 0x7F] + _HIGH_BITS[bits >> 7]
+                found = table[bits] = tuple(map(item, map(first.__add__, ranks)))
                 if bits:
                     one_suit[bits << first] = found
             return found

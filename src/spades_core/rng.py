@@ -25,12 +25,20 @@ from __future__ import annotations
 
 import operator
 import struct
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 from spades_core.tricks import LEFT_OF
 
-__all__ = ["MAX_SEED", "SeedStream", "deal_masks", "first_dealer", "mix64", "shuffled_deck"]
+__all__ = [
+    "MAX_SEED",
+    "SeedStream",
+    "deal_masks",
+    "first_dealer",
+    "hands_of_deck",
+    "mix64",
+    "shuffled_deck",
+]
 
 MAX_SEED: Final = (1 << 64) - 1
 """The largest seed: a seed is a whole number from 0 to 2**64-1 (one 64-bit word)."""
@@ -129,6 +137,13 @@ def deal_masks(seed: int, hand_index: int, dealer: int) -> tuple[int, int, int, 
     for j in _shuffle_draws(seed, hand_index):
         deck[i], deck[j] = deck[j], deck[i]
         i -= 1
+    return hands_of_deck(deck, dealer)
+
+
+def hands_of_deck(deck: Sequence[int], dealer: int) -> tuple[int, int, int, int]:
+    """The four hands (as masks, by seat number) dealt from ``deck``, the
+    bits (``1 << id``) of the 52 cards in dealing order, one card at a time
+    clockwise from the left of seat number ``dealer``."""
     # Position p goes to seat (left of dealer + p) % 4: every fourth card to one seat.
     first = LEFT_OF[dealer]
     return (

@@ -93,6 +93,7 @@ from spades_core.game import SEATS, Game, Phase, new_game
 from spades_core.options import OptionSpec, Rules
 from spades_core.records import dumps, loads
 from spades_core.registry import available_variants, load_variant
+from spades_core.rng import hands_of_deck
 from spades_core.sampling import HiddenCards, determinize
 from spades_core.seats import Seat, Team
 from spades_core.transitions import deal_unchecked
@@ -128,6 +129,7 @@ _TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
 _OWN_PARAMETERS: Final[dict[str, object]] = {"variant": "classic", "hands": 1, "returns": "points"}
 _CARDS: Final = _episode.CARDS
 _DECK: Final = tuple(range(_CARDS))
+_CARD_BITS: Final = tuple(1 << card for card in _DECK)
 # The chance outcome of each card when ``n`` cards are left to deal:
 # ``_OUTCOMES[n][card]``, built once rather than at every chance node.
 _OUTCOMES: Final = tuple(
@@ -605,12 +607,14 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
         position = self._position
         game = position.game
         if self._player == _CHANCE:
-            if type(action) is not int or not 0 <= action < _CARDS:
+            if type(action) is not int:
                 _chance_outcome(action)  # raises the error naming what chance deals
             left = position.left
             try:
                 index = left.index(action)
             except ValueError:
+                # Not a card left to deal: no card at all, or one dealt already.
+                _chance_outcome(action)
                 raise IllegalActionError(
                     IllegalReason.INVALID_DEAL, f"{ALL_CARDS[action]} has been dealt already"
                 ) from None
@@ -627,19 +631,17 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
                 # while it does (they are worked out for a player's move only).
                 self.__dict__["_position"] = moved
                 return
-            masks = [0, 0, 0, 0]
-            first = int(game.dealer) + 1
-            for index, card in enumerate(dealing):
-                masks[(first + index) % 4] |= 1 << card
+            masks = hands_of_deck(list(map(_CARD_BITS.__getitem__, dealing)), game._dealer)
             # Fifty-two distinct cards, thirteen a seat: a deal the engine need not check.
-            dealt = deal_unchecked(game, tuple(masks))
+            dealt = deal_unchecked(game, masks)
             # The first bidder is to act: a hand about to be bid ends no episode.
             self._move(position.moved(dealt, ()), dealt._to_act)
             return
         bits = self._legal_bits
         if bits < 0:
             bits = legal_id_bits(game)
-        if type(action) is int and 0 <= action < NUM_ACTIONS and bits >> action & 1:
+        # The legal bits end below NUM_ACTIONS: a larger id finds no bit set.
+        if type(action) is int and action >= 0 and bits >> action & 1:
             after = after_legal_id(game, action)
             moved = _new_object(_POSITION_UNDER_CONSTRUCTION)
             moved.game = after
