@@ -90,7 +90,9 @@ def instructions(name: str, hands: int, measured: bool) -> int:
         ]
         if measured:
             command.append("--measured")
-        environment = {**os.environ, "PYTHONHASHSEED": "0"}
+        # numpy's OpenBLAS threads wait for work by spinning, and callgrind
+        # counts their instructions too: one thread keeps the counts steady.
+        environment = {**os.environ, "PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1"}
         subprocess.run(command, check=True, capture_output=True, env=environment)
         found = re.search(r"^summary:\s*(\d+)", out.read_text(), re.MULTILINE)
         if found is None:

@@ -40,9 +40,10 @@ the engine driven by action ids; the OpenSpiel game is played with the
 native row's loop, letter for letter, and once more picking deals from
 ``chance_outcomes()``. When section ``os`` is chosen, the ``ratio`` rows give
 each Python path (``envs``, and ``a`` for classic) as a multiple of
-OpenSpiel's Python loop, each the median of interleaved pairs (a run of the
-path and a run of OpenSpiel back to back, in alternating order, so that the
-machine's changing speed falls on both alike); with section ``batch``,
+OpenSpiel's Python loop, each the median of interleaved pairs (in each pair
+the path and OpenSpiel's loop take eight turns each in alternation, a few
+hundredths of a second a turn, so that the machine's changing speed falls on
+both alike); with section ``batch``,
 ``batch.play`` is given as a multiple of OpenSpiel's all-C++ loop. Each ratio
 is shown against its goal.
 
@@ -67,7 +68,7 @@ import sys
 import time
 import tracemalloc
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -944,6 +945,12 @@ def paired_runs(plan: Plan) -> int:
     return 2 * plan.runs - 1
 
 
+PAIR_TURNS = 8
+"""How many turns each side of a pair takes: a pair plays the path and
+OpenSpiel's loop in alternation, a few hundredths of a second each, so that a
+change in the machine's speed lasting a fraction of a second reaches both."""
+
+
 def paired_ratio(
     plan: Plan,
     name: str,
@@ -952,22 +959,25 @@ def paired_ratio(
     goal: float,
 ) -> Result:
     """``run``'s hands per second over OpenSpiel's native loop's, as the median
-    of interleaved pairs: each pair times one run of each, back to back, and the
-    order alternates, so a change in the machine's speed during the benchmark
-    falls on both sides of a pair alike."""
+    of interleaved pairs. Each pair gives both :data:`PAIR_TURNS` turns in
+    alternation (``run`` and ``native`` each play one turn's hands, the one to
+    start alternating too) and compares their time per hand over all turns."""
     run(-1)
     native(-1)
     ratios, rates, native_rates = [], [], []
     for i in range(paired_runs(plan)):
-        if i % 2:
-            rate = run(i)
-            native_rate = native(i)
-        else:
-            native_rate = native(i)
-            rate = run(i)
-        rates.append(rate)
-        native_rates.append(native_rate)
-        ratios.append(rate / native_rate)
+        seconds = native_seconds = 0.0  # per hand, summed over the turns
+        for turn in range(PAIR_TURNS):
+            number = i * PAIR_TURNS + turn
+            if (i + turn) % 2:
+                seconds += 1 / run(number)
+                native_seconds += 1 / native(number)
+            else:
+                native_seconds += 1 / native(number)
+                seconds += 1 / run(number)
+        rates.append(PAIR_TURNS / seconds)
+        native_rates.append(PAIR_TURNS / native_seconds)
+        ratios.append(native_seconds / seconds)
     note = (
         f"median of {len(ratios)} interleaved pairs, range {min(ratios):.2f}-{max(ratios):.2f}; "
         f"{statistics.median(rates):,.0f} / {statistics.median(native_rates):,.0f} hands/s"
@@ -980,15 +990,17 @@ def paired_ratios(plan: Plan, chosen: Sequence[str]) -> list[Result]:
     """Each row of :data:`PAIRED_GOALS` whose section was chosen, as a multiple of
     OpenSpiel's Python loop measured pair by pair with it (when section ``os``
     was chosen and OpenSpiel is installed)."""
-    native = openspiel_native_run(plan.hands) if "os" in chosen else None
+    # Each turn of a pair plays a share of the hands a run of the section plays.
+    turn = replace(plan, hands=max(PAIR_TURNS, plan.hands // PAIR_TURNS))
+    native = openspiel_native_run(turn.hands) if "os" in chosen else None
     if native is None:
         return []
     runs: dict[str, Callable[[int], float] | None] = {}
     if "envs" in chosen:
-        runs.update((name, path[0]) for name, path in envs_paths(plan).items())
+        runs.update((name, path[0]) for name, path in envs_paths(turn).items())
     if "a" in chosen:
         runs["random hands, checked API, classic"] = hand_rate_run(
-            plan.hands, "classic", checked_hand
+            turn.hands, "classic", checked_hand
         )
     rows = []
     for section, name, goal in PAIRED_GOALS:

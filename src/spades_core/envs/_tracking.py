@@ -75,6 +75,10 @@ def _hand_start(seat: int | None) -> int:
     return _HAND if seat == 0 else _OTHER_HANDS + _CARDS * (seat - 1)
 
 
+_HAND_STARTS: Final = tuple(_hand_start(seat) for seat in range(_SEATS))
+"""``_hand_start(seat)`` for each seat number, looked up once per card."""
+
+
 def _gather(viewer: int | None) -> npt.NDArray[np.intp]:
     """For each entry of ``viewer``'s observation, its place in the shared vector."""
     origin = 0 if viewer is None else viewer
@@ -198,7 +202,7 @@ class ObservationTracker:
         cells = self._cells
         seat = last._to_act
         card = (last._held[seat] ^ game._held[seat]).bit_length() - 1
-        cells[_hand_start(seat) + card] = 0.0
+        cells[_HAND_STARTS[seat] + card] = 0.0
         cells[_PLAYED + _CARDS * seat + card] = 1.0
         trick = last._trick
         led = trick[0] // RANKS if trick else NO_SUIT
@@ -210,18 +214,17 @@ class ObservationTracker:
         if game._trick:
             cells[_TRICK + _CARDS * seat + card] = 1.0
         else:
-            # The trick is complete: no trick is in progress now.
+            # The trick is complete: no trick is in progress now, and its
+            # winner, who has one trick more, leads the next.
             leader = last._leader
             for position, earlier in enumerate(trick):
                 cells[_TRICK + _CARDS * ((leader + position) % _SEATS) + earlier] = 0.0
-        if game._won != last._won:
-            for who in range(_SEATS):
-                if game._won[who] != last._won[who]:
-                    cells[_WON + 14 * who + last._won[who]] = 0.0
-                    cells[_WON + 14 * who + game._won[who]] = 1.0
-        if game._leader != last._leader:
-            cells[_LEADER + last._leader] = 0.0
-            cells[_LEADER + game._leader] = 1.0
+            winner = game._leader
+            cells[_WON + 14 * winner + last._won[winner]] = 0.0
+            cells[_WON + 14 * winner + game._won[winner]] = 1.0
+            if winner != leader:
+                cells[_LEADER + leader] = 0.0
+                cells[_LEADER + winner] = 1.0
         cells[_TO_ACT + seat] = 0.0
         cells[_TO_ACT + game._to_act] = 1.0
         cells[_BROKEN] = 1.0 if game._broken else 0.0
