@@ -40,10 +40,17 @@ def test_applying_each_legal_action_agrees_with_the_checked_transition(
         # an equal action that is not the pre-built one, and with the seat named.
         assert game.apply(action) == expected
         assert _uncached(game).apply(action) == expected
+        # Play.of and Bid.of give the pre-built action; the constructors do not.
+        equal: Play | Bid | None = None
         if isinstance(action, Play):
-            assert game.apply(Play.of(action.card)) == expected
+            equal = Play(action.card)
         elif isinstance(action, Bid):
-            assert game.apply(Bid.of(action.value)) == expected
+            equal = Bid(action.value)
+        if equal is not None:
+            assert equal is not action
+            assert equal == action
+            assert game.apply(equal) == expected
+            assert _uncached(game).apply(equal) == expected
         seat = game.to_act
         if seat is not None:
             assert game.apply(action, seat=seat) == expected
