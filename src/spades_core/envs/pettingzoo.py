@@ -391,18 +391,18 @@ class raw_env(AECEnv):  # type: ignore[misc]
             self.game = game
             self.agent_selection = AGENTS[game._to_act]
             return
-        if len(game.hand_results) > len(finished):
-            points = game.hand_results[-1].points
-            for name, seat in _SEAT_OF.items():
-                self.rewards[name] = float(points[seat.team])
-            if _episode.episode_over(game, 0, self.hands):
-                stopped = not game.is_over and self.hands == _episode.WHOLE_GAME
-                flags = self.truncations if stopped else self.terminations
-                self._truncated = stopped
-                for name in AGENTS:
-                    flags[name] = True
-            else:
-                game = game.deal()
+        # A new results object: the action finished the hand, which is scored.
+        points = game.hand_results[-1].points
+        for name, seat in _SEAT_OF.items():
+            self.rewards[name] = float(points[seat.team])
+        if _episode.episode_over(game, 0, self.hands):
+            stopped = not game.is_over and self.hands == _episode.WHOLE_GAME
+            flags = self.truncations if stopped else self.terminations
+            self._truncated = stopped
+            for name in AGENTS:
+                flags[name] = True
+        else:
+            game = game.deal()
         self.game = game
         self._select()
         self._accumulate_rewards()
