@@ -241,9 +241,9 @@ def test_env_refuses_an_action_out_of_bounds_as_pettingzoos_wrapper_does(action:
 def test_openspiel_steps_leave_positions_that_clone_and_serialize_as_built_ones(
     variant: str,
 ) -> None:
-    # Deals and decisions build the next position inside _apply_action: each
-    # must be a finished _Position whose parts agree with one another, and
-    # whose state clones and serializes like any other.
+    # Deals and decisions update the state's position in place inside
+    # _apply_action: after each, its parts must agree with one another, and
+    # the state must clone and serialize like any other.
     openspiel.register()
     game = pyspiel.load_game("spades_core", {"variant": variant, "hands": 2})
     rng = random.Random(11)
@@ -254,7 +254,7 @@ def test_openspiel_steps_leave_positions_that_clone_and_serialize_as_built_ones(
         steps += 1
         position = state._position
         assert type(position) is openspiel._Position
-        assert position.left == tuple(card for card in range(52) if card not in position.dealing)
+        assert position.left == [card for card in range(52) if card not in position.dealing]
         assert state.current_player() == state._player_at(position)
         assert state._legal_bits == -1  # nothing kept from the position before
         if steps % 7 and not state.is_terminal():
@@ -270,6 +270,64 @@ def test_openspiel_steps_leave_positions_that_clone_and_serialize_as_built_ones(
             assert other._position.left == position.left
             assert other.current_player() == state.current_player()
             assert other.legal_actions() == state.legal_actions()
+
+
+def _snapshot(state: openspiel.SpadesCoreState) -> tuple[Any, ...]:
+    return (
+        state.game,
+        state.dealing,
+        state.current_player(),
+        state.legal_actions(),
+        state._position.left.copy(),
+        state.history(),
+    )
+
+
+@pytest.mark.parametrize("variant", ["classic", "mirror", "whiz"])
+def test_openspiel_states_never_share_a_position(variant: str) -> None:
+    # A step updates the state's own position in place, so every way of
+    # making a state (a new episode, a clone, a copy, deserialization,
+    # resampling, a state at a game) must give it a position of its own:
+    # stepping any one state leaves every other exactly as it was.
+    openspiel.register()
+    game = pyspiel.load_game("spades_core", {"variant": variant, "hands": 2})
+    rng = random.Random(17)
+    main = game.new_initial_state()
+    untouched = game.new_initial_state()
+    others: list[openspiel.SpadesCoreState] = [untouched]
+    steps = 0
+    while not main.is_terminal():
+        if steps % 9 == 0 or main.dealing == ():
+            others.append(main.clone())
+            others.append(pickle.loads(pickle.dumps(main)))
+            others.append(
+                openspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, main))[
+                    1
+                ]
+            )
+            if not main.is_chance_node():
+                others.append(main.resample_from_infostate(main.current_player(), rng.random))
+                others.append(game.state_from_game(main.game))
+        main.apply_action(rng.choice(main.legal_actions()))
+        steps += 1
+    kinds = {type(state._position) for state in others}
+    assert kinds == {openspiel._Position}
+    positions = [state._position for state in (main, *others)]
+    assert len({id(position) for position in positions}) == len(positions)
+    assert len({id(position.dealing) for position in positions}) == len(positions)
+    assert len({id(position.left) for position in positions}) == len(positions)
+    # Each other state still stands where it was made, though main moved on.
+    before = [_snapshot(state) for state in others]
+    assert before[0] == _snapshot(game.new_initial_state())
+    after_main = _snapshot(main)
+    for index, state in enumerate(others):
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        assert _snapshot(main) == after_main
+        for other_index, other in enumerate(others):
+            if other_index > index:
+                assert _snapshot(other) == before[other_index]
+    assert _snapshot(game.new_initial_state()) == before[0]
 
 
 def test_pettingzoo_masks_unpack_every_id_of_the_bits() -> None:

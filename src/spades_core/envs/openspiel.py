@@ -66,7 +66,6 @@ import numpy as np
 import pyspiel
 
 from spades_core import _check
-from spades_core._build import under_construction
 from spades_core.actions import Action
 from spades_core.bots import deal_sampler, playout_value
 from spades_core.cards import ALL_CARDS
@@ -356,11 +355,12 @@ class SpadesCoreGame(pyspiel.Game):  # type: ignore[misc]
         }
         super().__init__(_game_type(utility), info, parameters)
         start = new_game(self.variant, seed=0, dealer=FIRST_DEALER, **dict(self.rules.overrides))
-        self._initial = _Position(start, (), 0, (0, 0))
+        self._initial = _Position(start, [], 0, (0, 0), list(_DECK))
+        """The position every episode starts from; each new state gets a copy."""
 
     def new_initial_state(self) -> SpadesCoreState:
         """The start of an episode: the first hand about to be dealt."""
-        return SpadesCoreState(self, self._initial)
+        return SpadesCoreState(self, self._initial.copy())
 
     def state_from_game(self, game: Game) -> SpadesCoreState:
         """A state at ``game`` (of this game's variant and rules), starting an
@@ -374,7 +374,8 @@ class SpadesCoreGame(pyspiel.Game):  # type: ignore[misc]
                 f"OpenSpiel game ({self})"
             )
         scores = game.scores.values_
-        return SpadesCoreState(self, _Position(game, (), game.hand_number, (scores[0], scores[1])))
+        start = _Position(game, [], game.hand_number, (scores[0], scores[1]), list(_DECK))
+        return SpadesCoreState(self, start)
 
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: object = None
@@ -390,56 +391,51 @@ class SpadesCoreGame(pyspiel.Game):  # type: ignore[misc]
         return _Observer(perfect_recall=perfect_recall, public_only=public_only)
 
 
-@attrs.frozen
+@attrs.define
 class _Position:
-    """Everything a state is: immutable, so clones share it."""
+    """Everything a state is.
+
+    Each state owns its position, and a step updates it in place: a new
+    state, a clone (through ``__deepcopy__``) and a deserialized state each
+    get a position of their own, so no two states ever share one.
+    """
 
     game: Game
-    dealing: tuple[int, ...]
+    dealing: list[int]
     """Card ids dealt so far to the hand being dealt."""
     start_hand: int
     start_scores: tuple[int, int]
-    left: tuple[int, ...] = attrs.field(default=_DECK, eq=False, repr=False)
+    left: list[int] = attrs.field(eq=False, repr=False)
     """The card ids not in ``dealing``, ascending (kept so that a chance node
     does not work them out again)."""
 
-    def moved(
-        self, game: Game, dealing: tuple[int, ...], left: tuple[int, ...] | None = None
-    ) -> _Position:
-        """The same episode at another game and deal; ``left`` is the cards not
-        in ``dealing`` when the caller knows them."""
-        # Built by plain stores (see spades_core._build): a position per action.
-        moved: Any = _new_object(_POSITION_UNDER_CONSTRUCTION)
-        moved.game = game
-        moved.dealing = dealing
-        moved.start_hand = self.start_hand
-        moved.start_scores = self.start_scores
-        moved.left = _undealt(dealing) if left is None else left
-        moved.__class__ = _Position
-        built: _Position = moved
-        return built
+    def moved(self, game: Game, dealing: tuple[int, ...]) -> _Position:
+        """A new position of the same episode at another game and deal."""
+        return _Position(game, list(dealing), self.start_hand, self.start_scores, _undealt(dealing))
+
+    def copy(self) -> _Position:
+        """A new position equal to this one, for another state to own."""
+        return _Position(
+            self.game, self.dealing.copy(), self.start_hand, self.start_scores, self.left.copy()
+        )
 
     def __deepcopy__(self, memo: object) -> _Position:
-        return self
+        # OpenSpiel's clone() deep-copies the state's __dict__: the clone gets
+        # a position of its own, since each state updates its own in place.
+        return self.copy()
 
     def __reduce__(self) -> tuple[Any, ...]:
         # OpenSpiel pickles a state's __dict__, which holds this position alone:
         # it travels as its game record, read back through the record reader.
         return (
             _position_from_record,
-            (dumps(self.game), self.dealing, self.start_hand, self.start_scores),
+            (dumps(self.game), tuple(self.dealing), self.start_hand, self.start_scores),
         )
 
 
-_new_object = object.__new__
-_POSITION_UNDER_CONSTRUCTION: Final = under_construction(_Position)
-
-
-def _undealt(dealing: tuple[int, ...]) -> tuple[int, ...]:
-    if not dealing:
-        return _DECK
+def _undealt(dealing: tuple[int, ...]) -> list[int]:
     dealt = set(dealing)
-    return tuple(card for card in _DECK if card not in dealt)
+    return [card for card in _DECK if card not in dealt]
 
 
 def _position_from_record(
@@ -480,7 +476,7 @@ def _position_from_record(
             f"scores before hand {start_hand + 1}, {scores}"
         )
     return _Position(
-        game, dealing, start_hand, (start_scores[0], start_scores[1]), _undealt(dealing)
+        game, list(dealing), start_hand, (start_scores[0], start_scores[1]), _undealt(dealing)
     )
 
 
@@ -500,9 +496,10 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
     __slots__ = ("__dict__", "_hands", "_legal_bits", "_player", "_win_returns")
 
     def __init__(self, game: SpadesCoreGame, position: _Position | None = None) -> None:
+        # The state owns ``position`` from now on (see _Position).
         super().__init__(game)
         if position is None:
-            position = game._initial
+            position = game._initial.copy()
         self._hands = game.hands
         self._win_returns = game.returns_kind == "win"
         self._position = position
@@ -525,13 +522,6 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
             _set_player(self, self._player_at(value))
             _set_legal_bits(self, -1)  # not worked out yet
 
-    def _move(self, position: _Position, player: int) -> None:
-        # What setting the position does, for a caller that knows the player to
-        # move: no call of __setattr__ and no working out again.
-        self.__dict__["_position"] = position
-        _set_player(self, player)
-        _set_legal_bits(self, -1)
-
     def _player_at(self, position: _Position) -> int:
         # Asked for at every node of a search: worked out once per position.
         game = position.game
@@ -548,7 +538,7 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
     @property
     def dealing(self) -> tuple[int, ...]:
         """Card ids dealt so far to the hand being dealt."""
-        return self._position.dealing
+        return tuple(self._position.dealing)
 
     # -- whose move ----------------------------------------------------------------
 
@@ -601,9 +591,8 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
         return [outcomes[card] for card in left]
 
     def _apply_action(self, action: int) -> None:
-        # OpenSpiel calls this about 108 times a hand (52 deals, 56 decisions),
-        # so the two common steps build the next position here, as
-        # _Position.moved does, without its call and that of _move.
+        # OpenSpiel calls this about 108 times a hand (52 deals, 56 decisions).
+        # The state owns its position, so a step updates it in place.
         position = self._position
         game = position.game
         if self._player == _CHANCE:
@@ -611,31 +600,28 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
                 _chance_outcome(action)  # raises the error naming what chance deals
             left = position.left
             try:
-                index = left.index(action)
+                left.remove(action)
             except ValueError:
                 # Not a card left to deal: no card at all, or one dealt already.
                 _chance_outcome(action)
                 raise IllegalActionError(
                     IllegalReason.INVALID_DEAL, f"{ALL_CARDS[action]} has been dealt already"
                 ) from None
-            dealing = (*position.dealing, action)
-            if len(dealing) < _CARDS:
-                moved: Any = _new_object(_POSITION_UNDER_CONSTRUCTION)
-                moved.game = game
-                moved.dealing = dealing
-                moved.start_hand = position.start_hand
-                moved.start_scores = position.start_scores
-                moved.left = left[:index] + left[index + 1 :]
-                moved.__class__ = _Position
+            dealing = position.dealing
+            dealing.append(action)
+            if left:
                 # Still dealing: chance stays to move, and no legal ids are kept
                 # while it does (they are worked out for a player's move only).
-                self.__dict__["_position"] = moved
                 return
             masks = hands_of_deck(list(map(_CARD_BITS.__getitem__, dealing)), game._dealer)
             # Fifty-two distinct cards, thirteen a seat: a deal the engine need not check.
             dealt = deal_unchecked(game, masks)
+            position.game = dealt
+            position.dealing = []
+            position.left = list(_DECK)
             # The first bidder is to act: a hand about to be bid ends no episode.
-            self._move(position.moved(dealt, ()), dealt._to_act)
+            _set_player(self, dealt._to_act)
+            _set_legal_bits(self, -1)
             return
         bits = self._legal_bits
         if bits < 0:
@@ -643,23 +629,14 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
         # The legal bits end below NUM_ACTIONS: a larger id finds no bit set.
         if type(action) is int and action >= 0 and bits >> action & 1:
             after = after_legal_id(game, action)
-            moved = _new_object(_POSITION_UNDER_CONSTRUCTION)
-            moved.game = after
-            moved.dealing = ()
-            moved.start_hand = position.start_hand
-            moved.start_scores = position.start_scores
-            moved.left = _DECK
-            moved.__class__ = _Position
-            # Within a hand every step keeps the results object: a new one
-            # means a scored hand (sooner than comparing lengths, a Python call each).
-            if after._results is not game._results:
-                # A hand was scored: the episode may be over, or chance deals next
-                # (setting the position works out the player).
-                self._position = moved
-                return
-            # Within a hand nothing is being dealt, and the seat to act moves next.
-            self.__dict__["_position"] = moved
-            _set_player(self, after._to_act)
+            position.game = after
+            # Within a hand every step keeps the results object and the seat to
+            # act moves next; a new results object means a scored hand, after
+            # which the episode may be over or chance deals next.
+            if after._results is game._results:
+                _set_player(self, after._to_act)
+            else:
+                _set_player(self, self._player_at(position))
             _set_legal_bits(self, -1)
             return
         # Not legal here: the engine's error, with its reason.
