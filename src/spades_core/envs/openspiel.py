@@ -125,6 +125,15 @@ INT_PLACEHOLDER: Final = -(2**31)
 _RETURNS: Final = ("points", "win")
 _CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
+# What a state's current_player() is, for each player to move: the player's
+# number's own __index__, a built-in that returns the number. OpenSpiel's C++
+# asks current_player() before every action it applies, and a built-in answers
+# without starting a Python frame.
+_ANSWERS: Final[dict[int, Callable[[], int]]] = {
+    player: player.__index__ for player in (0, 1, 2, 3, _CHANCE, _TERMINAL)
+}
+_CHANCE_ANSWER: Final = _ANSWERS[_CHANCE]
+_TERMINAL_ANSWER: Final = _ANSWERS[_TERMINAL]
 _OWN_PARAMETERS: Final[dict[str, object]] = {"variant": "classic", "hands": 1, "returns": "points"}
 _CARDS: Final = _episode.CARDS
 _DECK: Final = tuple(range(_CARDS))
@@ -492,8 +501,16 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
     """A position of an episode; :attr:`game` is the engine's game."""
 
     # OpenSpiel serializes (pickles) and clones a state through its __dict__:
-    # the position alone is kept there, and the rest follows from it and the game.
-    __slots__ = ("__dict__", "_hands", "_legal_bits", "_player", "_win_returns")
+    # the position alone is kept there, and the rest follows from it and the
+    # game. current_player is a slot that holds the answer (see _ANSWERS).
+    __slots__ = {
+        "__dict__": None,
+        "_hands": None,
+        "_legal_bits": None,
+        "_win_returns": None,
+        "current_player": "current_player() is the seat number to act, or OpenSpiel's chance "
+        "or terminal id.",
+    }
 
     def __init__(self, game: SpadesCoreGame, position: _Position | None = None) -> None:
         # The state owns ``position`` from now on (see _Position).
@@ -511,7 +528,7 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
         game = self.get_game()
         self._hands = game.hands
         self._win_returns = game.returns_kind == "win"
-        self._player = self._player_at(self._position)
+        _set_answer(self, _ANSWERS[self._player_at(self._position)])
         self._legal_bits = -1
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -519,7 +536,7 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
         # attribute: whose move it is is worked out again whenever it is set.
         super().__setattr__(name, value)
         if name == "_position":
-            _set_player(self, self._player_at(value))
+            _set_answer(self, _ANSWERS[self._player_at(value)])
             _set_legal_bits(self, -1)  # not worked out yet
 
     def _player_at(self, position: _Position) -> int:
@@ -542,10 +559,6 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
 
     # -- whose move ----------------------------------------------------------------
 
-    def current_player(self) -> int:
-        """The seat number to act, or OpenSpiel's chance / terminal id."""
-        return self._player
-
     def _legal_id_bits(self) -> int:
         # Asked by legal_actions and again by apply_action: worked out once per position.
         bits = self._legal_bits
@@ -555,7 +568,7 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
         return bits
 
     def _legal_actions(self, player: int) -> list[int]:
-        if player != self._player or player < 0:
+        if player != self.current_player() or player < 0:
             return []
         return list(ids_of_bits(self._legal_id_bits()))
 
@@ -566,7 +579,7 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
     def legal_actions(self, player: int | None = None) -> list[int]:
         """The legal action ids of ``player`` (by default the player to move):
         at a chance node, the cards left to deal."""
-        current = self._player
+        current = self.current_player()
         if player is None or player == current:
             if current >= 0:
                 bits = self._legal_bits
@@ -579,11 +592,11 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
 
     def is_chance_node(self) -> bool:
         """Whether chance is to move (a card is being dealt)."""
-        return self._player == _CHANCE
+        return self.current_player is _CHANCE_ANSWER
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The cards not dealt yet, each with equal probability."""
-        if self._player != _CHANCE:
+        if self.current_player is not _CHANCE_ANSWER:
             return []
         left = self._position.left
         outcomes = _OUTCOMES[len(left)]
@@ -595,7 +608,7 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
         # The state owns its position, so a step updates it in place.
         position = self._position
         game = position.game
-        if self._player == _CHANCE:
+        if self.current_player is _CHANCE_ANSWER:
             if type(action) is not int:
                 _chance_outcome(action)  # raises the error naming what chance deals
             left = position.left
@@ -620,7 +633,7 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
             position.dealing = []
             position.left = list(_DECK)
             # The first bidder is to act: a hand about to be bid ends no episode.
-            _set_player(self, dealt._to_act)
+            _set_answer(self, _ANSWERS[dealt._to_act])
             _set_legal_bits(self, -1)
             return
         bits = self._legal_bits
@@ -634,9 +647,9 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
             # act moves next; a new results object means a scored hand, after
             # which the episode may be over or chance deals next.
             if after._results is game._results:
-                _set_player(self, after._to_act)
+                _set_answer(self, _ANSWERS[after._to_act])
             else:
-                _set_player(self, self._player_at(position))
+                _set_answer(self, _ANSWERS[self._player_at(position)])
             _set_legal_bits(self, -1)
             return
         # Not legal here: the engine's error, with its reason.
@@ -657,7 +670,7 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         """Whether the episode is over."""
-        return self._player == _TERMINAL
+        return self.current_player is _TERMINAL_ANSWER
 
     def returns(self) -> list[float]:
         """Each player's return: 0 before the end, then points or ±1 (see the module docs)."""
@@ -722,8 +735,8 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
         return "\n".join(lines)
 
 
-_set_player: Final[Callable[[SpadesCoreState, int], None]] = vars(SpadesCoreState)[
-    "_player"
+_set_answer: Final[Callable[[SpadesCoreState, Callable[[], int]], None]] = vars(SpadesCoreState)[
+    "current_player"
 ].__set__
 _set_legal_bits: Final[Callable[[SpadesCoreState, int], None]] = vars(SpadesCoreState)[
     "_legal_bits"
