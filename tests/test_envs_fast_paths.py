@@ -29,7 +29,11 @@ def test_openspiel_queries_answer_as_the_cpp_state(variant: str) -> None:
     for _ in range(3):
         state = game.new_initial_state()
         while True:
+            # current_player is a slot holding a built-in: C++ must find it as the override.
+            assert type(state.current_player()) is int
+            assert state.current_player() == pyspiel.State.current_player(state)
             assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+            assert state.is_terminal() == pyspiel.State.is_terminal(state)
             assert state.legal_actions() == pyspiel.State.legal_actions(state)
             for player in (0, 1, 2, 3, state.current_player()):
                 assert state.legal_actions(player) == pyspiel.State.legal_actions(state, player)
