@@ -288,16 +288,18 @@ def _snapshot(state: openspiel.SpadesCoreState) -> tuple[Any, ...]:
 
 
 @pytest.mark.parametrize("variant", ["classic", "mirror", "whiz"])
-def test_openspiel_states_never_share_a_position(variant: str) -> None:
-    # A step updates the state's own position in place, so every way of
-    # making a state (a new episode, a clone, a copy, deserialization,
-    # resampling, a state at a game) must give it a position of its own:
-    # stepping any one state leaves every other exactly as it was.
+def test_stepping_one_openspiel_state_never_moves_another(variant: str) -> None:
+    # A step updates the state's position in place unless it is shared, so
+    # every way of making a state (a new episode, a clone, a copy,
+    # deserialization, resampling, a state at a game) must leave it a position
+    # no other state changes: stepping any one state leaves every other
+    # exactly as it was.
     openspiel.register()
     game = pyspiel.load_game("spades_core", {"variant": variant, "hands": 2})
     rng = random.Random(17)
     main = game.new_initial_state()
     untouched = game.new_initial_state()
+    fresh = _snapshot(untouched)
     others: list[openspiel.SpadesCoreState] = [untouched]
     steps = 0
     while not main.is_terminal():
@@ -314,15 +316,11 @@ def test_openspiel_states_never_share_a_position(variant: str) -> None:
                 others.append(game.state_from_game(main.game))
         main.apply_action(rng.choice(main.legal_actions()))
         steps += 1
-    kinds = {type(state._position) for state in others}
-    assert kinds == {openspiel._Position}
-    positions = [state._position for state in (main, *others)]
-    assert len({id(position) for position in positions}) == len(positions)
-    assert len({id(position.dealing) for position in positions}) == len(positions)
-    assert len({id(position.left) for position in positions}) == len(positions)
+    assert {type(state._position) for state in others} == {openspiel._Position}
     # Each other state still stands where it was made, though main moved on.
     before = [_snapshot(state) for state in others]
-    assert before[0] == _snapshot(game.new_initial_state())
+    assert before[0] == fresh
+    assert _snapshot(game.new_initial_state()) == fresh
     after_main = _snapshot(main)
     for index, state in enumerate(others):
         while not state.is_terminal():
@@ -331,7 +329,37 @@ def test_openspiel_states_never_share_a_position(variant: str) -> None:
         for other_index, other in enumerate(others):
             if other_index > index:
                 assert _snapshot(other) == before[other_index]
-    assert _snapshot(game.new_initial_state()) == before[0]
+    assert _snapshot(game.new_initial_state()) == fresh
+
+
+def test_a_clone_shares_its_position_until_either_state_steps() -> None:
+    openspiel.register()
+    game = pyspiel.load_game("spades_core", {"variant": "classic"})
+    state = game.new_initial_state()
+    assert state._position is game._initial
+    assert game._initial.shared
+    state.apply_action(5)  # the first step takes a copy of its own
+    assert state._position is not game._initial
+    assert not state._position.shared
+    assert game._initial.dealing == []
+    assert 5 in game._initial.left
+    twin = state.clone()
+    assert twin._position is state._position
+    assert state._position.shared
+    position = state._position
+    twin.apply_action(6)
+    assert twin._position is not position
+    assert not twin._position.shared
+    assert position.dealing == [5]
+    assert 6 in position.left
+    state.apply_action(7)
+    assert state._position is not position
+    assert (state.dealing, twin.dealing, position.dealing) == ((5, 7), (5, 6), [5])
+    # An illegal action at a shared position changes neither state.
+    third = state.clone()
+    with pytest.raises(IllegalActionError):
+        third.apply_action(5)
+    assert third.dealing == state.dealing == (5, 7)
 
 
 def test_pettingzoo_masks_unpack_every_id_of_the_bits() -> None:

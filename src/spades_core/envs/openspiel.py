@@ -364,12 +364,12 @@ class SpadesCoreGame(pyspiel.Game):  # type: ignore[misc]
         }
         super().__init__(_game_type(utility), info, parameters)
         start = new_game(self.variant, seed=0, dealer=FIRST_DEALER, **dict(self.rules.overrides))
-        self._initial = _Position(start, [], 0, (0, 0), list(_DECK))
-        """The position every episode starts from; each new state gets a copy."""
+        self._initial = _Position(start, [], 0, (0, 0), list(_DECK), shared=True)
+        """The position every episode starts from, shared by every new state."""
 
     def new_initial_state(self) -> SpadesCoreState:
         """The start of an episode: the first hand about to be dealt."""
-        return SpadesCoreState(self, self._initial.copy())
+        return SpadesCoreState(self, self._initial)
 
     def state_from_game(self, game: Game) -> SpadesCoreState:
         """A state at ``game`` (of this game's variant and rules), starting an
@@ -404,9 +404,10 @@ class SpadesCoreGame(pyspiel.Game):  # type: ignore[misc]
 class _Position:
     """Everything a state is.
 
-    Each state owns its position, and a step updates it in place: a new
-    state, a clone (through ``__deepcopy__``) and a deserialized state each
-    get a position of their own, so no two states ever share one.
+    A step updates the state's position in place, unless the position is
+    ``shared``: then the state takes a copy of its own first. A position
+    becomes shared when it is handed to another state without a copy, as
+    OpenSpiel's ``clone()`` does (through ``__deepcopy__``), and stays so.
     """
 
     game: Game
@@ -417,21 +418,25 @@ class _Position:
     left: list[int] = attrs.field(eq=False, repr=False)
     """The card ids not in ``dealing``, ascending (kept so that a chance node
     does not work them out again)."""
+    shared: bool = attrs.field(default=False, eq=False, repr=False)
+    """Whether more than one state may hold this position: none may change it."""
 
     def moved(self, game: Game, dealing: tuple[int, ...]) -> _Position:
         """A new position of the same episode at another game and deal."""
         return _Position(game, list(dealing), self.start_hand, self.start_scores, _undealt(dealing))
 
     def copy(self) -> _Position:
-        """A new position equal to this one, for another state to own."""
+        """A new position equal to this one, not shared, for a state to change."""
         return _Position(
             self.game, self.dealing.copy(), self.start_hand, self.start_scores, self.left.copy()
         )
 
     def __deepcopy__(self, memo: object) -> _Position:
-        # OpenSpiel's clone() deep-copies the state's __dict__: the clone gets
-        # a position of its own, since each state updates its own in place.
-        return self.copy()
+        # OpenSpiel's clone() deep-copies the state's __dict__. The clone and
+        # the original share this position until either steps, which copies
+        # it: cloning stays as cheap as handing over one object.
+        self.shared = True
+        return self
 
     def __reduce__(self) -> tuple[Any, ...]:
         # OpenSpiel pickles a state's __dict__, which holds this position alone:
@@ -513,10 +518,10 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
     }
 
     def __init__(self, game: SpadesCoreGame, position: _Position | None = None) -> None:
-        # The state owns ``position`` from now on (see _Position).
+        # The state changes ``position`` in place unless it is shared (see _Position).
         super().__init__(game)
         if position is None:
-            position = game._initial.copy()
+            position = game._initial
         self._hands = game.hands
         self._win_returns = game.returns_kind == "win"
         self._position = position
@@ -605,8 +610,10 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         # OpenSpiel calls this about 108 times a hand (52 deals, 56 decisions).
-        # The state owns its position, so a step updates it in place.
+        # A step updates the state's position in place, a copy if it is shared.
         position = self._position
+        if position.shared:
+            position = self.__dict__["_position"] = position.copy()
         game = position.game
         if self.current_player is _CHANCE_ANSWER:
             if type(action) is not int:
