@@ -306,11 +306,8 @@ def test_stepping_one_openspiel_state_never_moves_another(variant: str) -> None:
         if steps % 9 == 0 or main.dealing == ():
             others.append(main.clone())
             others.append(pickle.loads(pickle.dumps(main)))
-            others.append(
-                openspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, main))[
-                    1
-                ]
-            )
+            text = pyspiel.serialize_game_and_state(game, main)
+            others.append(openspiel.deserialize_game_and_state(text)[1])
             if not main.is_chance_node():
                 others.append(main.resample_from_infostate(main.current_player(), rng.random))
                 others.append(game.state_from_game(main.game))
