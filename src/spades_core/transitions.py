@@ -170,10 +170,10 @@ def play_unchecked(game: Game, card: int) -> Game:
             trick[0] // RANKS if trick else NO_SUIT,
             game._setup.rules.break_rule is _ANY_SPADE,
         )
-    if len(trick) < 3:
-        # Concatenation builds the one tuple; unpacking would build a list first.
-        return game_after_card(game, held, LEFT_OF[seat], trick + (card,), broken)  # noqa: RUF005
+    # Concatenation builds the one tuple; unpacking would build a list first.
     trick += (card,)
+    if len(trick) < 4:
+        return game_after_card(game, held, LEFT_OF[seat], trick, broken)
     leader = game._leader
     winner = (leader + _trick_winner(trick)) % 4
     north, east, south, west = game._won
@@ -186,7 +186,7 @@ def play_unchecked(game: Game, card: int) -> Game:
     else:
         west += 1
     won = (north, east, south, west)
-    tricks = game._tricks + (_make_trick(leader, trick, winner),)  # noqa: RUF005
+    tricks = game._tricks + (_make_trick(leader, trick, winner),)  # noqa: RUF005 (one tuple, as above)
     if len(tricks) == 13:
         bids: tuple[int, ...] = game._bids  # type: ignore[assignment]  # all made by now
         return score_hand(game, game._dealt, bids, won, tricks[0].leader, card_ids(tricks), tricks)
