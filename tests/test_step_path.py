@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from spades_core import Bid, Game, Phase, Play, Seat, legality, transitions
 from spades_core.cards import ALL_CARDS
+from spades_core.encoding import action_id, after_legal_id
 from spades_core.legality import bids_made
 from spades_core.results import card_ids
 from spades_core.testing.strategies import games
@@ -84,3 +85,34 @@ def test_a_finished_hand_records_its_cards_in_play_order(variant: str, data: st.
         assert [ALL_CARDS[card] for card in plays] == [
             card for trick in tricks for card in trick.cards
         ]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@given(data=st.data())
+def test_only_the_action_that_scores_a_hand_makes_a_new_results_object(
+    variant: str, data: st.DataObject
+) -> None:
+    # The OpenSpiel state, the PettingZoo table and its observation tracker
+    # tell a scored hand by a new results object, not by comparing lengths:
+    # every other step (a deal, a bid, a card), by every path, must keep the
+    # one it had.
+    game = data.draw(games(variant, max_hands=2), label="game")
+    for action in game.legal_actions():
+        afters = [game.apply(action), transitions.apply(_uncached(game), action, None)]
+        if isinstance(action, Play | Bid):
+            afters.append(after_legal_id(game, action_id(action)))
+        for after in afters:
+            _check_results_kept_unless_scored(game, after)
+    # And through the rest of the hand, to the card that scores it.
+    hands = len(game.hand_results)
+    while game.phase is not Phase.GAME_OVER and len(game.hand_results) == hands:
+        after = game.apply(data.draw(st.sampled_from(game.legal_actions()), label="action"))
+        _check_results_kept_unless_scored(game, after)
+        game = after
+    assert game.phase is Phase.GAME_OVER or len(game.hand_results) == hands + 1
+
+
+def _check_results_kept_unless_scored(before: Game, after: Game) -> None:
+    scored = len(after.hand_results) == len(before.hand_results) + 1
+    assert scored or len(after.hand_results) == len(before.hand_results)
+    assert (after._results is not before._results) == scored
