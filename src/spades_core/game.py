@@ -22,6 +22,7 @@ Internally hands are 52-bit masks and seats are ints (fields starting with
 from __future__ import annotations
 
 import enum
+import operator
 import secrets
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Final, final
@@ -135,10 +136,16 @@ class Game:
         """The dealer of the first hand."""
         return self._setup.first_dealer
 
-    @property
-    def phase(self) -> Phase:
-        """The current phase."""
-        return self._phase
+    if TYPE_CHECKING:
+
+        @property
+        def phase(self) -> Phase:
+            """The current phase."""
+
+    else:
+        # Read by a built-in getter: every loop over a game asks for its
+        # phase, and a Python getter costs a frame each time.
+        phase = property(operator.attrgetter("_phase"), doc="The current phase.")
 
     @property
     def is_over(self) -> bool:
