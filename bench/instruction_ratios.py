@@ -8,9 +8,10 @@ PettingZoo environments, the checked API), this script counts, under
 callgrind, the instructions of one run of ``--hands`` random hands after a
 warm-up of ``--warm-up`` hands: two processes per path, one playing the
 warm-up alone and one playing it and then the measured run, and the
-difference divided by the hands. The ratio printed is OpenSpiel's instructions per hand over the
-path's, the speed ratio the path would have if an instruction cost the same
-time everywhere (it does not quite: compare with the timed ratios)::
+difference divided by the hands. The ratio printed is OpenSpiel's
+instructions per hand over the path's, the speed ratio the path would have
+if an instruction cost the same time everywhere (it does not quite: compare
+with the timed ratios)::
 
     python bench/instruction_ratios.py            # every path, 200 hands each
     python bench/instruction_ratios.py --warm-up 100 --hands 100
