@@ -120,6 +120,17 @@ def test_command_name_follows_how_the_program_was_started(
     assert command_name() == "spades"
 
 
+def test_another_programs_main_module_names_the_installed_command(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # As under python -m pytest: the main module is another package's.
+    other = tmp_path / "other_tool" / "__main__.py"
+    monkeypatch.setattr(sys, "argv", [str(other), "play"])
+    assert command_name() == "spades"
+    monkeypatch.setattr(sys, "argv", ["-c", "play"])
+    assert command_name() == "python -m spades_core"
+
+
 def test_the_exit_message_repeats_the_command_as_it_was_started(tmp_path: Path) -> None:
     env = {DATA_DIR_ENV: str(tmp_path), "PYTHONIOENCODING": "utf-8", "PATH": ""}
     completed = subprocess.run(
