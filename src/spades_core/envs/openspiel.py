@@ -613,6 +613,8 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
         # A step updates the state's position in place, a copy if it is shared.
         position = self._position
         if position.shared:
+            # Stored past __setattr__: an equal copy leaves the player to move
+            # and the legal ids as they are, so nothing is worked out again.
             position = self.__dict__["_position"] = position.copy()
         game = position.game
         if self.current_player is _CHANCE_ANSWER:
