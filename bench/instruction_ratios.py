@@ -61,7 +61,8 @@ hands), as they do when ``bench/run.py`` reaches its ratio rows."""
 
 def path_run(name: str, hands: int) -> Callable[[int], float]:
     """The run of ``bench/run.py`` for path ``name``, playing ``hands`` hands."""
-    sys.path.insert(0, str(HERE))
+    if str(HERE) not in sys.path:
+        sys.path.insert(0, str(HERE))
     run: Any = importlib.import_module("run")
     made: Callable[[int], float] | None
     if name == "native":
