@@ -277,7 +277,7 @@ def test_the_placements_written_out_draws_are_the_generators_own(
     ``random.Random``, give what ``rng.shuffle`` and ``rng.randrange`` give,
     and leave the generator in the same state; a generator with a draw of
     its own is asked through its methods."""
-    from spades_core.sampling import _below, _shuffle, _standard_draws
+    from spades_core.sampling import _below, _shuffle, _skip_shuffle, _standard_draws
 
     for kind in (random.Random, _OwnDraws):
         ours, theirs = kind(seed), kind(seed)
@@ -289,3 +289,43 @@ def test_the_placements_written_out_draws_are_the_generators_own(
         assert mine == expected
         assert _below(ours, standard, n) == theirs.randrange(n)
         assert ours.getstate() == theirs.getstate()
+        # A shuffle whose order nobody reads draws the same numbers.
+        _skip_shuffle(ours, standard, len(cards))
+        theirs.shuffle(list(cards))
+        assert ours.getstate() == theirs.getstate()
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    case=st.sampled_from(VARIANTS),
+    seed=st.integers(0, 2**32),
+    steps=st.integers(4, 60),
+    sample_seed=st.integers(0, 2**32),
+)
+def test_the_legal_bids_a_sampler_remembers_are_the_variants_answer(
+    case: tuple[str, dict[str, Any]], seed: int, steps: int, sample_seed: int
+) -> None:
+    """Over many samples (hands repeating later in a hand), the legal bids
+    :meth:`HiddenCards.legal_bids` gives for each sampled hand are what the
+    variant answers for that hand, asked afresh."""
+    from spades_core.variant import checked_legal_bids
+
+    variant, options = case
+    game = random_game(variant, options, seed, steps)
+    if game.phase not in (Phase.BID, Phase.PLAY):
+        return
+    seat = game.to_act
+    assert seat is not None
+    view = game.view(seat)
+    hidden = HiddenCards(view)
+    order = [Seat((int(view.dealer) + 1 + i) % 4) for i in range(4)]
+    rng = random.Random(sample_seed)
+    for _ in range(40):
+        dealt = hidden.dealt(hidden.sample(rng))
+        for number, _bid in hidden.hidden_bids:
+            bidder = Seat(number)
+            before = {s: view.bids[s] for s in order[: order.index(bidder)]}
+            expected = checked_legal_bids(
+                view.variant, view.rules, bidder, CardSet(dealt[number]), before
+            )
+            assert hidden.legal_bids(number, dealt[number]) == expected

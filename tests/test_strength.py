@@ -306,6 +306,34 @@ def test_reading_the_plays_puts_more_hidden_cards_where_they_are() -> None:
     assert with_plays > without * 1.02
 
 
+def test_a_misfit_stopped_at_a_limit_keeps_the_same_deals() -> None:
+    """The bid reader stops adding up a deal's misfit once it reaches the best
+    so far: below the limit the misfit is the full one, at or above it the
+    full one is too, so the reader keeps the same deals."""
+    reader = BidReader(6)
+    checked = stopped = 0
+    for index in range(12):
+        game = sc.new_game(VARIANTS[index % 3], seed=700 + index).deal()
+        game = played_to(game, [make("normal", seed=s) for s in range(4)], 4 + 3 * index)
+        seat = game.to_act
+        assert seat is not None
+        hidden = HiddenCards(game.view(seat))
+        rng = random.Random(index)
+        for _ in range(30):
+            dealt = hidden.dealt(hidden.sample(rng))
+            full = reader.misfit(dealt, hidden)
+            for limit in (0.0, 0.25, 0.5, 1.0, 2.0, full, math.inf):
+                partial = reader.misfit(dealt, hidden, limit)
+                if full < limit:
+                    assert partial == full
+                else:
+                    assert partial >= limit
+                    stopped += partial < full
+                checked += 1
+    assert checked > 0
+    assert stopped > 0  # the limit did cut some sums short
+
+
 def test_hidden_cards_allow_only_deals_that_fit_the_view() -> None:
     game = played_to(sc.new_game("mirror", seed=4).deal(), [make("normal", seed=1)] * 4, 10)
     seat = game.to_act

@@ -47,6 +47,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from spades_core import _check
+from spades_core._build import card_set
 from spades_core._check import described
 from spades_core.actions import BIDS, PLAYS, Deal
 from spades_core.cards import FULL_DECK_MASK, SUIT_MASKS, CardSet, ids_of_mask
@@ -87,19 +88,37 @@ def _standard_draws(rng: random.Random) -> bool:
     )
 
 
+# Per list length, the steps of the written-out shuffle: (i, i + 1, its bit
+# length), so a step draws without working its bound out again.
+_SHUFFLE_STEPS: Final = tuple(
+    tuple((i, i + 1, (i + 1).bit_length()) for i in range(length - 1, 0, -1))
+    for length in range(53)
+)
+
+
 def _shuffle(rng: random.Random, standard: bool, cards: list[int]) -> None:
     """``rng.shuffle(cards)``, written out when ``standard`` (:func:`_standard_draws`)."""
     if not standard:
         rng.shuffle(cards)
         return
     getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        bits = n.bit_length()
+    for i, n, bits in _SHUFFLE_STEPS[len(cards)]:
         j = getrandbits(bits)
         while j >= n:
             j = getrandbits(bits)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+def _skip_shuffle(rng: random.Random, standard: bool, length: int) -> None:
+    """Draw what shuffling a list of ``length`` would draw, for a shuffle
+    whose order nobody reads: ``rng`` ends where :func:`_shuffle` leaves it."""
+    if not standard:
+        rng.shuffle(list(range(length)))
+        return
+    getrandbits = rng.getrandbits
+    for _i, n, bits in _SHUFFLE_STEPS[length]:
+        while getrandbits(bits) >= n:
+            pass
 
 
 def _below(rng: random.Random, standard: bool, n: int) -> int:
@@ -113,6 +132,9 @@ def _below(rng: random.Random, standard: bool, n: int) -> int:
     return drawn
 
 
+_NO_QUOTA: Final = (0, 0, 0, 0)
+_HANDS_REMEMBERED: Final = 1 << 12
+"""Dealt hands whose legal bids a sampler keeps per seat (then it starts again)."""
 _RANDOM_TRIES: Final = 4
 _DEAD_ENDS_BEFORE_GUIDING: Final = 2
 _MAX_BID_TRIES: Final = 400
@@ -131,11 +153,12 @@ class HiddenCards:
         "_bid_checks",
         "_dead_ends",
         "_eligible_any",
+        "_eligible_seats",
         "_everyone",
         "_exact",
         "_fixed",
         "_hidden",
-        "_last_legal_bids",
+        "_legal_bids_known",
         "_made_before",
         "_must",
         "_need",
@@ -143,6 +166,7 @@ class HiddenCards:
         "_pool",
         "_quota",
         "_start_held",
+        "_start_ids",
         "_start_need",
         "_start_pool",
         "_void",
@@ -244,9 +268,10 @@ class HiddenCards:
                 self._made_before[number] = dict(made)
             made[SEATS[number]] = bid
         self._bid_checks = tuple(bid_checks)
-        # Per seat, (dealt hand, its legal bids) of the last check: the bid
-        # reader of the hard bot asks again about the sample just checked.
-        self._last_legal_bids: list[tuple[int, tuple[int, ...]]] = [(-1, ())] * 4
+        # Per seat, the legal bids of the dealt hands checked so far: later in
+        # a hand most of each dealt hand has been played, so samples repeat
+        # hands, and the bid reader of the hard bot asks again about each.
+        self._legal_bids_known: tuple[dict[int, tuple[int, ...]], ...] = ({}, {}, {}, {})
         self._need = tuple(need)
         self._dead_ends = 0
         # What every placement starts from: the must-hold cards placed, the
@@ -262,7 +287,12 @@ class HiddenCards:
         self._start_need = tuple(start_need)
         self._start_pool = start_pool
         self._quota = tuple(self._spade_quota())
+        # The ids of the cards to place, by suit: every sample starts from them.
+        self._start_ids = tuple(tuple(ids_of_mask(start_pool & SUIT_MASKS[s])) for s in range(4))
         self._eligible_any = tuple(self._eligible([13] * 4))
+        self._eligible_seats = tuple(
+            tuple(seat for seat in hidden if seats >> seat & 1) for seats in self._eligible_any
+        )
         everyone = 0
         for seat in hidden:
             everyone |= 1 << seat
@@ -408,19 +438,34 @@ class HiddenCards:
                 f"seat must be the number of a hidden seat that has bid "
                 f"({sorted(self._made_before) or 'none yet'}); got {brief(seat)}"
             )
-        last_dealt, legal = self._last_legal_bids[seat]
-        if last_dealt != dealt:
+        if type(dealt) is int:
+            known = self._legal_bids_known[seat].get(dealt)
+            if known is not None:
+                return known
+        return self._legal_bids_of(seat, CardSet(dealt).mask, made_before)
+
+    def _legal_bids_of(
+        self, seat: int, dealt: int, made_before: dict[Seat, int]
+    ) -> tuple[int, ...]:
+        """:meth:`legal_bids` for a hidden seat that has bid, ``dealt`` a valid hand."""
+        known = self._legal_bids_known[seat]
+        legal = known.get(dealt)
+        if legal is None:
             view = self.view
             legal = checked_legal_bids(
-                view.variant, view.rules, SEATS[seat], CardSet(dealt), made_before
+                view.variant, view.rules, SEATS[seat], card_set(dealt), made_before
             )
-            self._last_legal_bids[seat] = (dealt, legal)
+            if len(known) >= _HANDS_REMEMBERED:
+                known.clear()
+            known[dealt] = legal
         return legal
 
     def _bids_fit(self, held: Sequence[int]) -> bool:
         played_by = self.played_by
+        made_before = self._made_before
         for seat, bid in self._bid_checks:
-            if bid not in self.legal_bids(seat, held[seat] | played_by[seat]):
+            dealt = held[seat] | played_by[seat]
+            if bid not in self._legal_bids_of(seat, dealt, made_before[seat]):
                 return False
         return True
 
@@ -441,40 +486,50 @@ class HiddenCards:
     def _try_place(self, rng: random.Random, *, guided: bool) -> tuple[int, int, int, int] | None:
         held = list(self._start_held)
         need = list(self._start_need)
-        pool = self._start_pool
         quota = self._quota
         hidden = self._hidden
+        start_ids = self._start_ids
         standard = _standard_draws(rng)
-        spades = ids_of_mask(pool & SUIT_MASKS[SPADES])
-        _shuffle(rng, standard, spades)
-        for seat in hidden:
-            for _ in range(quota[seat]):
-                card = spades.pop()
-                held[seat] |= 1 << card
-                need[seat] -= 1
-        pool &= ~SUIT_MASKS[SPADES]
-        for card in spades:
-            pool |= 1 << card
+        suit_ids: list[Sequence[int]] = list(start_ids)
+        if quota == _NO_QUOTA:
+            # Every spade stays to be placed, so the order of their shuffle
+            # does not matter; its draws are still made, so that a generator
+            # gives the same sample with or without spade quotas to fill.
+            _skip_shuffle(rng, standard, len(start_ids[SPADES]))
+        else:
+            spades = list(start_ids[SPADES])
+            _shuffle(rng, standard, spades)
+            for seat in hidden:
+                for _ in range(quota[seat]):
+                    card = spades.pop()
+                    held[seat] |= 1 << card
+                    need[seat] -= 1
+            spades.sort()
+            suit_ids[SPADES] = spades
         eligible_base = self._eligible_any
+        eligible_seats = self._eligible_seats
         everyone = self._everyone
-        counts = [(pool & SUIT_MASKS[suit]).bit_count() for suit in range(4)]
+        counts = [len(ids) for ids in suit_ids]
         free_cards: list[int] = []
         for suit in self._order:
-            cards = ids_of_mask(pool & SUIT_MASKS[suit])
             seats = eligible_base[suit]
             if seats == everyone and not guided:
                 # Any seat may take these: dealt in one shuffle below.
-                free_cards += cards
+                free_cards += suit_ids[suit]
                 continue
+            cards = list(suit_ids[suit])
             _shuffle(rng, standard, cards)
+            takers = eligible_seats[suit]
             for card in cards:
-                options = [s for s in hidden if seats >> s & 1 and need[s] > 0]
+                options = [s for s in takers if need[s] > 0]
                 if not options:
                     return None
                 if guided:
                     chosen = self._guided_choice(rng, standard, options, need, counts, suit)
                     if chosen is None:  # pragma: no cover - feasibility is kept invariant
                         return None
+                elif len(options) == 1:
+                    chosen = options[0]
                 else:
                     chosen = _weighted(rng, standard, options, need)
                 held[chosen] |= 1 << card

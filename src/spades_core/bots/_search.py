@@ -309,7 +309,7 @@ class BidReader:
             if best_misfit == 0.0:
                 break
             held = hidden.sample(rng)
-            misfit = self.misfit(hidden.dealt(held), hidden)
+            misfit = self.misfit(hidden.dealt(held), hidden, best_misfit)
             if plays is not None and misfit < best_misfit:
                 # Reading the plays stops once this deal can no longer win.
                 misfit += plays.unchecked_misfit(held, best_misfit - misfit)
@@ -317,11 +317,18 @@ class BidReader:
                 best, best_misfit = held, misfit
         return best
 
-    def misfit(self, dealt: tuple[int, int, int, int], hidden: HiddenCards) -> float:
+    def misfit(
+        self, dealt: tuple[int, int, int, int], hidden: HiddenCards, limit: float = math.inf
+    ) -> float:
         """How badly the dealt hands explain the bids (0: perfectly); ``hidden``
-        is the view's, which knows the bids and each bidder's legal bids."""
+        is the view's, which knows the bids and each bidder's legal bids.
+
+        Once the misfit reaches ``limit`` it is returned as it stands: the
+        rest can only add to it, and a deal that bad is not kept anyway."""
         total = 0.0
         for seat, bid in hidden.hidden_bids:
+            if total >= limit:
+                break
             hand = dealt[seat]
             legal = hidden.legal_bids(seat, hand)
             if len(legal) < 2:
