@@ -9,8 +9,8 @@ allocates little. Bidding is in :mod:`spades_core.bots.bidding`.
 from __future__ import annotations
 
 from spades_core.bots.masks import (
+    ABOVE,
     NON_SPADES,
-    above,
     beaters,
     high,
     highest_rank,
@@ -50,7 +50,7 @@ def threatened(t: Table, card: int, led: int, opponents: list[int]) -> bool:
     if not opponents:
         return False
     unseen = t.unseen()
-    higher = unseen & above(card)
+    higher = unseen & ABOVE[card]
     if card >= FIRST_SPADE:
         if not higher:
             return False
@@ -82,7 +82,7 @@ def _discard(t: Table) -> int:
             while mine:
                 card = high(mine)
                 mine ^= 1 << card
-                if unseen & above(card):
+                if unseen & ABOVE[card]:
                     losers |= 1 << card
         return lowest_rank(losers or side, t.hand)
     return low(legal)
@@ -184,7 +184,7 @@ def _protect(t: Table) -> tuple[int, Why] | None:
             mine = legal & SUIT[suit]
             if mine and voids >> suit & 1 and unseen & SUIT[suit]:
                 top = high(mine)
-                return (top if not unseen & above(top) else low(mine)), Why.PROTECT_LEAD_VOID
+                return (top if not unseen & ABOVE[top] else low(mine)), Why.PROTECT_LEAD_VOID
         side = legal & NON_SPADES
         return highest_rank(side or legal, t.hand), Why.PROTECT_LEAD_HIGH
     position, best = winner_so_far(trick)
@@ -311,7 +311,7 @@ def _lead(t: Table, opp_nils: list[int]) -> tuple[int, Why]:
             continue
         top = high(mine)
         outstanding = unseen & SUIT[suit]
-        if unseen & above(top) or ruff_risk(t, suit, opponents):
+        if unseen & ABOVE[top] or ruff_risk(t, suit, opponents):
             continue
         if not outstanding and opponents_may_ruff:
             continue
@@ -323,7 +323,7 @@ def _lead(t: Table, opp_nils: list[int]) -> tuple[int, Why]:
     spades = legal & SPADE_MASK
     if spades:
         top = high(spades)
-        if not unseen & above(top) and opponents_may_ruff:
+        if not unseen & ABOVE[top] and opponents_may_ruff:
             return top, Why.DRAW_TRUMPS
     side = legal & NON_SPADES
     if not side:
@@ -344,7 +344,7 @@ def _lead(t: Table, opp_nils: list[int]) -> tuple[int, Why]:
     if hand & SPADE_MASK:
         for suit in (0, 1, 2):
             mine = side & SUIT[suit]
-            if mine and not mine & (mine - 1) and unseen & above(low(mine)):
+            if mine and not mine & (mine - 1) and unseen & ABOVE[low(mine)]:
                 return low(mine), Why.LEAD_SHORT_SUIT
     return _low_of_longest(side, hand), Why.LEAD_LOW
 

@@ -19,6 +19,7 @@ from spades_core.tricks import (
 )
 
 __all__ = [
+    "ABOVE",
     "above",
     "beaters",
     "high",
@@ -46,14 +47,21 @@ def low(mask: int) -> int:
     return (mask & -mask).bit_length() - 1
 
 
+ABOVE: Final[tuple[int, ...]] = tuple(
+    SUIT_MASKS[card // RANKS] & ~((2 << card) - 1) for card in range(52)
+)
+"""By card id, the mask of the cards of its suit ranked above it: the policies
+index it at every simulated card, sooner than calling :func:`above`."""
+
+
 def above(card: int) -> int:
     """The mask of cards of ``card``'s suit ranked above it."""
-    return SUIT_MASKS[card // RANKS] & ~((2 << card) - 1)
+    return ABOVE[card]
 
 
 def beaters(mask: int, best: int) -> int:
     """The cards of ``mask`` that would beat ``best`` if played to its trick."""
-    out = mask & above(best)
+    out = mask & ABOVE[best]
     if best < FIRST_SPADE:
         out |= mask & SPADE_MASK
     return out
@@ -110,7 +118,7 @@ def least_covered(mask: int, unseen: int, spade_discount: int) -> int:
         bit = mask & -mask
         mask ^= bit
         card = bit.bit_length() - 1
-        count = (unseen & above(card)).bit_count()
+        count = (unseen & ABOVE[card]).bit_count()
         if card >= FIRST_SPADE:
             count -= spade_discount
         if count > best_count or (count == best_count and card % RANKS < best_rank):
