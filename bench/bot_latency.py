@@ -10,6 +10,7 @@ plays are pooled, as a player experiences them.
     .venv/bin/python bench/bot_latency.py --levels hard --hands 20 --json
     .venv/bin/python bench/bot_latency.py --levels hard --cpu-time
     .venv/bin/python bench/bot_latency.py --players hard ismcts:simulations=50 --hands 2
+    .venv/bin/python bench/bot_latency.py --players hard --variants classic --hands 1
 
 ``--players`` (or ``--levels``) takes any player spec ``spades simulate``
 takes: a level, a level with options, or an installed player such as ``ismcts``
@@ -84,6 +85,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--hands", type=int, default=6, help="hands per variant (default 6)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--variants",
+        nargs="+",
+        choices=VARIANTS,
+        default=list(VARIANTS),
+        help="the variants to play (default all three)",
+    )
     parser.add_argument("--json", action="store_true")
     parser.add_argument(
         "--cpu-time",
@@ -97,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     for level in args.players:
         pooled: list[float] = []
         per_variant = {}
-        for variant in VARIANTS:
+        for variant in args.variants:
             timings = time_level(level, variant, args.hands, args.seed)
             both = timings["bid"] + timings["play"]
             pooled += both
