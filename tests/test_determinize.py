@@ -40,6 +40,15 @@ def view_of(game: sc.Game, seat: Seat | None) -> View:
     return game.public_view() if seat is None else game.view(seat)
 
 
+def view_to_act(game: sc.Game) -> View | None:
+    """The view of the seat to act, or ``None`` when ``game`` is between hands."""
+    if game.phase not in (Phase.BID, Phase.PLAY):
+        return None
+    seat = game.to_act
+    assert seat is not None
+    return game.view(seat)
+
+
 @settings(max_examples=60)
 @given(
     case=st.sampled_from(VARIANTS),
@@ -224,11 +233,10 @@ def test_guided_placement_always_fits_the_constraints(
     """The fallback used after random dead ends places every card legally."""
     variant, options = case
     game = random_game(variant, options, seed, steps + 4)
-    if game.phase not in (Phase.BID, Phase.PLAY):
+    view = view_to_act(game)
+    if view is None:
         return
-    seat = game.to_act
-    assert seat is not None
-    view = game.view(seat)
+    seat = view.seat
     hidden = HiddenCards(view)
     held = hidden._try_place(random.Random(seed), guided=True)
     assert held is not None
@@ -311,12 +319,9 @@ def test_the_legal_bids_a_sampler_remembers_are_the_variants_answer(
     from spades_core.variant import checked_legal_bids
 
     variant, options = case
-    game = random_game(variant, options, seed, steps)
-    if game.phase not in (Phase.BID, Phase.PLAY):
+    view = view_to_act(random_game(variant, options, seed, steps))
+    if view is None:
         return
-    seat = game.to_act
-    assert seat is not None
-    view = game.view(seat)
     hidden = HiddenCards(view)
     order = [Seat((int(view.dealer) + 1 + i) % 4) for i in range(4)]
     rng = random.Random(sample_seed)
@@ -324,7 +329,11 @@ def test_the_legal_bids_a_sampler_remembers_are_the_variants_answer(
         dealt = hidden.dealt(hidden.sample(rng))
         for number, _bid in hidden.hidden_bids:
             bidder = Seat(number)
-            before = {s: view.bids[s] for s in order[: order.index(bidder)]}
+            before: dict[Seat, int] = {}
+            for earlier in order[: order.index(bidder)]:
+                made = view.bids[earlier]
+                assert made is not None  # bids are made in turn
+                before[earlier] = made
             expected = checked_legal_bids(
                 view.variant, view.rules, bidder, CardSet(dealt[number]), before
             )
