@@ -165,15 +165,17 @@ class RepeatedLogFilter(logging.Filter):
     only the first carries its traceback. The next record let through says
     how many were held back, so a flood of one error cannot fill the disk."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__()
+        self._clock = clock
+        """Seconds for the windows: the monotonic clock unless a test passes its own."""
         self._lock = threading.Lock()
         self._seen: dict[tuple[str, int, str], list[float]] = {}
         """Per kind: [window start, records let through, records held back]."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         key = (record.name, record.levelno, str(record.msg)[:200])
-        now = time.monotonic()
+        now = self._clock()
         with self._lock:
             entry = self._seen.get(key)
             if entry is None or now - entry[0] >= Limits.log_window_seconds:
