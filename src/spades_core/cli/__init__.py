@@ -107,12 +107,13 @@ def command_name() -> str:
     when that is what the shell finds, the path typed (``.venv/bin/spades``)
     when it is not on the ``PATH``, ``python -m spades_core`` for the module."""
     started = sys.argv[0] if sys.argv and sys.argv[0] else "spades"
-    if Path(started).name == "__main__.py":
+    path = Path(started)
+    if path.name == "__main__.py":
         # Another package's __main__ (python -m pytest) embeds the command.
-        return "python -m spades_core" if Path(started).parent.name == "spades_core" else "spades"
-    if Path(started).name in ("-m", "-c") or not started.strip():
+        return "python -m spades_core" if path.parent.name == "spades_core" else "spades"
+    if path.name in ("-m", "-c") or not started.strip():
         return "python -m spades_core"
-    if Path(started).name != "spades":
+    if path.name != "spades":
         return "spades"  # embedded in another program: name the installed command
     found = shutil.which("spades")
     if os.sep not in started or (found and Path(found).resolve() == Path(started).resolve()):
