@@ -323,6 +323,8 @@ def test_the_legal_bids_a_sampler_remembers_are_the_variants_answer(
     if view is None:
         return
     hidden = HiddenCards(view)
+    if view.phase is Phase.PLAY:
+        assert len(hidden.hidden_bids) == 3  # every bid but the viewer's is checked
     order = [Seat((int(view.dealer) + 1 + i) % 4) for i in range(4)]
     rng = random.Random(sample_seed)
     for _ in range(40):

@@ -311,7 +311,7 @@ def test_a_misfit_stopped_at_a_limit_keeps_the_same_deals() -> None:
     so far: below the limit the misfit is the full one, at or above it the
     full one is too, so the reader keeps the same deals."""
     reader = BidReader(6)
-    checked = stopped = 0
+    stopped = 0
     for index in range(12):
         game = sc.new_game(VARIANTS[index % 3], seed=700 + index).deal()
         game = played_to(game, [make("normal", seed=s) for s in range(4)], 4 + 3 * index)
@@ -329,8 +329,6 @@ def test_a_misfit_stopped_at_a_limit_keeps_the_same_deals() -> None:
                 else:
                     assert partial >= limit
                     stopped += partial < full
-                checked += 1
-    assert checked > 0
     assert stopped > 0  # the limit did cut some sums short
 
 

@@ -439,6 +439,8 @@ class HiddenCards:
                 f"({sorted(self._made_before) or 'none yet'}); got {brief(seat)}"
             )
         if type(dealt) is int:
+            # A hand already answered was checked then: the bid reader asks
+            # again at every sample, sooner than building a CardSet to check it.
             known = self._legal_bids_known[seat].get(dealt)
             if known is not None:
                 return known
