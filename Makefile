@@ -148,7 +148,7 @@ $(CHROMIUM):
 test-intro:
 	@echo "make test: lint, type checks, the whole test suite (browser tests and a fresh"
 	@echo "  checkout's README commands included), the optional compiled build (mypyc) with its"
-	@echo "  agreement tests, and the docs: about 13 minutes on two cores."
+	@echo "  agreement tests, and the docs: 9 to 20 minutes on two cores, with the host's speed."
 	@test -x $(CHROMIUM) || echo "  First, Chromium for the browser tests is installed with apt-get (needs root; a minute or two)."
 
 install: $(VENV)/.installed
