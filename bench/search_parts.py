@@ -8,7 +8,7 @@ part runs ``--count`` times over them:
 * ``late``: the same at the plays with at most ``--cards-left`` cards left in
   all hands, where a decision draws the most samples;
 * ``playouts``: four sampled deals per play position, each played out
-  ``--count`` times from a copy, as a candidate is.
+  ``--count`` times from a copy, as a candidate is (the normal card first).
 
 Run a part under callgrind twice, with ``--count N`` and ``--count 0``: the
 difference is the part's own work (positions, deals to play out and start-up
@@ -28,7 +28,6 @@ import sys
 
 import spades_core as sc
 from spades_core.bots import _search
-from spades_core.bots._play import normal_play
 from spades_core.bots.table import table_from_view
 from spades_core.players import make_player
 from spades_core.views import View
@@ -75,9 +74,6 @@ def play_outs(views: list[View], count: int, digest: hashlib._Hash) -> int:
     for _ in range(count):
         for start in starts:
             sim = start.clone()
-            legal = sim.legal
-            card = normal_play(sim)[0] if legal & (legal - 1) else legal.bit_length() - 1
-            sim.play(card)
             sim.play_out()
             digest.update(repr(_search.hand_value(sim, 0)).encode())
     return len(starts) * count
