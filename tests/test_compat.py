@@ -148,6 +148,10 @@ def test_a_game_pickled_by_release_0_1_loads_and_plays_on() -> None:
     )
     assert loaded.hand_results == replayed.hand_results
     assert loaded.phase is sc.Phase.PLAY
+    # Its completed trick was kept as Trick records; today's game keeps card ids.
+    assert len(loaded.tricks) == 1
+    assert loaded._played == tuple(card.id for card in loaded.tricks[0].cards)
+    assert loaded.apply(loaded.legal_actions()[0]).tricks == loaded.tricks
     finished = playout(loaded, random.Random(5))
     assert len(finished.hand_results) == 3
     assert finished.hand_results[:2] == tuple(replayed.hand_results)

@@ -81,9 +81,10 @@ def game_between_hands(
     game._leader = NO_SEAT
     game._trick = ()
     game._won = _NO_TRICKS
-    game._tricks = ()
+    game._played = ()
     game._broken = False
     game._legal = None
+    game._trick_records = None
     game.__class__ = Game
     built: Game = game
     return built
@@ -110,9 +111,10 @@ def game_bidding(
     game._leader = to_act
     game._trick = ()
     game._won = _NO_TRICKS
-    game._tricks = ()
+    game._played = ()
     game._broken = False
     game._legal = None
+    game._trick_records = None
     game.__class__ = Game
     built: Game = game
     return built
@@ -125,11 +127,13 @@ def game_playing(
     leader: int,
     trick: tuple[int, ...],
     won: tuple[int, ...],
-    tricks: tuple[Trick, ...],
+    played: tuple[int, ...],
     broken: bool,
+    trick_records: tuple[Trick, ...] | None,
 ) -> Game:
     """``previous`` (in ``PLAY``) after a card: the cards ``held``, the trick in
-    progress and the tricks completed so far."""
+    progress, the card ids of the tricks completed so far (``played``) and
+    their records, if built."""
     game: Any = _new_object(_GAME_UNDER_CONSTRUCTION)
     game._setup = previous._setup
     game._phase = _PLAY
@@ -145,9 +149,10 @@ def game_playing(
     game._leader = leader
     game._trick = trick
     game._won = won
-    game._tricks = tricks
+    game._played = played
     game._broken = broken
     game._legal = None
+    game._trick_records = trick_records
     game.__class__ = Game
     built: Game = game
     return built
@@ -157,8 +162,8 @@ def game_after_card(
     previous: Game, held: tuple[int, ...], to_act: int, trick: tuple[int, ...], broken: bool
 ) -> Game:
     """``previous`` (in ``PLAY``) after a card that did not complete its trick:
-    the cards ``held``, ``trick`` so far, ``to_act`` next; the leader and the
-    tricks won are the same. Three cards in four take this step, so it is
+    the cards ``held``, ``trick`` so far, ``to_act`` next; the leader, the
+    tricks won and the tricks completed are the same. Three cards in four take this step, so it is
     :func:`game_playing` with fewer arguments to pass."""
     game: Any = _new_object(_GAME_UNDER_CONSTRUCTION)
     game._setup = previous._setup
@@ -175,9 +180,10 @@ def game_after_card(
     game._leader = previous._leader
     game._trick = trick
     game._won = previous._won
-    game._tricks = previous._tricks
+    game._played = previous._played
     game._broken = broken
     game._legal = None
+    game._trick_records = previous._trick_records
     game.__class__ = Game
     built: Game = game
     return built

@@ -288,6 +288,20 @@ def upgrade_pickled_game(game: Any, setters: Mapping[str, Callable[[Any, object]
         setters["_setup"](game, attrs.evolve(setup, rules=rules))
 
 
+def game_state(state: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The pickled state of a ``Game`` by today's field names: a game pickled
+    before the card ids of its completed tricks were kept (``_played``) holds
+    their ``Trick`` records as ``_tricks``."""
+    if "_tricks" not in state:
+        return state
+    from spades_core.results import card_ids
+
+    renamed = {name: value for name, value in state.items() if name != "_tricks"}
+    renamed["_played"] = card_ids(state["_tricks"])
+    renamed["_trick_records"] = state["_tricks"]
+    return renamed
+
+
 def view_state(state: Mapping[str, Any]) -> dict[str, Any]:
     """The pickled state of a ``View`` by today's field names: a view pickled
     by release 0.1 names ``hand`` and ``legal_actions`` without the underscore."""

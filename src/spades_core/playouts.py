@@ -48,7 +48,6 @@ from spades_core import rng as _seeded
 from spades_core.errors import ArgumentTypeError, IllegalActionError, IllegalReason, brief
 from spades_core.game import Game, Phase
 from spades_core.legality import bid_values
-from spades_core.results import card_ids
 from spades_core.transitions import score_hand
 from spades_core.tricks import LEFT_OF, first_leader, play_tricks, rule_flags
 
@@ -152,8 +151,8 @@ def _finish_hand(game: Game, pick: Chooser) -> Game:
         won = list(game._won)
         # Every card played this hand, in order; the Trick records are built
         # only if someone reads HandResult.played.
-        plays = [*card_ids(game._tricks), *trick]
-        first = game._tricks[0].leader if game._tricks else leader
+        plays = [*game._played, *trick]
+        first = first_leader(dealer, dealt, two_of_clubs) if game._played else leader
         play_tricks(
             game._held,
             leader,

@@ -301,7 +301,7 @@ def _shown_out(game: Game) -> SeatMap[frozenset[Suit]]:
     """What every card played this hand proves, replayed with the trick rules."""
     any_spade, _ = rule_flags(game._setup.rules)
     tricks: list[tuple[int, tuple[int, ...]]] = [
-        (trick.leader, tuple(card.id for card in trick.cards)) for trick in game._tricks
+        (trick.leader, tuple(card.id for card in trick.cards)) for trick in game.tricks
     ]
     if game._trick:
         tricks.append((game._leader, game._trick))
@@ -347,7 +347,7 @@ def view_for(game: Game, seat: Seat | None) -> View:
         to_act=to_act,
         hand=CardSet(game._held[viewer]) if viewer is not None and in_hand else CardSet(0),
         bids=bids,
-        tricks=game._tricks,
+        tricks=game.tricks,
         current_trick=game.current_trick,
         leader=game.leader,
         tricks_won=SeatMap(game._won),

@@ -245,7 +245,7 @@ def _in_same_hand(last: Game, game: Game) -> bool:
 
 def _one_bid_later(last: Game, game: Game) -> bool:
     """Whether ``game`` is ``last`` (bidding) after the bid of its seat to act."""
-    if not (game._phase is _BID or (game._phase is _PLAY and not game._tricks and not game._trick)):
+    if not (game._phase is _BID or (game._phase is _PLAY and not game._played and not game._trick)):
         return False
     seat = last._to_act
     before, after = last._bids, game._bids
@@ -269,13 +269,12 @@ def _one_card_later(last: Game, game: Game) -> bool:
         return False  # another seat's hand changed
     played = card.bit_length() - 1
     if game._trick:
-        return game._tricks is last._tricks and game._trick == (*last._trick, played)
-    # The card completed a trick: the tricks before it are the same objects.
-    tricks = game._tricks
-    return (
-        len(last._trick) == _SEATS - 1
-        and len(tricks) == len(last._tricks) + 1
-        and all(mine is theirs for mine, theirs in zip(tricks, last._tricks, strict=False))
+        return game._played is last._played and game._trick == (*last._trick, played)
+    # The card completed a trick: the cards before it are the same.
+    return len(last._trick) == _SEATS - 1 and game._played == (
+        *last._played,
+        *last._trick,
+        played,
     )
 
 
