@@ -285,7 +285,13 @@ def rebuilt(game: sc.Game) -> sc.Game:
     if game.phase in (Phase.DEAL, Phase.GAME_OVER):
         over = game.phase is Phase.GAME_OVER
         return _build.game_between_hands(
-            game._setup, game._dealer, game._scores, game._bags, game._results, game._winner, over
+            game._standing.setup,
+            game._standing.dealer,
+            game._standing.scores,
+            game._standing.bags,
+            game._standing.results,
+            game._standing.winner,
+            over,
         )
     if game.phase is Phase.BID or not game._held[game._to_act] ^ game._dealt[game._to_act]:
         return _build.game_bidding(game, game._phase, game._dealt, game._bids, game._to_act)

@@ -83,7 +83,12 @@ def test_histories_of_different_lengths_or_results_differ() -> None:
 def test_games_with_equal_histories_are_equal_however_they_were_built() -> None:
     game = long_game(4)
     rebuilt = sc.transitions.between_hands(
-        game._setup, game._dealer, game._scores, game._bags, tuple(game.hand_results), None
+        game._standing.setup,
+        game._standing.dealer,
+        game._standing.scores,
+        game._standing.bags,
+        tuple(game.hand_results),
+        None,
     )
     assert rebuilt.hand_results._items is not game.hand_results._items
     assert rebuilt == game

@@ -115,4 +115,4 @@ def test_only_the_action_that_scores_a_hand_makes_a_new_results_object(
 def _check_results_kept_unless_scored(before: Game, after: Game) -> None:
     scored = len(after.hand_results) == len(before.hand_results) + 1
     assert scored or len(after.hand_results) == len(before.hand_results)
-    assert (after._results is not before._results) == scored
+    assert (after._standing.results is not before._standing.results) == scored

@@ -5,6 +5,7 @@ they are read, a game and its results hold the same tricks."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -19,7 +20,7 @@ CONFIGS = [
 
 
 def played_hand(
-    variant: str, options: dict[str, object], seed: int, read_at: frozenset[int]
+    variant: str, options: dict[str, Any], seed: int, read_at: frozenset[int]
 ) -> tuple[list[sc.Game], list[tuple[sc.Seat, sc.Card]]]:
     """Every game of one random hand (dealing included) and each card played
     with its seat, reading ``Game.tricks`` at the steps in ``read_at`` only."""

@@ -19,7 +19,7 @@ from typing import Any, Final
 
 from spades_core._construction import under_construction
 from spades_core.cards import CardSet
-from spades_core.game import NO_SEAT, Game, GameSetup, Phase
+from spades_core.game import NO_SEAT, Game, GameSetup, Phase, Standing
 from spades_core.results import HandResult, HandResults, Trick
 from spades_core.seats import Seat, SeatMap, Team
 
@@ -43,6 +43,7 @@ def _slot_setter(name: str, cls: type) -> Callable[[object, object], None]:
 
 
 _GAME_UNDER_CONSTRUCTION: Final = under_construction(Game)
+_STANDING_UNDER_CONSTRUCTION: Final = under_construction(Standing)
 _RESULT_UNDER_CONSTRUCTION: Final = under_construction(HandResult)
 _set_seat_values = _slot_setter("values_", SeatMap)
 _set_card_mask = _slot_setter("mask", CardSet)
@@ -66,14 +67,17 @@ def game_between_hands(
     over: bool,
 ) -> Game:
     """A game with no hand in progress: over, or waiting for ``dealer`` to deal."""
+    standing: Any = _new_object(_STANDING_UNDER_CONSTRUCTION)
+    standing.setup = setup
+    standing.dealer = dealer
+    standing.scores = scores
+    standing.bags = bags
+    standing.results = results
+    standing.winner = winner
+    standing.__class__ = Standing
     game: Any = _new_object(_GAME_UNDER_CONSTRUCTION)
-    game._setup = setup
+    game._standing = standing
     game._phase = _GAME_OVER if over else _DEAL
-    game._dealer = dealer
-    game._scores = scores
-    game._bags = bags
-    game._results = results
-    game._winner = winner
     game._dealt = _NO_CARDS
     game._held = _NO_CARDS
     game._bids = _NO_BIDS
@@ -97,13 +101,8 @@ def game_bidding(
     ``bids`` made, ``to_act`` next: in ``BID``, or in ``PLAY`` before its
     first card (``to_act`` then leads)."""
     game: Any = _new_object(_GAME_UNDER_CONSTRUCTION)
-    game._setup = previous._setup
+    game._standing = previous._standing
     game._phase = phase
-    game._dealer = previous._dealer
-    game._scores = previous._scores
-    game._bags = previous._bags
-    game._results = previous._results
-    game._winner = None
     game._dealt = dealt
     game._held = dealt
     game._bids = bids
@@ -135,13 +134,8 @@ def game_playing(
     progress, the card ids of the tricks completed so far (``played``) and
     their records, if built."""
     game: Any = _new_object(_GAME_UNDER_CONSTRUCTION)
-    game._setup = previous._setup
+    game._standing = previous._standing
     game._phase = _PLAY
-    game._dealer = previous._dealer
-    game._scores = previous._scores
-    game._bags = previous._bags
-    game._results = previous._results
-    game._winner = None
     game._dealt = previous._dealt
     game._held = held
     game._bids = previous._bids
@@ -166,13 +160,8 @@ def game_after_card(
     tricks won and the tricks completed are the same. Three cards in four take this step, so it is
     :func:`game_playing` with fewer arguments to pass."""
     game: Any = _new_object(_GAME_UNDER_CONSTRUCTION)
-    game._setup = previous._setup
+    game._standing = previous._standing
     game._phase = _PLAY
-    game._dealer = previous._dealer
-    game._scores = previous._scores
-    game._bags = previous._bags
-    game._results = previous._results
-    game._winner = None
     game._dealt = previous._dealt
     game._held = held
     game._bids = previous._bids

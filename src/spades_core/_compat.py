@@ -276,29 +276,46 @@ def upgrade_pickled_game(game: Any, setters: Mapping[str, Callable[[Any, object]
     from spades_core.options import STANDARD_OPTIONS, Rules
     from spades_core.results import HandResults
 
-    if not isinstance(game._results, HandResults):
-        setters["_results"](game, HandResults(game._results))
-    setup = game._setup
+    standing = game._standing
+    if not isinstance(standing.results, HandResults):
+        standing = attrs.evolve(standing, results=HandResults(standing.results))
+        setters["_standing"](game, standing)
+    setup = standing.setup
     own_options = {name for name in setup.variant.option_specs if name not in STANDARD_OPTIONS}
     if (
         not all(hasattr(setup.rules, field.name) for field in attrs.fields(Rules))
         or {name for name, _ in setup.rules.extra} != own_options
     ):
         rules = setup.variant.rules(**dict(setup.rules.overrides))
-        setters["_setup"](game, attrs.evolve(setup, rules=rules))
+        setters["_standing"](game, attrs.evolve(standing, setup=attrs.evolve(setup, rules=rules)))
+
+
+_STANDING_FIELDS: Final = ("_setup", "_dealer", "_scores", "_bags", "_results", "_winner")
 
 
 def game_state(state: Mapping[str, Any]) -> Mapping[str, Any]:
-    """The pickled state of a ``Game`` by today's field names: a game pickled
+    """The pickled state of a ``Game`` by today's fields. A game pickled
+    before they were gathered in one ``Standing`` holds its setup, dealer,
+    scores, bags, results and winner in fields of their own; one pickled
     before the card ids of its completed tricks were kept (``_played``) holds
     their ``Trick`` records as ``_tricks``."""
-    if "_tricks" not in state:
+    if "_tricks" not in state and "_setup" not in state:
         return state
+    from spades_core.game import Standing
     from spades_core.results import card_ids
 
-    renamed = {name: value for name, value in state.items() if name != "_tricks"}
-    renamed["_played"] = card_ids(state["_tricks"])
-    renamed["_trick_records"] = state["_tricks"]
+    renamed = {
+        name: value
+        for name, value in state.items()
+        if name != "_tricks" and name not in _STANDING_FIELDS
+    }
+    if "_tricks" in state:
+        renamed["_played"] = card_ids(state["_tricks"])
+        renamed["_trick_records"] = state["_tricks"]
+    if "_setup" in state:
+        # Built without Standing's checks: release 0.1 kept its results in a
+        # tuple, which upgrade_pickled_game replaces next.
+        renamed["_standing"] = Standing(*(state[name] for name in _STANDING_FIELDS))
     return renamed
 
 

@@ -88,6 +88,22 @@ class GameSetup:
 
 
 @final
+@attrs.frozen
+class Standing:
+    """What a game keeps from one hand to the next: the setup, the dealer of
+    the hand in progress (or of the next), the running scores and bags, the
+    finished hands and the winner. Every game within a hand shares one, so a
+    transition copies one field for all six."""
+
+    setup: GameSetup
+    dealer: Seat
+    scores: tuple[int, int]
+    bags: tuple[int, int]
+    results: HandResults
+    winner: Team | None
+
+
+@final
 @attrs.frozen(repr=False)
 class Game:
     """One game of Spades, from the first deal to the end, as an immutable value.
@@ -97,13 +113,8 @@ class Game:
     and may change between releases.
     """
 
-    _setup: GameSetup
+    _standing: Standing
     _phase: Phase
-    _dealer: Seat
-    _scores: tuple[int, int]
-    _bags: tuple[int, int]
-    _results: HandResults
-    _winner: Team | None
     _dealt: tuple[int, ...]
     _held: tuple[int, ...]
     _bids: tuple[int | None, ...]
@@ -126,22 +137,22 @@ class Game:
     @property
     def variant(self) -> Variant:
         """The variant being played."""
-        return self._setup.variant
+        return self._standing.setup.variant
 
     @property
     def rules(self) -> Rules:
         """The resolved options."""
-        return self._setup.rules
+        return self._standing.setup.rules
 
     @property
     def seed(self) -> int:
         """The seed the game's deals and first dealer come from."""
-        return self._setup.seed
+        return self._standing.setup.seed
 
     @property
     def first_dealer(self) -> Seat:
         """The dealer of the first hand."""
-        return self._setup.first_dealer
+        return self._standing.setup.first_dealer
 
     if TYPE_CHECKING:
 
@@ -162,7 +173,7 @@ class Game:
     @property
     def dealer(self) -> Seat:
         """The dealer of the current hand (in ``DEAL``: of the hand about to be dealt)."""
-        return self._dealer
+        return self._standing.dealer
 
     @property
     def to_act(self) -> Seat | None:
@@ -172,27 +183,27 @@ class Game:
     @property
     def hand_number(self) -> int:
         """0-based index of the current hand (in ``DEAL``: of the next hand)."""
-        return len(self._results)
+        return len(self._standing.results)
 
     @property
     def scores(self) -> TeamMap[int]:
         """Running score per team."""
-        return TeamMap(self._scores)
+        return TeamMap(self._standing.scores)
 
     @property
     def bags(self) -> TeamMap[int]:
         """Bags carried per team."""
-        return TeamMap(self._bags)
+        return TeamMap(self._standing.bags)
 
     @property
     def hand_results(self) -> HandResults:
         """Every finished hand, in order (a read-only sequence, like a tuple)."""
-        return self._results
+        return self._standing.results
 
     @property
     def winner(self) -> Team | None:
         """The winning team once the game is over."""
-        return self._winner
+        return self._standing.winner
 
     @property
     def bids(self) -> SeatMap[int | None]:
@@ -251,8 +262,9 @@ class Game:
         where = f"hand {self.hand_number + 1}, {self._phase.name}"
         if self._to_act >= 0:
             where += f", {SEATS[self._to_act].name} to act"
-        return f"<Game {self.variant.id} {where}; NS {self._scores[0]}, EW {self._scores[1]}" + (
-            f"; {self._winner.name} won>" if self._winner is not None else ">"
+        scores, winner = self._standing.scores, self._standing.winner
+        return f"<Game {self.variant.id} {where}; NS {scores[0]}, EW {scores[1]}" + (
+            f"; {winner.name} won>" if winner is not None else ">"
         )
 
     # -- legal actions -----------------------------------------------------------
@@ -406,7 +418,9 @@ def hand_first_leader(game: Game) -> int:
     """The seat number that leads (or led) the first trick of ``game``'s hand
     in progress, by :func:`~spades_core.tricks.first_leader`."""
     return first_leader(
-        game._dealer, game._dealt, game._setup.rules.first_lead is FirstLead.TWO_OF_CLUBS
+        game._standing.dealer,
+        game._dealt,
+        game._standing.setup.rules.first_lead is FirstLead.TWO_OF_CLUBS,
     )
 
 

@@ -82,7 +82,7 @@ def legal_play_mask(game: Game) -> int:
 
 def _leads_two_of_clubs(game: Game) -> bool:
     # Whether a card leading now is the forced first lead of the hand.
-    return not game._played and game._setup.rules.first_lead is _TWO_OF_CLUBS_FIRST
+    return not game._played and game._standing.setup.rules.first_lead is _TWO_OF_CLUBS_FIRST
 
 
 def legal_bid_values(game: Game) -> tuple[int, ...]:
@@ -93,7 +93,7 @@ def legal_bid_values(game: Game) -> tuple[int, ...]:
     :class:`~spades_core.VariantLoadError` naming it.
     """
     seat = game._to_act
-    return bid_values(game._setup, seat, game._held[seat], game._bids)
+    return bid_values(game._standing.setup, seat, game._held[seat], game._bids)
 
 
 def bid_values(
@@ -131,7 +131,7 @@ def bid_explanation(game: Game) -> str | None:
     game must be in ``BID``), checked by
     :func:`~spades_core.variant.checked_explain_bids`; ``None`` when every bid is open."""
     seat = game._to_act
-    setup = game._setup
+    setup = game._standing.setup
     return checked_explain_bids(
         setup.variant, setup.rules, SEATS[seat], card_set(game._held[seat]), bids_made(game._bids)
     )
@@ -197,7 +197,7 @@ def check(game: Game, action: object, seat: object = None) -> None:
     if isinstance(action, Bid):
         if phase is not Phase.BID:
             raise wrong_phase(game, "bid")
-        setup = game._setup
+        setup = game._standing.setup
         seat = game._to_act
         refusal = bid_refusal(
             setup.variant, setup.rules, seat, game._held[seat], game._bids, action.value

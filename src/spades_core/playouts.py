@@ -139,9 +139,9 @@ def _checked(choose: Chooser) -> Chooser:
 def _finish_hand(game: Game, pick: Chooser) -> Game:
     """The game after the hand in progress (or the next one, in ``DEAL``) is
     played out and scored."""
-    setup = game._setup
+    setup = game._standing.setup
     any_spade, two_of_clubs = rule_flags(setup.rules)
-    dealer = game._dealer
+    dealer = game._standing.dealer
     phase = game._phase
     if phase is _PLAY:
         dealt = game._dealt
@@ -167,7 +167,7 @@ def _finish_hand(game: Game, pick: Chooser) -> Game:
     else:
         if phase is _DEAL:
             pick(1)
-            dealt = _seeded.deal_masks(setup.seed, len(game._results), dealer)
+            dealt = _seeded.deal_masks(setup.seed, len(game._standing.results), dealer)
             made: list[int | None] = [None, None, None, None]
             seat = LEFT_OF[dealer]
         else:

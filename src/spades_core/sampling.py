@@ -636,7 +636,7 @@ def _hand_start(view: View, seed: int) -> Game:
     # A finished hand hides nothing, so the state after it is built from the
     # view's public results, with the engine's own between-hands constructor.
     return between_hands(
-        fresh._setup,
+        fresh._standing.setup,
         view.dealer,
         (view.scores.values_[0], view.scores.values_[1]),
         (view.bags.values_[0], view.bags.values_[1]),

@@ -121,7 +121,8 @@ def deal(game: Game, hands: object = None) -> Game:
     elif isinstance(hands, Deal):
         hands = explicit_hands(hands)
     if hands is None:
-        masks = rng.deal_masks(game._setup.seed, len(game._results), game._dealer)
+        standing = game._standing
+        masks = rng.deal_masks(standing.setup.seed, len(standing.results), standing.dealer)
     else:
         masks = tuple(cardset.mask for cardset in deal_of(hands).hands or ())  # type: ignore[assignment]
     return deal_unchecked(game, masks)
@@ -130,7 +131,7 @@ def deal(game: Game, hands: object = None) -> Game:
 def deal_unchecked(game: Game, masks: tuple[int, ...]) -> Game:
     """The game (in ``DEAL``) with the hands ``masks`` dealt (by seat number:
     four disjoint 13-card masks), without checking them."""
-    return game_bidding(game, _BID, masks, _NO_BIDS, LEFT_OF[game._dealer])
+    return game_bidding(game, _BID, masks, _NO_BIDS, LEFT_OF[game._standing.dealer])
 
 
 def bid_unchecked(game: Game, value: int) -> Game:
@@ -139,10 +140,12 @@ def bid_unchecked(game: Game, value: int) -> Game:
     bids = list(game._bids)
     bids[seat] = value
     to_act = (seat + 1) % 4
-    if to_act != LEFT_OF[game._dealer]:
+    if to_act != LEFT_OF[game._standing.dealer]:
         return game_bidding(game, _BID, game._dealt, tuple(bids), to_act)
     leader = first_leader(
-        game._dealer, game._held, game._setup.rules.first_lead is _TWO_OF_CLUBS_FIRST
+        game._standing.dealer,
+        game._held,
+        game._standing.setup.rules.first_lead is _TWO_OF_CLUBS_FIRST,
     )
     return game_bidding(game, _PLAY, game._dealt, tuple(bids), leader)
 
@@ -168,7 +171,7 @@ def play_unchecked(game: Game, card: int) -> Game:
         broken = breaks_spades(
             card,
             trick[0] // RANKS if trick else NO_SUIT,
-            game._setup.rules.break_rule is _ANY_SPADE,
+            game._standing.setup.rules.break_rule is _ANY_SPADE,
         )
     # Concatenation builds the one tuple; unpacking would build a list first.
     trick += (card,)
@@ -217,14 +220,15 @@ def score_hand(
     ``first_leader``. ``played`` may pass the hand's :class:`Trick` records
     when they exist already.
     """
-    setup = game._setup
+    standing = game._standing
+    setup = standing.setup
     variant = setup.variant
     rules = setup.rules
-    points, bags = checked_score_hand(variant, rules, bids, won, game._bags)
-    scores = (game._scores[0] + points[0], game._scores[1] + points[1])
-    over, winner = checked_game_end(variant, rules, scores, len(game._results) + 1)
-    dealer = game._dealer
-    results = game._results
+    points, bags = checked_score_hand(variant, rules, bids, won, standing.bags)
+    scores = (standing.scores[0] + points[0], standing.scores[1] + points[1])
+    over, winner = checked_game_end(variant, rules, scores, len(standing.results) + 1)
+    dealer = standing.dealer
+    results = standing.results
     result = hand_result(
         len(results), dealer, dealt, bids, won, points, bags, scores, first_leader, plays, played
     )

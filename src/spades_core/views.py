@@ -299,7 +299,7 @@ _NO_SUITS = _SUIT_SETS[0]
 
 def _shown_out(game: Game) -> SeatMap[frozenset[Suit]]:
     """What every card played this hand proves, replayed with the trick rules."""
-    any_spade, _ = rule_flags(game._setup.rules)
+    any_spade, _ = rule_flags(game._standing.setup.rules)
     tricks: list[tuple[int, tuple[int, ...]]] = [
         (trick.leader, tuple(card.id for card in trick.cards)) for trick in game.tricks
     ]
@@ -322,11 +322,11 @@ def view_for(game: Game, seat: Seat | None) -> View:
     viewer = None if seat is None else Seat(seat)
     to_act = game.to_act
     bids: SeatMap[int | None] = SeatMap(game._bids)
+    standing = game._standing
+    setup = standing.setup
     if in_hand:
         spade_counts: SeatMap[int | None] = SeatMap(
-            checked_revealed_spade_counts(
-                game._setup.variant, game._setup.rules, game._bids, dealt=game._dealt
-            )
+            checked_revealed_spade_counts(setup.variant, setup.rules, game._bids, dealt=game._dealt)
         )
         shown_out = _shown_out(game)
         cards_left = SeatMap(tuple(mask.bit_count() for mask in game._held))
@@ -339,11 +339,11 @@ def view_for(game: Game, seat: Seat | None) -> View:
         legal = game.legal_actions()
     return View(
         seat=viewer,
-        variant=game._setup.variant,
-        rules=game._setup.rules,
+        variant=setup.variant,
+        rules=setup.rules,
         phase=game._phase,
-        hand_number=len(game._results),
-        dealer=game._dealer,
+        hand_number=len(standing.results),
+        dealer=standing.dealer,
         to_act=to_act,
         hand=CardSet(game._held[viewer]) if viewer is not None and in_hand else CardSet(0),
         bids=bids,
@@ -352,10 +352,10 @@ def view_for(game: Game, seat: Seat | None) -> View:
         leader=game.leader,
         tricks_won=SeatMap(game._won),
         spades_broken=game._broken,
-        scores=TeamMap(game._scores),
-        bags=TeamMap(game._bags),
-        hand_results=game._results,
-        winner=game._winner,
+        scores=TeamMap(standing.scores),
+        bags=TeamMap(standing.bags),
+        hand_results=standing.results,
+        winner=standing.winner,
         legal_actions=legal,
         shown_out=shown_out,
         spade_counts=spade_counts,

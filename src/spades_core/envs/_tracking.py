@@ -170,11 +170,7 @@ class ObservationTracker:
         for seat in range(1, _SEATS):
             if in_hand:
                 _set_cards(shared, _hand_start(seat), game._held[seat])
-        self._counts = (
-            checked_revealed_spade_counts(game._setup.variant, game._setup.rules, game._bids)
-            if in_hand
-            else (None,) * _SEATS
-        )
+        self._counts = _spade_counts(game) if in_hand else (None,) * _SEATS
 
     def _bid(self, last: Game, game: Game) -> None:
         cells = self._cells
@@ -184,7 +180,7 @@ class ObservationTracker:
         row = _BIDS + 15 * seat
         cells[row] = 0.0
         cells[row + 1 + bid] = 1.0
-        counts = checked_revealed_spade_counts(game._setup.variant, game._setup.rules, game._bids)
+        counts = _spade_counts(game)
         for who, (before, after) in enumerate(zip(self._counts, counts, strict=True)):
             if before != after:
                 row = _SPADE_COUNT + 15 * who
@@ -235,12 +231,15 @@ def _cells_of(vector: features.Vector) -> MutableSequence[float]:
     return cast(MutableSequence[float], vector.data)
 
 
+def _spade_counts(game: Game) -> tuple[int | None, ...]:
+    setup = game._standing.setup
+    return checked_revealed_spade_counts(setup.variant, setup.rules, game._bids)
+
+
 def _in_same_hand(last: Game, game: Game) -> bool:
     # The same deal of the same game's hand: its dealt masks are one shared
-    # tuple, and every step within a hand keeps the results object.
-    return (
-        game._dealt is last._dealt and game._setup is last._setup and game._results is last._results
-    )
+    # tuple, and every step within a hand keeps the standing object.
+    return game._dealt is last._dealt and game._standing is last._standing
 
 
 def _one_bid_later(last: Game, game: Game) -> bool:

@@ -635,7 +635,7 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
                 # Still dealing: chance stays to move, and no legal ids are kept
                 # while it does (they are worked out for a player's move only).
                 return
-            masks = hands_of_deck(list(map(_CARD_BITS.__getitem__, dealing)), game._dealer)
+            masks = hands_of_deck(list(map(_CARD_BITS.__getitem__, dealing)), game._standing.dealer)
             # Fifty-two distinct cards, thirteen a seat: a deal the engine need not check.
             dealt = deal_unchecked(game, masks)
             position.game = dealt
@@ -655,7 +655,7 @@ class SpadesCoreState(pyspiel.State):  # type: ignore[misc]
             # Within a hand every step keeps the results object and the seat to
             # act moves next; a new results object means a scored hand, after
             # which the episode may be over or chance deals next.
-            if after._results is game._results:
+            if after._standing.results is game._standing.results:
                 _set_answer(self, _ANSWERS[after._to_act])
             else:
                 _set_answer(self, _ANSWERS[self._player_at(position)])

@@ -368,7 +368,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         self.rewards = _NO_REWARDS.copy()
         # A step within a hand keeps the results object; scoring a hand makes a new one.
-        finished = before._results
+        finished = before._standing.results
         # Policies hand over numpy integers; anything else goes to the engine as it is.
         chosen = (
             action
@@ -385,7 +385,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             game = after_legal_id(before, chosen)  # legal: no second check
         else:
             game = before.apply(action_from_id(before, chosen))  # type: ignore[arg-type]
-        if game._results is finished:
+        if game._standing.results is finished:
             # Within the hand every reward is 0, and adding them changes no total.
             self._observations.stepped(before, game)
             self.game = game
