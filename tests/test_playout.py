@@ -294,7 +294,7 @@ def rebuilt(game: sc.Game) -> sc.Game:
             over,
         )
     if game.phase is Phase.BID or not game._held[game._to_act] ^ game._dealt[game._to_act]:
-        return _build.game_bidding(game, game._phase, game._dealt, game._bids, game._to_act)
+        return _build.game_bidding(game, game.phase, game._dealt, game._bids, game._to_act)
     return _build.game_playing(
         game,
         game._held,

@@ -77,7 +77,7 @@ def game_between_hands(
     standing.__class__ = Standing
     game: Any = _new_object(_GAME_UNDER_CONSTRUCTION)
     game._standing = standing
-    game._phase = _GAME_OVER if over else _DEAL
+    game.phase = _GAME_OVER if over else _DEAL
     game._dealt = _NO_CARDS
     game._held = _NO_CARDS
     game._bids = _NO_BIDS
@@ -102,7 +102,7 @@ def game_bidding(
     first card (``to_act`` then leads)."""
     game: Any = _new_object(_GAME_UNDER_CONSTRUCTION)
     game._standing = previous._standing
-    game._phase = phase
+    game.phase = phase
     game._dealt = dealt
     game._held = dealt
     game._bids = bids
@@ -135,7 +135,7 @@ def game_playing(
     their records, if built."""
     game: Any = _new_object(_GAME_UNDER_CONSTRUCTION)
     game._standing = previous._standing
-    game._phase = _PLAY
+    game.phase = _PLAY
     game._dealt = previous._dealt
     game._held = held
     game._bids = previous._bids
@@ -161,7 +161,7 @@ def game_after_card(
     :func:`game_playing` with fewer arguments to pass."""
     game: Any = _new_object(_GAME_UNDER_CONSTRUCTION)
     game._standing = previous._standing
-    game._phase = _PLAY
+    game.phase = _PLAY
     game._dealt = previous._dealt
     game._held = held
     game._bids = previous._bids

@@ -295,11 +295,12 @@ _STANDING_FIELDS: Final = ("_setup", "_dealer", "_scores", "_bags", "_results", 
 
 def game_state(state: Mapping[str, Any]) -> Mapping[str, Any]:
     """The pickled state of a ``Game`` by today's fields. A game pickled
-    before they were gathered in one ``Standing`` holds its setup, dealer,
-    scores, bags, results and winner in fields of their own; one pickled
-    before the card ids of its completed tricks were kept (``_played``) holds
-    their ``Trick`` records as ``_tricks``."""
-    if "_tricks" not in state and "_setup" not in state:
+    before ``phase`` was a field of its own holds it as ``_phase`` and its
+    setup, dealer, scores, bags, results and winner in fields of their own
+    (today gathered in one ``Standing``); one pickled before the card ids of
+    its completed tricks were kept (``_played``) holds their ``Trick``
+    records as ``_tricks``."""
+    if "_phase" not in state and "_tricks" not in state:
         return state
     from spades_core.game import Standing
     from spades_core.results import card_ids
@@ -307,8 +308,9 @@ def game_state(state: Mapping[str, Any]) -> Mapping[str, Any]:
     renamed = {
         name: value
         for name, value in state.items()
-        if name != "_tricks" and name not in _STANDING_FIELDS
+        if name not in ("_phase", "_tricks") and name not in _STANDING_FIELDS
     }
+    renamed["phase"] = state["_phase"]
     if "_tricks" in state:
         renamed["_played"] = card_ids(state["_tricks"])
         renamed["_trick_records"] = state["_tricks"]

@@ -92,7 +92,7 @@ def _mask_bits(game: Game) -> int:
 def legal_id_bits(game: Game) -> int:
     """The legal ids of ``game`` (a :class:`Game`, not checked) as a mask: bit
     ``n`` is set when id ``n`` is legal."""
-    phase = game._phase
+    phase = game.phase
     if phase is _PLAY:
         # Card ids are mask bits already.
         return legal_play_mask(game)
@@ -131,7 +131,7 @@ def legal_ids(game: Game) -> tuple[int, ...]:
     """The legal ids, ascending (the ``True`` positions of :func:`legal_mask`)."""
     if not isinstance(game, Game):
         _check.game(game, "encoding")
-    if game._phase is _PLAY:
+    if game.phase is _PLAY:
         # Card ids are mask bits already.
         mask = legal_play_mask(game)
         return _card_ids_of_one_suit(mask) or _card_ids_of_slices(mask)

@@ -22,7 +22,6 @@ Internally hands are 52-bit masks and seats are ints (fields starting with
 from __future__ import annotations
 
 import enum
-import operator
 import secrets
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Final, final
@@ -114,7 +113,8 @@ class Game:
     """
 
     _standing: Standing
-    _phase: Phase
+    phase: Phase
+    """The current phase (a plain attribute: every loop over a game reads it)."""
     _dealt: tuple[int, ...]
     _held: tuple[int, ...]
     _bids: tuple[int | None, ...]
@@ -154,21 +154,10 @@ class Game:
         """The dealer of the first hand."""
         return self._standing.setup.first_dealer
 
-    if TYPE_CHECKING:
-
-        @property
-        def phase(self) -> Phase:
-            """The current phase."""
-
-    else:
-        # Read by a built-in getter: every loop over a game asks for its
-        # phase, and a Python getter costs a frame each time.
-        phase = property(operator.attrgetter("_phase"), doc="The current phase.")
-
     @property
     def is_over(self) -> bool:
         """Whether the game has ended."""
-        return self._phase is Phase.GAME_OVER
+        return self.phase is Phase.GAME_OVER
 
     @property
     def dealer(self) -> Seat:
@@ -235,7 +224,7 @@ class Game:
     @property
     def leader(self) -> Seat | None:
         """The seat that led (or is to lead) the current trick, during play."""
-        return SEATS[self._leader] if self._phase is Phase.PLAY else None
+        return SEATS[self._leader] if self.phase is Phase.PLAY else None
 
     @property
     def spades_broken(self) -> bool:
@@ -259,7 +248,7 @@ class Game:
         _deprecations.upgrade_pickled_game(self, _SETTERS)
 
     def __repr__(self) -> str:
-        where = f"hand {self.hand_number + 1}, {self._phase.name}"
+        where = f"hand {self.hand_number + 1}, {self.phase.name}"
         if self._to_act >= 0:
             where += f", {SEATS[self._to_act].name} to act"
         scores, winner = self._standing.scores, self._standing.winner
@@ -274,7 +263,7 @@ class Game:
         empty only when the game is over)."""
         legal = self._legal
         if legal is None:
-            if self._phase is _PLAY:
+            if self.phase is _PLAY:
                 # Asked once per card: the play case without the call that
                 # dispatches on the phase.
                 mask = _legal_play_mask(self)
@@ -287,7 +276,7 @@ class Game:
     def legal_bids(self) -> tuple[int, ...]:
         """The bids open to the seat to act, as :meth:`bid` takes them: whole
         numbers, 0 for Nil (empty outside bidding)."""
-        if self._phase is not Phase.BID:
+        if self.phase is not Phase.BID:
             return ()
         return tuple(action.value for action in self.legal_actions())  # type: ignore[union-attr]
 
@@ -306,14 +295,14 @@ class Game:
         In Classic Spades a partnership's bids may total at most 13, and your
         partner bid 4, so you may bid Nil or 1-9.
         """
-        if self._phase is not Phase.BID:
+        if self.phase is not Phase.BID:
             return None
         return _legality.bid_explanation(self)
 
     def legal_cards(self) -> CardSet:
         """The cards the seat to act may play, as :meth:`play` takes them
         (empty outside play); index it in card-id order like a tuple."""
-        if self._phase is not Phase.PLAY:
+        if self.phase is not Phase.PLAY:
             return CardSet(0)
         return CardSet(_legality.legal_play_mask(self))
 
@@ -356,7 +345,7 @@ class Game:
         if seat is None:
             # A legal play or bid is applied here, a call or two sooner than
             # through transitions.apply, which does the rest.
-            if type(action) is Play and self._phase is _PLAY:
+            if type(action) is Play and self.phase is _PLAY:
                 card = action.card.id
                 legal = self._legal
                 if legal is not None:
@@ -367,7 +356,7 @@ class Game:
                             return _play_unchecked(self, card)
                 if _legal_play_mask(self) >> card & 1:
                     return _play_unchecked(self, card)
-            elif type(action) is Bid and self._phase is _BID:
+            elif type(action) is Bid and self.phase is _BID:
                 legal = self._legal
                 if legal is not None:
                     for candidate in legal:

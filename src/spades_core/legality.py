@@ -150,7 +150,7 @@ def _bid_actions(values: tuple[int, ...]) -> tuple[Bid, ...]:
 
 def legal_actions(game: Game) -> tuple[Action, ...]:
     """The legal actions of the seat to act (``Game.legal_actions`` caches this)."""
-    phase = game._phase
+    phase = game.phase
     if phase is _PLAY:
         mask = legal_play_mask(game)
         return _plays_of_one_suit(mask) or _plays_of_slices(mask)
@@ -174,7 +174,7 @@ def check(game: Game, action: object, seat: object = None) -> None:
     if it is legal."""
     if seat is not None and type(seat) is not Seat:
         seat = _check.seat(seat, "Game.apply")
-    phase = game._phase
+    phase = game.phase
     if seat is not None and (game._to_act == NO_SEAT or seat != game._to_act):
         if game._to_act == NO_SEAT:
             raise _illegal(
@@ -218,7 +218,7 @@ def check(game: Game, action: object, seat: object = None) -> None:
 
 def wrong_phase(game: Game, what: str) -> IllegalActionError:
     """The error for trying to ``what`` (``"bid"``, ``"play a card"``) in the wrong phase."""
-    return phase_refusal(game._phase, game._to_act, what)
+    return phase_refusal(game.phase, game._to_act, what)
 
 
 def phase_refusal(phase: Phase, to_act: int, what: str) -> IllegalActionError:

@@ -92,7 +92,7 @@ def playout(game: Game, choose: Chooser | random.Random, *, hands: int | None = 
             f"actions to an index; got {_check.described(choose)}"
         )
     played = 0
-    while game._phase is not _GAME_OVER and (hands is None or played < hands):
+    while game.phase is not _GAME_OVER and (hands is None or played < hands):
         game = _finish_hand(game, pick)
         played += 1
     return game
@@ -142,7 +142,7 @@ def _finish_hand(game: Game, pick: Chooser) -> Game:
     setup = game._standing.setup
     any_spade, two_of_clubs = rule_flags(setup.rules)
     dealer = game._standing.dealer
-    phase = game._phase
+    phase = game.phase
     if phase is _PLAY:
         dealt = game._dealt
         bids = game._bids

@@ -74,7 +74,7 @@ def apply(game: Game, action: object, seat: object = None) -> Game:
     if seat is None or (type(seat) is Seat and seat == game._to_act):
         kind = type(action)
         if kind is Play:
-            if game._phase is _PLAY:
+            if game.phase is _PLAY:
                 card = action.card.id  # type: ignore[attr-defined]
                 # A pre-built play found in the cached legal plays is legal:
                 # sooner than working the legal mask out again.
@@ -86,9 +86,9 @@ def apply(game: Game, action: object, seat: object = None) -> Game:
                 if _legal_play_mask(game) >> card & 1:
                     return play_unchecked(game, card)
         elif kind is Bid:
-            if game._phase is _BID and _is_listed(action, game.legal_actions()):
+            if game.phase is _BID and _is_listed(action, game.legal_actions()):
                 return bid_unchecked(game, action.value)  # type: ignore[attr-defined]
-        elif kind is Deal and game._phase is _DEAL:
+        elif kind is Deal and game.phase is _DEAL:
             return deal(game, action)
     kind = type(action)
     if kind is not Play and kind is not Bid and kind is not Deal:
@@ -113,7 +113,7 @@ def _is_listed(action: object, legal: tuple[Action, ...]) -> bool:
 def deal(game: Game, hands: object = None) -> Game:
     """The game with its next hand dealt, from the seed (``hands=None``), a
     :class:`Deal`, or a mapping from each seat to its 13 cards."""
-    if game._phase is not _DEAL:
+    if game.phase is not _DEAL:
         raise wrong_phase(game, "deal")
     if hands is DEAL_FROM_SEED:
         # The deal legal_actions() offers, every hand of a simulation: from the seed.

@@ -148,16 +148,22 @@ def trick_winner(cards: Sequence[int]) -> int:
     """Position (0-3, from the leader) of the winning card of a trick of four
     card ids in play order: the highest spade, else the highest card of the
     led suit."""
+    # Card ids order each suit by rank and put the spades above every other
+    # suit: a card of the led suit or a spade beats the best so far when its id
+    # is higher. Written out for the three cards after the lead, as every
+    # trick of every hand asks it.
     best = cards[0]
     led = best // RANKS
     position = 0
-    for i in (1, 2, 3):
-        card = cards[i]
-        # Card ids order each suit by rank and put the spades above every other
-        # suit: a card of the led suit or a spade beats the best so far when its
-        # id is higher.
-        if card > best and (card >= FIRST_SPADE or card // RANKS == led):
-            best, position = card, i
+    card = cards[1]
+    if card > best and (card >= FIRST_SPADE or card // RANKS == led):
+        best, position = card, 1
+    card = cards[2]
+    if card > best and (card >= FIRST_SPADE or card // RANKS == led):
+        best, position = card, 2
+    card = cards[3]
+    if card > best and (card >= FIRST_SPADE or card // RANKS == led):
+        position = 3
     return position
 
 

@@ -318,7 +318,7 @@ def _shown_out(game: Game) -> SeatMap[frozenset[Suit]]:
 
 def view_for(game: Game, seat: Seat | None) -> View:
     """The view of ``game`` for ``seat`` (``None``: a spectator)."""
-    in_hand = game._phase in (Phase.BID, Phase.PLAY)
+    in_hand = game.phase in (Phase.BID, Phase.PLAY)
     viewer = None if seat is None else Seat(seat)
     to_act = game.to_act
     bids: SeatMap[int | None] = SeatMap(game._bids)
@@ -341,7 +341,7 @@ def view_for(game: Game, seat: Seat | None) -> View:
         seat=viewer,
         variant=setup.variant,
         rules=setup.rules,
-        phase=game._phase,
+        phase=game.phase,
         hand_number=len(standing.results),
         dealer=standing.dealer,
         to_act=to_act,

@@ -143,7 +143,7 @@ class ObservationTracker:
         checking that ``game`` follows from it."""
         if last is self._game:
             self._game = game
-            if last._phase is _BID:
+            if last.phase is _BID:
                 self._bid(last, game)
             else:
                 self._card(last, game)
@@ -154,10 +154,10 @@ class ObservationTracker:
         last = self._game
         self._game = game
         if last is not None and _in_same_hand(last, game):
-            if last._phase is _BID and _one_bid_later(last, game):
+            if last.phase is _BID and _one_bid_later(last, game):
                 self._bid(last, game)
                 return
-            if last._phase is _PLAY and _one_card_later(last, game):
+            if last.phase is _PLAY and _one_card_later(last, game):
                 self._card(last, game)
                 return
         self._rebuild(game)
@@ -166,7 +166,7 @@ class ObservationTracker:
         shared = self._shared
         features.observation(game.view(SEATS[0]), out=shared[:_SIZE])
         shared[_SIZE:] = 0.0
-        in_hand = game._phase is _BID or game._phase is _PLAY
+        in_hand = game.phase is _BID or game.phase is _PLAY
         for seat in range(1, _SEATS):
             if in_hand:
                 _set_cards(shared, _hand_start(seat), game._held[seat])
@@ -189,7 +189,7 @@ class ObservationTracker:
         self._counts = counts
         cells[_TO_ACT + seat] = 0.0
         cells[_TO_ACT + game._to_act] = 1.0
-        if game._phase is _PLAY:
+        if game.phase is _PLAY:
             cells[_PHASE + _PHASE_SLOTS[_BID]] = 0.0
             cells[_PHASE + _PHASE_SLOTS[_PLAY]] = 1.0
             cells[_LEADER + game._leader] = 1.0
@@ -244,7 +244,7 @@ def _in_same_hand(last: Game, game: Game) -> bool:
 
 def _one_bid_later(last: Game, game: Game) -> bool:
     """Whether ``game`` is ``last`` (bidding) after the bid of its seat to act."""
-    if not (game._phase is _BID or (game._phase is _PLAY and not game._played and not game._trick)):
+    if not (game.phase is _BID or (game.phase is _PLAY and not game._played and not game._trick)):
         return False
     seat = last._to_act
     before, after = last._bids, game._bids
@@ -257,7 +257,7 @@ def _one_bid_later(last: Game, game: Game) -> bool:
 
 def _one_card_later(last: Game, game: Game) -> bool:
     """Whether ``game`` is ``last`` (playing) after a card of its seat to act."""
-    if game._phase is not _PLAY or game._bids != last._bids:
+    if game.phase is not _PLAY or game._bids != last._bids:
         return False
     seat = last._to_act
     before, after = last._held, game._held
