@@ -158,6 +158,29 @@ def test_a_game_pickled_by_release_0_1_loads_and_plays_on() -> None:
     assert pickle.loads(pickle.dumps(loaded)) == loaded
 
 
+def test_a_game_pickled_before_the_engine_kept_card_ids_and_a_standing_loads_and_plays_on() -> None:
+    # Pickled when a game held its completed tricks as Trick records and its
+    # setup, dealer, scores, bags, results and winner as fields of their own,
+    # and read its phase from `_phase`: classic with the deuce of clubs
+    # leading, seed 23, two hands played, then the third dealt and bid, five
+    # tricks and two cards played. The .txt file is its record, saved then.
+    loaded = pickle.loads((DATA / "game-classic-mid-hand-tricks-as-records.pickle").read_bytes())
+    saved = (DATA / "game-classic-mid-hand-tricks-as-records.txt").read_text()
+    assert sc.dumps(loaded) == saved
+    assert sc.loads(saved) == loaded
+    assert loaded.phase is sc.Phase.PLAY
+    assert len(loaded.tricks) == 5
+    assert loaded._played == tuple(card.id for trick in loaded.tricks for card in trick.cards)
+    assert loaded.hand_number == 2
+    assert loaded.scores == sc.loads(saved).scores
+    finished = playout(loaded, random.Random(5), hands=1)
+    assert len(finished.hand_results) == 3
+    assert [trick.cards for trick in finished.hand_results[2].played[:5]] == [
+        trick.cards for trick in loaded.tricks
+    ]
+    assert pickle.loads(pickle.dumps(loaded)) == loaded
+
+
 def test_the_names_of_release_0_1_still_import_from_state() -> None:
     sys.modules.pop("spades_core.state", None)
     with deprecated("spades_core.game"):
