@@ -281,6 +281,65 @@ def tricks_of_plays(first_leader: int, plays: Sequence[int]) -> tuple[Trick, ...
     return tuple(tricks)
 
 
+@final
+@attrs.frozen
+class CompletedTricks:
+    """The tricks completed so far in a hand, as a game keeps them: their card
+    ids in play order and the seat that led the first (``-1`` before any).
+    Every game that has completed the same tricks shares one, so their
+    :class:`Trick` records, built when first asked for, serve them all."""
+
+    first_leader: int
+    ids: tuple[int, ...]
+    _records: tuple[Trick, ...] | None = attrs.field(default=None, eq=False, repr=False)
+
+    def records(self) -> tuple[Trick, ...]:
+        """The :class:`Trick` records of these tricks (built on the first call)."""
+        records = self._records
+        if records is None:
+            records = tricks_of_plays(self.first_leader, self.ids)
+            _store_records(self, records)
+        return records
+
+    def built_records(self) -> tuple[Trick, ...] | None:
+        """The records if :meth:`records` has built them, else ``None``."""
+        return self._records
+
+
+_store_records: Callable[[CompletedTricks, tuple[Trick, ...]], None] = vars(CompletedTricks)[
+    "_records"
+].__set__
+_COMPLETED_UNDER_CONSTRUCTION: Final = under_construction(CompletedTricks)
+
+NO_COMPLETED_TRICKS: Final = CompletedTricks(-1, (), ())
+"""A hand's completed tricks before its first trick is complete."""
+
+
+def after_trick(
+    completed: CompletedTricks, leader: int, cards: tuple[int, ...], winner: int
+) -> CompletedTricks:
+    """``completed`` and the trick of the four card ids ``cards`` led by seat
+    number ``leader`` and won by ``winner``. Its record is added only to
+    records built already, so a hand nobody asks about builds none."""
+    after: Any = _new_object(_COMPLETED_UNDER_CONSTRUCTION)
+    after.ids = completed.ids + cards
+    records: tuple[Trick, ...] | None
+    if completed.ids:
+        after.first_leader = completed.first_leader
+        records = completed._records
+        if records is not None:
+            records += (make_trick(leader, cards, winner),)
+    else:
+        # The empty tricks are one object for every hand: their (empty)
+        # records say nothing of whether anyone reads this hand's.
+        after.first_leader = leader
+        records = None
+    after._records = records
+    after.__class__ = CompletedTricks
+    built: CompletedTricks = after
+    return built
+
+
 def card_ids(tricks: Sequence[Trick]) -> tuple[int, ...]:
     """The card ids of ``tricks`` in play order."""
     # A list made whole, then copied: sooner than a tuple fed by a generator,

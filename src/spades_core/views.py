@@ -31,7 +31,7 @@ seat, the default), and the same properties for the public state.
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, final
+from typing import TYPE_CHECKING, Any, Final, final
 
 import attrs
 
@@ -295,13 +295,18 @@ _SUIT_SETS: tuple[frozenset[Suit], ...] = tuple(
     frozenset(suit for suit in Suit if mask >> suit & 1) for mask in range(16)
 )
 _NO_SUITS = _SUIT_SETS[0]
+# The seats in play order when each seat leads.
+_PLAY_ORDER: Final = tuple(tuple((leader + i) % 4 for i in range(4)) for leader in range(4))
 
 
 def _shown_out(game: Game) -> SeatMap[frozenset[Suit]]:
     """What every card played this hand proves, replayed with the trick rules."""
     any_spade, _ = rule_flags(game._standing.setup.rules)
+    # The card ids of each trick are slices of the game's own, in play order.
+    played = game._completed.ids
     tricks: list[tuple[int, tuple[int, ...]]] = [
-        (trick.leader, tuple(card.id for card in trick.cards)) for trick in game.tricks
+        (trick.leader, played[start : start + 4])
+        for start, trick in zip(range(0, len(played), 4), game.tricks, strict=True)
     ]
     if game._trick:
         tricks.append((game._leader, game._trick))
@@ -309,10 +314,13 @@ def _shown_out(game: Game) -> SeatMap[frozenset[Suit]]:
     broken = False
     for leader, cards in tricks:
         led = NO_SUIT
-        for position, card in enumerate(cards):
-            out[(leader + position) % 4] |= shown_out(card, led, broken)
-            broken = broken or breaks_spades(card, led, any_spade)
-            led = cards[0] // RANKS
+        suit = cards[0] // RANKS
+        # The trick in progress may have fewer cards than seats.
+        for seat, card in zip(_PLAY_ORDER[leader], cards, strict=False):
+            out[seat] |= shown_out(card, led, broken)
+            if not broken:
+                broken = breaks_spades(card, led, any_spade)
+            led = suit
     return SeatMap(tuple(_SUIT_SETS[mask] for mask in out))
 
 
