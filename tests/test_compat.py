@@ -150,7 +150,7 @@ def test_a_game_pickled_by_release_0_1_loads_and_plays_on() -> None:
     assert loaded.phase is sc.Phase.PLAY
     # Its completed trick was kept as Trick records; today's game keeps card ids.
     assert len(loaded.tricks) == 1
-    assert loaded._completed.ids == tuple(card.id for card in loaded.tricks[0].cards)
+    assert loaded._played == tuple(card.id for card in loaded.tricks[0].cards)
     assert loaded.apply(loaded.legal_actions()[0]).tricks == loaded.tricks
     finished = playout(loaded, random.Random(5))
     assert len(finished.hand_results) == 3
@@ -170,9 +170,7 @@ def test_a_game_pickled_before_the_engine_kept_card_ids_and_a_standing_loads_and
     assert sc.loads(saved) == loaded
     assert loaded.phase is sc.Phase.PLAY
     assert len(loaded.tricks) == 5
-    assert loaded._completed.ids == tuple(
-        card.id for trick in loaded.tricks for card in trick.cards
-    )
+    assert loaded._played == tuple(card.id for trick in loaded.tricks for card in trick.cards)
     assert loaded.hand_number == 2
     assert loaded.scores == sc.loads(saved).scores
     finished = playout(loaded, random.Random(5), hands=1)

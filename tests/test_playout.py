@@ -302,14 +302,15 @@ def rebuilt(game: sc.Game) -> sc.Game:
         game._leader,
         game._trick,
         game._won,
-        game._completed,
+        game._played,
         game._broken,
+        game._trick_records,
     )
 
 
 def value_fields(game: sc.Game) -> list[Any]:
     """The fields of ``game`` that make its value, in order: all but the caches."""
-    caches = ("_legal",)
+    caches = ("_legal", "_trick_records")
     fields = attrs.fields(sc.Game)
     return [getattr(game, field.name) for field in fields if field.name not in caches]
 
@@ -358,7 +359,8 @@ def test_a_playout_game_round_trips_through_a_record(variant: str, options: dict
 @pytest.mark.parametrize("steps", [5, 6, 7, 31, 54])
 def test_the_builder_of_a_card_within_a_trick_makes_the_engines_game(steps: int) -> None:
     # A card that leaves its trick incomplete is built by a builder of its own,
-    # which copies the leader, the tricks won and the tricks from the game before.
+    # which copies the leader, the tricks won and the tricks (and their records,
+    # if built) from the game before.
     before = advanced(sc.new_game("classic", seed=5), steps, 9)
     assert before.phase is Phase.PLAY
     assert len(before._trick) < 3
@@ -366,7 +368,7 @@ def test_the_builder_of_a_card_within_a_trick_makes_the_engines_game(steps: int)
     after = before.apply(card)
     built = _build.game_after_card(before, after._held, after._to_act, after._trick, after._broken)
     assert built == sc.Game(*value_fields(after)) == after
-    assert built._completed is before._completed
+    assert built._trick_records is before._trick_records
     assert type(built) is sc.Game
     assert built._legal is None
     with pytest.raises(attrs.exceptions.FrozenInstanceError):

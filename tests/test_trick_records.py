@@ -50,25 +50,22 @@ def test_a_game_never_asked_for_its_tricks_builds_no_record(
     variant: str, options: dict[str, object], seed: int
 ) -> None:
     games, _ = played_hand(variant, options, seed, frozenset())
-    during = [game for game in games if game._completed.ids]
-    assert len({len(game._completed.ids) for game in during}) == 12  # one to twelve tricks
-    assert all(game._completed.built_records() is None for game in during)
+    assert all(game._trick_records is None for game in games)
     assert len(games[-1].hand_results[-1]._plays) == 52
-    assert games[-1].hand_results[-1]._played is None
 
 
 @pytest.mark.parametrize(("variant", "options"), CONFIGS)
-def test_every_game_that_completed_the_same_tricks_shares_their_records(
+def test_games_made_before_the_records_were_built_share_them(
     variant: str, options: dict[str, Any]
 ) -> None:
     games, _ = played_hand(variant, options, 8, frozenset())
     # Read on the last game of each trick count, after every game of the hand exists.
     last_of: dict[int, sc.Game] = {}
     for game in games[:-1]:
-        last_of[len(game._completed.ids) // 4] = game
+        last_of[len(game._played) // 4] = game
     records = {count: game.tricks for count, game in last_of.items()}
     for game in games[:-1]:
-        assert game.tricks is records[len(game._completed.ids) // 4]
+        assert game.tricks is records[len(game._played) // 4]
 
 
 @pytest.mark.parametrize(("variant", "options"), CONFIGS)
@@ -85,8 +82,7 @@ def test_the_tricks_are_the_same_however_often_they_are_read(
     assert never[-1].hand_results[-1]._played is None
     assert always[-1].hand_results[-1]._played is not None
     for lazy, carried, mixed in zip(never, always, sometimes, strict=True):
-        # Read in the other order from the runs above: first the records built
-        # trick by trick.
+        # Read in the other order from the runs above: first the carried records.
         assert carried.tricks == mixed.tricks == lazy.tricks
         played = [play for trick in lazy.tricks for play in trick.plays]
         assert played == cards[: len(played)]

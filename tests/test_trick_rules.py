@@ -341,7 +341,7 @@ def test_play_tricks_applies_the_rules_of_the_one_card_functions(
         game._trick,
         game._broken,
         any_spade,
-        two_of_clubs and not game._completed.ids and not game._trick,
+        two_of_clubs and not game._played and not game._trick,
     )
     counts: list[int] = []
     indices: list[int] = []

@@ -20,7 +20,7 @@ from typing import Any, Final
 from spades_core._construction import under_construction
 from spades_core.cards import CardSet
 from spades_core.game import NO_SEAT, Game, GameSetup, Phase, Standing
-from spades_core.results import NO_COMPLETED_TRICKS, CompletedTricks, HandResult, HandResults, Trick
+from spades_core.results import HandResult, HandResults, Trick
 from spades_core.seats import Seat, SeatMap, Team
 
 __all__ = [
@@ -85,9 +85,10 @@ def game_between_hands(
     game._leader = NO_SEAT
     game._trick = ()
     game._won = _NO_TRICKS
-    game._completed = NO_COMPLETED_TRICKS
+    game._played = ()
     game._broken = False
     game._legal = None
+    game._trick_records = None
     game.__class__ = Game
     built: Game = game
     return built
@@ -109,9 +110,10 @@ def game_bidding(
     game._leader = to_act
     game._trick = ()
     game._won = _NO_TRICKS
-    game._completed = NO_COMPLETED_TRICKS
+    game._played = ()
     game._broken = False
     game._legal = None
+    game._trick_records = None
     game.__class__ = Game
     built: Game = game
     return built
@@ -124,11 +126,13 @@ def game_playing(
     leader: int,
     trick: tuple[int, ...],
     won: tuple[int, ...],
-    completed: CompletedTricks,
+    played: tuple[int, ...],
     broken: bool,
+    trick_records: tuple[Trick, ...] | None,
 ) -> Game:
     """``previous`` (in ``PLAY``) after a card: the cards ``held``, the trick in
-    progress and the tricks completed so far."""
+    progress, the card ids of the tricks completed so far (``played``) and
+    their records, if built."""
     game: Any = _new_object(_GAME_UNDER_CONSTRUCTION)
     game._standing = previous._standing
     game.phase = _PLAY
@@ -139,9 +143,10 @@ def game_playing(
     game._leader = leader
     game._trick = trick
     game._won = won
-    game._completed = completed
+    game._played = played
     game._broken = broken
     game._legal = None
+    game._trick_records = trick_records
     game.__class__ = Game
     built: Game = game
     return built
@@ -164,9 +169,10 @@ def game_after_card(
     game._leader = previous._leader
     game._trick = trick
     game._won = previous._won
-    game._completed = previous._completed
+    game._played = previous._played
     game._broken = broken
     game._legal = None
+    game._trick_records = previous._trick_records
     game.__class__ = Game
     built: Game = game
     return built

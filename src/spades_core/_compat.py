@@ -295,14 +295,15 @@ _STANDING_FIELDS: Final = ("_setup", "_dealer", "_scores", "_bags", "_results", 
 
 def game_state(state: Mapping[str, Any]) -> Mapping[str, Any]:
     """The pickled state of a ``Game`` by today's fields. A game pickled
-    before ``phase`` was a field of its own holds it as ``_phase``, its
+    before ``phase`` was a field of its own holds it as ``_phase`` and its
     setup, dealer, scores, bags, results and winner in fields of their own
-    (today gathered in one ``Standing``) and its completed tricks as
-    ``Trick`` records in ``_tricks`` (today a ``CompletedTricks``)."""
-    if "_phase" not in state:
+    (today gathered in one ``Standing``); one pickled before the card ids of
+    its completed tricks were kept (``_played``) holds their ``Trick``
+    records as ``_tricks``."""
+    if "_phase" not in state and "_tricks" not in state:
         return state
     from spades_core.game import Standing
-    from spades_core.results import NO_COMPLETED_TRICKS, CompletedTricks, card_ids
+    from spades_core.results import card_ids
 
     renamed = {
         name: value
@@ -311,12 +312,8 @@ def game_state(state: Mapping[str, Any]) -> Mapping[str, Any]:
     }
     renamed["phase"] = state["_phase"]
     if "_tricks" in state:
-        tricks = state["_tricks"]
-        renamed["_completed"] = (
-            CompletedTricks(int(tricks[0].leader), card_ids(tricks), tuple(tricks))
-            if tricks
-            else NO_COMPLETED_TRICKS
-        )
+        renamed["_played"] = card_ids(state["_tricks"])
+        renamed["_trick_records"] = state["_tricks"]
     if "_setup" in state:
         # Built without Standing's checks: release 0.1 kept its results in a
         # tuple, which upgrade_pickled_game replaces next.

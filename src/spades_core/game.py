@@ -34,11 +34,12 @@ from spades_core._enums import CheckedLookup
 from spades_core.actions import Action, Bid, Play, action_of
 from spades_core.cards import ALL_CARDS, Card, CardSet
 from spades_core.errors import IllegalActionError
-from spades_core.options import Rules
+from spades_core.options import FirstLead, Rules
 from spades_core.registry import load_variant
-from spades_core.results import SEATS, CompletedTricks, HandResults, Trick
+from spades_core.results import SEATS, HandResults, Trick, shared_tricks
 from spades_core.rng import first_dealer
 from spades_core.seats import Seat, SeatMap, Team, TeamMap
+from spades_core.tricks import first_leader
 from spades_core.variant import Variant
 
 if TYPE_CHECKING:
@@ -121,9 +122,16 @@ class Game:
     _leader: int
     _trick: tuple[int, ...]
     _won: tuple[int, ...]
-    _completed: CompletedTricks
+    _played: tuple[int, ...]
     _broken: bool
     _legal: tuple[Action, ...] | None = attrs.field(default=None, eq=False, repr=False, hash=False)
+    # The Trick records of _played, built when first read: a game played
+    # without reading them (most simulations) never builds them; once built,
+    # each game after the next card carries them on, and games made before
+    # that hold the same _played find them through shared_tricks.
+    _trick_records: tuple[Trick, ...] | None = attrs.field(
+        default=None, eq=False, repr=False, hash=False
+    )
 
     # -- what everyone can see ------------------------------------------------
 
@@ -201,9 +209,11 @@ class Game:
     @property
     def tricks(self) -> tuple[Trick, ...]:
         """The tricks completed this hand."""
-        # Built when first read, and then shared by every game that has
-        # completed the same tricks: most simulations never read them.
-        return self._completed.records()
+        records = self._trick_records
+        if records is None:
+            records = shared_tricks(self._played, hand_first_leader, self)
+            _store_trick_records(self, records)
+        return records
 
     @property
     def current_trick(self) -> tuple[tuple[Seat, Card], ...]:
@@ -385,10 +395,23 @@ class Game:
 
 # The cache slot is written past the frozen __setattr__ (it is not part of the value).
 _store_legal: Callable[[Game, tuple[Action, ...]], None] = vars(Game)["_legal"].__set__
+_store_trick_records: Callable[[Game, tuple[Trick, ...]], None] = vars(Game)[
+    "_trick_records"
+].__set__
 _FIELDS: Final = tuple(field.name for field in attrs.fields(Game))
 _SETTERS: Final[dict[str, Callable[[Game, object], None]]] = {
     name: vars(Game)[name].__set__ for name in _FIELDS
 }
+
+
+def hand_first_leader(game: Game) -> int:
+    """The seat number that leads (or led) the first trick of ``game``'s hand
+    in progress, by :func:`~spades_core.tricks.first_leader`."""
+    return first_leader(
+        game._standing.dealer,
+        game._dealt,
+        game._standing.setup.rules.first_lead is FirstLead.TWO_OF_CLUBS,
+    )
 
 
 def new_game(

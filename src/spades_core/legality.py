@@ -82,7 +82,7 @@ def legal_play_mask(game: Game) -> int:
 
 def _leads_two_of_clubs(game: Game) -> bool:
     # Whether a card leading now is the forced first lead of the hand.
-    return not game._completed.ids and game._standing.setup.rules.first_lead is _TWO_OF_CLUBS_FIRST
+    return not game._played and game._standing.setup.rules.first_lead is _TWO_OF_CLUBS_FIRST
 
 
 def legal_bid_values(game: Game) -> tuple[int, ...]:

@@ -151,9 +151,8 @@ def _finish_hand(game: Game, pick: Chooser) -> Game:
         won = list(game._won)
         # Every card played this hand, in order; the Trick records are built
         # only if someone reads HandResult.played.
-        completed = game._completed
-        plays = [*completed.ids, *trick]
-        first = completed.first_leader if completed.ids else leader
+        plays = [*game._played, *trick]
+        first = first_leader(dealer, dealt, two_of_clubs) if game._played else leader
         play_tricks(
             game._held,
             leader,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
-from typing import Any, Final, SupportsIndex, final, overload
+from typing import Any, Final, SupportsIndex, TypeVar, final, overload
 
 import attrs
 
@@ -281,63 +281,31 @@ def tricks_of_plays(first_leader: int, plays: Sequence[int]) -> tuple[Trick, ...
     return tuple(tricks)
 
 
-@final
-@attrs.frozen
-class CompletedTricks:
-    """The tricks completed so far in a hand, as a game keeps them: their card
-    ids in play order and the seat that led the first (``-1`` before any).
-    Every game that has completed the same tricks shares one, so their
-    :class:`Trick` records, built when first asked for, serve them all."""
-
-    first_leader: int
-    ids: tuple[int, ...]
-    _records: tuple[Trick, ...] | None = attrs.field(default=None, eq=False, repr=False)
-
-    def records(self) -> tuple[Trick, ...]:
-        """The :class:`Trick` records of these tricks (built on the first call)."""
-        records = self._records
-        if records is None:
-            records = tricks_of_plays(self.first_leader, self.ids)
-            _store_records(self, records)
-        return records
-
-    def built_records(self) -> tuple[Trick, ...] | None:
-        """The records if :meth:`records` has built them, else ``None``."""
-        return self._records
+# The records built for a tuple of card ids, by the tuple's identity: every
+# game of a hand holds the same tuple from the end of one trick to the end
+# of the next, and no two hands share one but the empty tuple (whose
+# records are empty whoever leads). Each entry holds its tuple, so the id
+# cannot be reused while the entry lasts.
+_RECORDS_BY_PLAYS: Final[dict[int, tuple[tuple[int, ...], tuple[Trick, ...]]]] = {}
+_MOST_RECORDS: Final = 1024
+_Source = TypeVar("_Source")
 
 
-_store_records: Callable[[CompletedTricks, tuple[Trick, ...]], None] = vars(CompletedTricks)[
-    "_records"
-].__set__
-_COMPLETED_UNDER_CONSTRUCTION: Final = under_construction(CompletedTricks)
-
-NO_COMPLETED_TRICKS: Final = CompletedTricks(-1, (), ())
-"""A hand's completed tricks before its first trick is complete."""
-
-
-def after_trick(
-    completed: CompletedTricks, leader: int, cards: tuple[int, ...], winner: int
-) -> CompletedTricks:
-    """``completed`` and the trick of the four card ids ``cards`` led by seat
-    number ``leader`` and won by ``winner``. Its record is added only to
-    records built already, so a hand nobody asks about builds none."""
-    after: Any = _new_object(_COMPLETED_UNDER_CONSTRUCTION)
-    after.ids = completed.ids + cards
-    records: tuple[Trick, ...] | None
-    if completed.ids:
-        after.first_leader = completed.first_leader
-        records = completed._records
-        if records is not None:
-            records += (make_trick(leader, cards, winner),)
-    else:
-        # The empty tricks are one object for every hand: their (empty)
-        # records say nothing of whether anyone reads this hand's.
-        after.first_leader = leader
-        records = None
-    after._records = records
-    after.__class__ = CompletedTricks
-    built: CompletedTricks = after
-    return built
+def shared_tricks(
+    plays: tuple[int, ...], first_leader: Callable[[_Source], int], source: _Source
+) -> tuple[Trick, ...]:
+    """The :class:`Trick` records of the card ids ``plays`` of the tricks a
+    hand has completed, the first led by seat number ``first_leader(source)``
+    (asked only when they are not built already): built once for all the
+    games that hold this same tuple."""
+    found = _RECORDS_BY_PLAYS.get(id(plays))
+    if found is not None and found[0] is plays:
+        return found[1]
+    records = tricks_of_plays(first_leader(source), plays)
+    if len(_RECORDS_BY_PLAYS) >= _MOST_RECORDS:
+        _RECORDS_BY_PLAYS.clear()
+    _RECORDS_BY_PLAYS[id(plays)] = (plays, records)
+    return records
 
 
 def card_ids(tricks: Sequence[Trick]) -> tuple[int, ...]:

@@ -29,13 +29,13 @@ from spades_core._build import (
 )
 from spades_core.actions import DEAL_FROM_SEED, Action, Bid, Deal, Play, action_of, deal_of
 from spades_core.errors import brief
-from spades_core.game import SEATS, Game, GameSetup, Phase
+from spades_core.game import SEATS, Game, GameSetup, Phase, hand_first_leader
 from spades_core.legality import check as _check_action
 from spades_core.legality import explicit_hands, wrong_phase
 from spades_core.legality import legal_play_mask as _legal_play_mask
 from spades_core.options import BreakRule, FirstLead
 from spades_core.results import HandResult, HandResults, Trick
-from spades_core.results import after_trick as _after_trick
+from spades_core.results import make_trick as _make_trick
 from spades_core.seats import Seat, Team
 from spades_core.tricks import (
     FIRST_SPADE,
@@ -189,14 +189,16 @@ def play_unchecked(game: Game, card: int) -> Game:
     else:
         west += 1
     won = (north, east, south, west)
-    completed = _after_trick(game._completed, leader, trick, winner)
-    played = completed.ids
+    played = game._played + trick
+    # The trick's record is added only to records someone has built already
+    # (Game.tricks builds them when first read).
+    records = game._trick_records
+    if records is not None:
+        records += (_make_trick(leader, trick, winner),)
     if len(played) == 52:
         bids: tuple[int, ...] = game._bids  # type: ignore[assignment]  # all made by now
-        return score_hand(
-            game, game._dealt, bids, won, completed.first_leader, played, completed.built_records()
-        )
-    return game_playing(game, held, winner, winner, (), won, completed, broken)
+        return score_hand(game, game._dealt, bids, won, hand_first_leader(game), played, records)
+    return game_playing(game, held, winner, winner, (), won, played, broken, records)
 
 
 def score_hand(

@@ -303,7 +303,7 @@ def _shown_out(game: Game) -> SeatMap[frozenset[Suit]]:
     """What every card played this hand proves, replayed with the trick rules."""
     any_spade, _ = rule_flags(game._standing.setup.rules)
     # The card ids of each trick are slices of the game's own, in play order.
-    played = game._completed.ids
+    played = game._played
     tricks: list[tuple[int, tuple[int, ...]]] = [
         (trick.leader, played[start : start + 4])
         for start, trick in zip(range(0, len(played), 4), game.tricks, strict=True)

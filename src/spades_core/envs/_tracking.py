@@ -244,9 +244,7 @@ def _in_same_hand(last: Game, game: Game) -> bool:
 
 def _one_bid_later(last: Game, game: Game) -> bool:
     """Whether ``game`` is ``last`` (bidding) after the bid of its seat to act."""
-    if not (
-        game.phase is _BID or (game.phase is _PLAY and not game._completed.ids and not game._trick)
-    ):
+    if not (game.phase is _BID or (game.phase is _PLAY and not game._played and not game._trick)):
         return False
     seat = last._to_act
     before, after = last._bids, game._bids
@@ -270,10 +268,10 @@ def _one_card_later(last: Game, game: Game) -> bool:
         return False  # another seat's hand changed
     played = card.bit_length() - 1
     if game._trick:
-        return game._completed is last._completed and game._trick == (*last._trick, played)
+        return game._played is last._played and game._trick == (*last._trick, played)
     # The card completed a trick: the cards before it are the same.
-    return len(last._trick) == _SEATS - 1 and game._completed.ids == (
-        *last._completed.ids,
+    return len(last._trick) == _SEATS - 1 and game._played == (
+        *last._played,
         *last._trick,
         played,
     )
