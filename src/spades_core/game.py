@@ -36,7 +36,7 @@ from spades_core.cards import ALL_CARDS, Card, CardSet
 from spades_core.errors import IllegalActionError
 from spades_core.options import FirstLead, Rules
 from spades_core.registry import load_variant
-from spades_core.results import SEATS, HandResults, Trick, shared_tricks
+from spades_core.results import SEATS, HandResults, Trick, tricks_of_plays
 from spades_core.rng import first_dealer
 from spades_core.seats import Seat, SeatMap, Team, TeamMap
 from spades_core.tricks import first_leader
@@ -128,7 +128,7 @@ class Game:
     # The Trick records of _played, built when first read: a game played
     # without reading them (most simulations) never builds them; once built,
     # each game after the next card carries them on, and games made before
-    # that hold the same _played find them through shared_tricks.
+    # that hold the same _played find them in _RECORDS_BY_PLAYED.
     _trick_records: tuple[Trick, ...] | None = attrs.field(
         default=None, eq=False, repr=False, hash=False
     )
@@ -211,7 +211,7 @@ class Game:
         """The tricks completed this hand."""
         records = self._trick_records
         if records is None:
-            records = shared_tricks(self._played, hand_first_leader, self)
+            records = _shared_trick_records(self)
             _store_trick_records(self, records)
         return records
 
@@ -402,6 +402,30 @@ _FIELDS: Final = tuple(field.name for field in attrs.fields(Game))
 _SETTERS: Final[dict[str, Callable[[Game, object], None]]] = {
     name: vars(Game)[name].__set__ for name in _FIELDS
 }
+
+
+# The Trick records built for a tuple of card ids, by the tuple's identity:
+# every game of a hand holds the same tuple from the end of one trick to the
+# end of the next, and no two hands share one but the empty tuple (whose
+# records are empty whoever leads). Each entry holds its tuple, so the id
+# cannot be reused while the entry lasts.
+_RECORDS_BY_PLAYED: Final[dict[int, tuple[tuple[int, ...], tuple[Trick, ...]]]] = {}
+_MOST_RECORDS: Final = 1024
+
+
+def _shared_trick_records(game: Game) -> tuple[Trick, ...]:
+    # The records of game's completed tricks, built once for all the games
+    # holding the same tuple of card ids (up to _MOST_RECORDS tuples, then
+    # the table starts afresh).
+    played = game._played
+    found = _RECORDS_BY_PLAYED.get(id(played))
+    if found is not None and found[0] is played:
+        return found[1]
+    records = tricks_of_plays(hand_first_leader(game), played)
+    if len(_RECORDS_BY_PLAYED) >= _MOST_RECORDS:
+        _RECORDS_BY_PLAYED.clear()
+    _RECORDS_BY_PLAYED[id(played)] = (played, records)
+    return records
 
 
 def hand_first_leader(game: Game) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
-from typing import Any, Final, SupportsIndex, TypeVar, final, overload
+from typing import Any, Final, SupportsIndex, final, overload
 
 import attrs
 
@@ -279,33 +279,6 @@ def tricks_of_plays(first_leader: int, plays: Sequence[int]) -> tuple[Trick, ...
         tricks.append(make_trick(leader, cards, winner))
         leader = winner
     return tuple(tricks)
-
-
-# The records built for a tuple of card ids, by the tuple's identity: every
-# game of a hand holds the same tuple from the end of one trick to the end
-# of the next, and no two hands share one but the empty tuple (whose
-# records are empty whoever leads). Each entry holds its tuple, so the id
-# cannot be reused while the entry lasts.
-_RECORDS_BY_PLAYS: Final[dict[int, tuple[tuple[int, ...], tuple[Trick, ...]]]] = {}
-_MOST_RECORDS: Final = 1024
-_Source = TypeVar("_Source")
-
-
-def shared_tricks(
-    plays: tuple[int, ...], first_leader: Callable[[_Source], int], source: _Source
-) -> tuple[Trick, ...]:
-    """The :class:`Trick` records of the card ids ``plays`` of the tricks a
-    hand has completed, the first led by seat number ``first_leader(source)``
-    (asked only when they are not built already): built once for all the
-    games that hold this same tuple."""
-    found = _RECORDS_BY_PLAYS.get(id(plays))
-    if found is not None and found[0] is plays:
-        return found[1]
-    records = tricks_of_plays(first_leader(source), plays)
-    if len(_RECORDS_BY_PLAYS) >= _MOST_RECORDS:
-        _RECORDS_BY_PLAYS.clear()
-    _RECORDS_BY_PLAYS[id(plays)] = (plays, records)
-    return records
 
 
 def card_ids(tricks: Sequence[Trick]) -> tuple[int, ...]:
