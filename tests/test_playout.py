@@ -364,6 +364,8 @@ def test_the_builder_of_a_card_within_a_trick_makes_the_engines_game(steps: int)
     before = advanced(sc.new_game("classic", seed=5), steps, 9)
     assert before.phase is Phase.PLAY
     assert len(before._trick) < 3
+    before.tricks  # noqa: B018  # builds the records, which the next game carries on
+    assert before._trick_records is not None
     card = before.legal_actions()[0]
     after = before.apply(card)
     built = _build.game_after_card(before, after._held, after._to_act, after._trick, after._broken)

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 import spades_core as sc
+from spades_core import game as game_module
 
 CONFIGS = [
     ("classic", {}),
@@ -59,6 +60,9 @@ def test_games_made_before_the_records_were_built_share_them(
     variant: str, options: dict[str, Any]
 ) -> None:
     games, _ = played_hand(variant, options, 8, frozenset())
+    # The table is shared by the whole process: start with it empty, so that
+    # its starting afresh when full cannot fall within this test.
+    game_module._RECORDS_BY_PLAYED.clear()
     # Read on the last game of each trick count, after every game of the hand exists.
     last_of: dict[int, sc.Game] = {}
     for game in games[:-1]:
@@ -66,6 +70,20 @@ def test_games_made_before_the_records_were_built_share_them(
     records = {count: game.tricks for count, game in last_of.items()}
     for game in games[:-1]:
         assert game.tricks is records[len(game._played) // 4]
+
+
+def test_the_table_of_shared_records_stays_within_its_bound() -> None:
+    games: list[sc.Game] = []
+    seed = 0
+    while len({id(game._played) for game in games}) <= 2 * game_module._MOST_RECORDS:
+        seed += 1
+        games += played_hand("mirror", {}, seed, frozenset())[0]
+    for game in games:
+        game.tricks  # noqa: B018
+        assert len(game_module._RECORDS_BY_PLAYED) <= game_module._MOST_RECORDS
+    # Each entry still answers for the games that hold its tuple.
+    for played, records in game_module._RECORDS_BY_PLAYED.values():
+        assert [card.id for trick in records for card in trick.cards] == list(played)
 
 
 @pytest.mark.parametrize(("variant", "options"), CONFIGS)
