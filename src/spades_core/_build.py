@@ -157,7 +157,8 @@ def game_after_card(
 ) -> Game:
     """``previous`` (in ``PLAY``) after a card that did not complete its trick:
     the cards ``held``, ``trick`` so far, ``to_act`` next; the leader, the
-    tricks won and the tricks completed are the same. Three cards in four take this step, so it is
+    tricks won and the tricks completed (with their records, if built) are
+    the same. Three cards in four take this step, so it is
     :func:`game_playing` with fewer arguments to pass."""
     game: Any = _new_object(_GAME_UNDER_CONSTRUCTION)
     game._standing = previous._standing

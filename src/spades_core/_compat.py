@@ -300,7 +300,7 @@ def game_state(state: Mapping[str, Any]) -> Mapping[str, Any]:
     (today gathered in one ``Standing``); one pickled before the card ids of
     its completed tricks were kept (``_played``) holds their ``Trick``
     records as ``_tricks``."""
-    if "_phase" not in state and "_tricks" not in state:
+    if "_phase" not in state:  # pickled since: nothing to rename
         return state
     from spades_core.game import Standing
     from spades_core.results import card_ids
@@ -315,8 +315,8 @@ def game_state(state: Mapping[str, Any]) -> Mapping[str, Any]:
         renamed["_played"] = card_ids(state["_tricks"])
         renamed["_trick_records"] = state["_tricks"]
     if "_setup" in state:
-        # Built without Standing's checks: release 0.1 kept its results in a
-        # tuple, which upgrade_pickled_game replaces next.
+        # Release 0.1 kept its results in a tuple: upgrade_pickled_game
+        # replaces it next.
         renamed["_standing"] = Standing(*(state[name] for name in _STANDING_FIELDS))
     return renamed
 

@@ -46,7 +46,7 @@ from typing import Final, TypeAlias
 from spades_core import _check
 from spades_core import rng as _seeded
 from spades_core.errors import ArgumentTypeError, IllegalActionError, IllegalReason, brief
-from spades_core.game import Game, Phase
+from spades_core.game import Game, Phase, hand_first_leader
 from spades_core.legality import bid_values
 from spades_core.transitions import score_hand
 from spades_core.tricks import LEFT_OF, first_leader, play_tricks, rule_flags
@@ -152,7 +152,7 @@ def _finish_hand(game: Game, pick: Chooser) -> Game:
         # Every card played this hand, in order; the Trick records are built
         # only if someone reads HandResult.played.
         plays = [*game._played, *trick]
-        first = first_leader(dealer, dealt, two_of_clubs) if game._played else leader
+        first = hand_first_leader(game) if game._played else leader
         play_tricks(
             game._held,
             leader,
