@@ -131,14 +131,17 @@ def test_a_killed_ray_task_is_run_again_and_no_deal_is_lost(local_ray: None) -> 
             else:
                 time.sleep(0.05)
 
+    # Hard players make each task last a good part of a second: with tasks of
+    # a few milliseconds, the rest could all be done before the first progress
+    # came back, leaving nothing running to kill.
     on_ray = simulate(
-        "normal", "easy", hands=12, seed=8, duplicate=True, backend="ray", task_size=1,
+        "hard", "easy", hands=8, seed=8, duplicate=True, backend="ray", task_size=2,
         progress=kill_a_running_task,
     )  # fmt: skip
     assert killed, "no running task was found to kill"
     assert seen[-1].retried >= 1
-    assert seen[-1].done == 12
-    local = simulate("normal", "easy", hands=12, seed=8, duplicate=True, workers=1)
+    assert seen[-1].done == 8
+    local = simulate("hard", "easy", hands=8, seed=8, duplicate=True, workers=1)
     assert json_of(on_ray) == json_of(local)
 
 
