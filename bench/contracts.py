@@ -17,13 +17,13 @@ import json
 import sys
 from typing import Any
 
-from spades_core.actions import Deal
 from spades_core.bots import ask
 from spades_core.bots.table import Table
-from spades_core.game import Phase
+from spades_core.engine.game import Phase
 from spades_core.players import parse_player
-from spades_core.seats import Seat, Team
 from spades_core.simulation.work import Match, item_seed, seat_players
+from spades_core.values.actions import Deal
+from spades_core.values.seats import Seat, Team
 
 
 def tally(match: Match, index: int, totals: dict[int, dict[str, float]]) -> None:

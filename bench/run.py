@@ -11,7 +11,7 @@ Sections (docs/performance.md explains the method and the targets):
 
 a. complete random hands per second through the checked API
    (``legal_actions()`` + ``apply()``, dealing and scoring included), per variant;
-b. the same hands through the fast simulation path, :func:`spades_core.playouts.playout`;
+b. the same hands through the fast simulation path, :func:`spades_core.engine.playouts.playout`;
 c. microseconds per ``legal_actions()`` on random mid-hand games, first call
    (a fresh game, nothing cached) and cached;
 d. seeded deals per second;
@@ -75,8 +75,8 @@ from typing import Any
 import attrs
 
 import spades_core as sc
-from spades_core import rng as seeded
-from spades_core.playouts import playout
+from spades_core.engine.playouts import playout
+from spades_core.rules import rng as seeded
 
 VARIANTS = ("classic", "mirror", "whiz")
 
@@ -344,7 +344,7 @@ def section_d(plan: Plan) -> list[Result]:
 def section_e(plan: Plan) -> list[Result]:
     """The cost of view(seat) and public_view() on mid-hand games."""
     try:
-        importlib.import_module("spades_core.views")
+        importlib.import_module("spades_core.engine.views")
     except ImportError as error:
         return [unavailable("e", "view()", str(error))]
     states = random_states("mirror", max(1, plan.sample_hands // 4), seed=23)

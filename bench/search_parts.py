@@ -29,8 +29,8 @@ import sys
 import spades_core as sc
 from spades_core.bots import _search
 from spades_core.bots.table import table_from_view
+from spades_core.engine.views import View
 from spades_core.players import make_player
-from spades_core.views import View
 
 
 def positions(variant: str, hands: int) -> list[View]:

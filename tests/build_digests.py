@@ -21,10 +21,11 @@ from typing import Any
 import attrs
 
 import spades_core as sc
-from spades_core import encoding, rng
 from spades_core.bots import HardBot, make, play_game
-from spades_core.playouts import playout
-from spades_core.sampling import determinize
+from spades_core.engine import encoding
+from spades_core.engine.playouts import playout
+from spades_core.engine.sampling import determinize
+from spades_core.rules import rng
 
 VARIANTS = ("classic", "mirror", "whiz")
 OPTION_SETS: tuple[dict[str, Any], ...] = (

@@ -29,7 +29,7 @@ from typing import Any
 import spades_core as sc
 from spades_core import Bid, Card, CardSet, Game, NilTricks, Phase, Play, Seat, Suit
 from spades_core.bots.bidding import estimate_tricks
-from spades_core.scoring import score_team
+from spades_core.rules.scoring import score_team
 from spades_core.testing.strategies import play_randomly
 
 CARD = r"(?:10|[2-9JQKA])[♣♦♥♠]"

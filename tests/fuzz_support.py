@@ -22,11 +22,13 @@ import attrs
 from hypothesis import strategies as st
 
 import spades_core as sc
-from spades_core import _compat, bots, encoding, playouts, records, registry
+from spades_core import bots
 from spades_core.bots import EasyBot, HardBot, NormalBot, RandomBot
-from spades_core.options import STANDARD_OPTIONS
-from spades_core.registry import variant_entries
-from spades_core.views import View
+from spades_core.engine import _compat, encoding, playouts, records
+from spades_core.engine.views import View
+from spades_core.rules import registry
+from spades_core.rules.registry import variant_entries
+from spades_core.values.options import STANDARD_OPTIONS
 
 PUBLIC_MODULES: Final[tuple[types.ModuleType, ...]] = (
     sc,

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Iterator
 
 import spades_core as sc
-from spades_core.registry import BUILTIN_ONLY_ENV
+from spades_core.rules.registry import BUILTIN_ONLY_ENV
 
 
 @contextlib.contextmanager

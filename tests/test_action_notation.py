@@ -7,7 +7,7 @@ import pytest
 
 import spades_core as sc
 from spades_core import Bid, IllegalActionError, IllegalReason, Play
-from spades_core.actions import action_of
+from spades_core.values.actions import action_of
 
 
 def bidding() -> sc.Game:

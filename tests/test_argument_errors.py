@@ -20,9 +20,9 @@ import pytest
 import spades_core as sc
 from fuzz_support import targets
 from spades_core import bots
-from spades_core.sampling import HiddenCards
-from spades_core.scoring import ScoreKind, bag_cost, score_breakdown
-from spades_core.variant import describe_bids
+from spades_core.engine.sampling import HiddenCards
+from spades_core.rules.scoring import ScoreKind, bag_cost, score_breakdown
+from spades_core.rules.variant import describe_bids
 
 ATE = sc.ArgumentTypeError
 RULES = sc.RulesError
@@ -286,7 +286,8 @@ def test_each_kind_of_bad_argument_raises_its_one_class(
         call(bad)
     assert type(caught.value) is expected or (
         # A seat or value error may come from a subclass that keeps the class.
-        isinstance(caught.value, expected) and type(caught.value).__module__ == "spades_core.errors"
+        isinstance(caught.value, expected)
+        and type(caught.value).__module__ == "spades_core.values.errors"
     ), f"{type(caught.value).__name__}: {caught.value}"
     assert len(str(caught.value)) < 400
 

@@ -21,7 +21,7 @@ import pytest
 import spades_core as sc
 from envs_support import example_plugin_installed
 from spades_core import batch
-from spades_core.registry import variant_entries
+from spades_core.rules.registry import variant_entries
 from spades_core.testing import ConformanceError, check_array_forms
 from spades_variants import _arrays
 
@@ -61,7 +61,7 @@ def test_the_built_in_variants_load_and_play_without_numpy() -> None:
         "import sys, json\n"
         "sys.modules['numpy'] = None\n"  # importing numpy now fails
         "import spades_core as sc, random\n"
-        "from spades_core.playouts import playout\n"
+        "from spades_core.engine.playouts import playout\n"
         "for v in ('classic', 'mirror', 'whiz'):\n"
         "    playout(sc.new_game(v, seed=1), random.Random(1))\n"
         "print(json.dumps(sorted(m for m in sys.modules if m.startswith('spades_variants'))))\n"

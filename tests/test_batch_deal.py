@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import spades_core as sc
-from spades_core import rng
 from spades_core.batch import _deal
+from spades_core.rules import rng
 from spades_core.testing.strategies import seeds as any_seed
 
 pytestmark = pytest.mark.integration("batch")

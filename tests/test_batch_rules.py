@@ -14,10 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import spades_core as sc
-from spades_core import scoring, tricks
 from spades_core.batch import _rules, array_forms_of
+from spades_core.rules import scoring, tricks
+from spades_core.rules.variant import checked_game_end
 from spades_core.testing.strategies import option_sets
-from spades_core.variant import checked_game_end
 
 pytestmark = pytest.mark.integration("batch")
 

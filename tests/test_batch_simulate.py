@@ -10,7 +10,7 @@ import pytest
 from spades_core.batch.simulate import derived_seeds
 from spades_core.cli import main
 from spades_core.cli.simulate import DEAL_PURPOSE
-from spades_core.rng import SeedStream
+from spades_core.rules.rng import SeedStream
 
 pytestmark = pytest.mark.integration("batch")
 

@@ -11,7 +11,7 @@ import pytest
 
 import spades_core as sc
 from spades_core.batch import OBSERVATION_SECTIONS, OBSERVATION_SIZE, Tables
-from spades_core.encoding import ACTIONS
+from spades_core.engine.encoding import ACTIONS
 
 pytestmark = pytest.mark.integration("batch")
 

@@ -26,7 +26,7 @@ from spades_core import (
 )
 from spades_core.bots import LEVELS, Bot, HardBot, Player, make, play_game
 from spades_core.bots.bidding import sure_winners
-from spades_core.views import View
+from spades_core.engine.views import View
 
 # A hard bot with a small budget keeps these tests quick; its search is the
 # same as at the default budget.
@@ -778,7 +778,7 @@ def test_the_policies_cards_above_and_beaters_agree_with_the_trick_rules() -> No
     cards of the same suit and a higher rank, and ``beaters`` the cards the
     engine's trick rule lets win over the card winning so far."""
     from spades_core.bots.masks import above, beaters
-    from spades_core.tricks import trick_winner
+    from spades_core.rules.tricks import trick_winner
 
     for best in range(52):
         higher = {c for c in range(52) if c // 13 == best // 13 and c % 13 > best % 13}

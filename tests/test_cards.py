@@ -19,7 +19,7 @@ from spades_core import (
     Team,
     TeamMap,
 )
-from spades_core.cards import ALL_CARDS, FULL_DECK_MASK, SUIT_MASKS
+from spades_core.values.cards import ALL_CARDS, FULL_DECK_MASK, SUIT_MASKS
 
 # -- Card -------------------------------------------------------------------------
 

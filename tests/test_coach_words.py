@@ -26,6 +26,7 @@ from coach_claims import (
 from positions import deal, position
 from spades_core import Bid, Phase, Play, Seat
 from spades_core.cli.commands import read_bid
+from spades_core.rules.variant import describe_bids
 from spades_core.testing.strategies import games
 
 
@@ -337,7 +338,7 @@ def test_a_plugin_without_words_of_its_own_gets_true_ones() -> None:
         seat = game.to_act
         assert seat is not None
         spades = game.hand(seat).count(sc.Suit.SPADES)
-        legal = sc.variant.describe_bids(game.legal_bids())
+        legal = describe_bids(game.legal_bids())
         assert game.explain_bids() == (
             f"The Near Count Spades rules allow you to bid only {legal} here."
         )

@@ -1,6 +1,6 @@
 """Every public name of release 0.1 that was renamed or reshaped still works
 until 0.3.0, warns with a DeprecationWarning naming its replacement, and
-lives in ``spades_core._compat`` (docs/design.md, "Changing the API")."""
+lives in ``spades_core.engine._compat`` (docs/design.md, "Changing the API")."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 import spades_core as sc
-from spades_core import _compat
-from spades_core.playouts import playout
-from spades_core.results import HandResults
+from spades_core.engine import _compat
+from spades_core.engine.playouts import playout
+from spades_core.rules.results import HandResults
 
 DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,7 +37,7 @@ def bidding() -> sc.Game:
 def test_the_compatibility_code_is_removed_before_the_release_it_names() -> None:
     assert _compat.REMOVED_IN == "0.3.0"
     version = tuple(int(part) for part in sc.__version__.split(".")[:2])
-    assert version < (0, 3), "0.3.0 removes spades_core._compat and the lines that name it"
+    assert version < (0, 3), "0.3.0 removes spades_core.engine._compat and the lines that name it"
 
 
 # -- module attributes ---------------------------------------------------------------
@@ -46,14 +46,39 @@ def test_the_compatibility_code_is_removed_before_the_release_it_names() -> None
 @pytest.mark.parametrize(
     ("module", "old", "home", "new"),
     [
-        ("spades_core.transitions", "check", "spades_core.legality", "check"),
-        ("spades_core.transitions", "legal_actions", "spades_core.legality", "legal_actions"),
-        ("spades_core.transitions", "legal_play_mask", "spades_core.legality", "legal_play_mask"),
-        ("spades_core.transitions", "bid_values", "spades_core.legality", "bid_values"),
-        ("spades_core.transitions", "legal_bid_values", "spades_core.legality", "legal_bid_values"),
-        ("spades_core.transitions", "make_trick", "spades_core.results", "make_trick"),
-        ("spades_core.transitions", "trick_winner", "spades_core.tricks", "trick_winner"),
-        ("spades_core.tricks", "legal_mask", "spades_core.tricks", "legal_card_mask"),
+        ("spades_core.engine.transitions", "check", "spades_core.rules.legality", "check"),
+        (
+            "spades_core.engine.transitions",
+            "legal_actions",
+            "spades_core.rules.legality",
+            "legal_actions",
+        ),
+        (
+            "spades_core.engine.transitions",
+            "legal_play_mask",
+            "spades_core.rules.legality",
+            "legal_play_mask",
+        ),
+        (
+            "spades_core.engine.transitions",
+            "bid_values",
+            "spades_core.rules.legality",
+            "bid_values",
+        ),
+        (
+            "spades_core.engine.transitions",
+            "legal_bid_values",
+            "spades_core.rules.legality",
+            "legal_bid_values",
+        ),
+        ("spades_core.engine.transitions", "make_trick", "spades_core.rules.results", "make_trick"),
+        (
+            "spades_core.engine.transitions",
+            "trick_winner",
+            "spades_core.rules.tricks",
+            "trick_winner",
+        ),
+        ("spades_core.rules.tricks", "legal_mask", "spades_core.rules.tricks", "legal_card_mask"),
         (
             "spades_core.simulation",
             "DEFAULT_MAX_HANDS",
@@ -88,7 +113,7 @@ def test_the_old_record_reasons_are_the_strings_of_release_0_1() -> None:
 
 
 def test_a_name_that_never_existed_is_still_an_attribute_error() -> None:
-    from spades_core import transitions
+    from spades_core.engine import transitions
 
     with pytest.raises(AttributeError, match="has no attribute 'nothing'"):
         transitions.nothing  # noqa: B018
@@ -114,8 +139,8 @@ def fresh(code: str) -> str:
     ("old", "new", "name"),
     [
         ("spades_core.coach", "spades_core.tips", "Tip"),
-        ("spades_core.determinize", "spades_core.sampling", "HiddenCards"),
-        ("spades_core.playout", "spades_core.playouts", "Chooser"),
+        ("spades_core.determinize", "spades_core.engine.sampling", "HiddenCards"),
+        ("spades_core.playout", "spades_core.engine.playouts", "Chooser"),
     ],
 )
 def test_an_old_module_path_imports_the_new_module_with_a_warning(
@@ -183,10 +208,10 @@ def test_a_game_pickled_before_the_engine_kept_card_ids_and_a_standing_loads_and
 
 def test_the_names_of_release_0_1_still_import_from_state() -> None:
     sys.modules.pop("spades_core.state", None)
-    with deprecated("spades_core.game"):
+    with deprecated("spades_core.engine.game"):
         state = importlib.import_module("spades_core.state")
-    from spades_core import game as game_module
-    from spades_core import results as results_module
+    from spades_core.engine import game as game_module
+    from spades_core.rules import results as results_module
 
     assert sorted(state.__all__) == sorted(
         ["NO_SEAT", "SEATS", "TEAMS", "Game", "GameSetup", "HandResult", "Phase", "Trick"]
@@ -199,10 +224,10 @@ def test_the_names_of_release_0_1_still_import_from_state() -> None:
 def test_sc_playout_is_the_function_and_still_answers_as_the_module() -> None:
     start = sc.new_game("mirror", seed=7)
     assert sc.playout(start, random.Random(1)) == playout(start, random.Random(1))
-    with deprecated("spades_core.playouts.playout"):
+    with deprecated("spades_core.engine.playouts.playout"):
         old = sc.playout.playout  # type: ignore[attr-defined]
     assert old is playout
-    with deprecated("spades_core.playouts.Chooser"):
+    with deprecated("spades_core.engine.playouts.Chooser"):
         assert sc.playout.Chooser is not None  # type: ignore[attr-defined]
 
 

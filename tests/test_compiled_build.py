@@ -43,7 +43,7 @@ def test_the_build_under_test_is_the_one_this_run_expects() -> None:
     # default install must build no C.
     assert sc.COMPILED is EXPECT_COMPILED
     modules = compiled_modules()
-    assert "spades_core.tricks" in modules
+    assert "spades_core.rules.tricks" in modules
     for name in modules:
         module = importlib.import_module(name)
         assert isinstance(module.__loader__, ExtensionFileLoader) is EXPECT_COMPILED, name
@@ -52,7 +52,11 @@ def test_the_build_under_test_is_the_one_this_run_expects() -> None:
 
 def test_an_uncompiled_module_stays_python_in_both_builds() -> None:
     # Only the listed modules are compiled; the game and its transitions stay Python.
-    for name in ("spades_core.game", "spades_core.transitions", "spades_core.views"):
+    for name in (
+        "spades_core.engine.game",
+        "spades_core.engine.transitions",
+        "spades_core.engine.views",
+    ):
         assert name not in compiled_modules()
         assert Path(importlib.import_module(name).__file__ or "").suffix == ".py"
 

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 import spades_core as sc
 from spades_core import Card, CardSet, InconsistentViewError, Phase, Seat, SeatMap, Suit
-from spades_core.sampling import HiddenCards
-from spades_core.views import View
+from spades_core.engine.sampling import HiddenCards
+from spades_core.engine.views import View
 
 VARIANTS: list[tuple[str, dict[str, Any]]] = [
     ("classic", {}),
@@ -285,7 +285,7 @@ def test_the_placements_written_out_draws_are_the_generators_own(
     ``random.Random``, give what ``rng.shuffle`` and ``rng.randrange`` give,
     and leave the generator in the same state; a generator with a draw of
     its own is asked through its methods."""
-    from spades_core.sampling import _below, _shuffle, _skip_shuffle, _standard_draws
+    from spades_core.engine.sampling import _below, _shuffle, _skip_shuffle, _standard_draws
 
     for kind in (random.Random, _OwnDraws):
         ours, theirs = kind(seed), kind(seed)
@@ -316,7 +316,7 @@ def test_the_legal_bids_a_sampler_remembers_are_the_variants_answer(
     """Over many samples (hands repeating later in a hand), the legal bids
     :meth:`HiddenCards.legal_bids` gives for each sampled hand are what the
     variant answers for that hand, asked afresh."""
-    from spades_core.variant import checked_legal_bids
+    from spades_core.rules.variant import checked_legal_bids
 
     variant, options = case
     view = view_to_act(random_game(variant, options, seed, steps))

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 import spades_core as sc
-from spades_core.options import STANDARD_OPTIONS
-from spades_core.scoring import game_outcome, score_hand
+from spades_core.rules.scoring import game_outcome, score_hand
+from spades_core.values.options import STANDARD_OPTIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "rules.md"

@@ -10,8 +10,7 @@ from hypothesis import strategies as st
 
 import spades_core as sc
 from spades_core import Bid, Card, Deal, IllegalActionError, IllegalReason, Phase, Play, Seat
-from spades_core._slices import SliceTable
-from spades_core.encoding import (
+from spades_core.engine.encoding import (
     ACTIONS,
     BID_ID_BASE,
     NUM_ACTIONS,
@@ -21,6 +20,7 @@ from spades_core.encoding import (
     legal_ids,
     legal_mask,
 )
+from spades_core.rules._slices import SliceTable
 from spades_core.testing.strategies import games, play_randomly
 
 VARIANTS = ("classic", "mirror", "whiz")
@@ -29,7 +29,7 @@ VARIANTS = ("classic", "mirror", "whiz")
 def test_action_space_has_52_cards_and_14_bids() -> None:
     assert (NUM_CARD_IDS, BID_ID_BASE, NUM_ACTIONS) == (52, 52, 66)
     assert len(ACTIONS) == NUM_ACTIONS
-    assert sc.encoding is __import__("spades_core.encoding").encoding
+    assert sc.encoding is __import__("spades_core.engine.encoding").encoding
 
 
 @pytest.mark.parametrize(

@@ -13,10 +13,10 @@ import pyspiel
 import pytest
 from pettingzoo.utils import wrappers
 
-from spades_core.encoding import ACTIONS, ids_of_bits, legal_ids
+from spades_core.engine.encoding import ACTIONS, ids_of_bits, legal_ids
 from spades_core.envs import openspiel
 from spades_core.envs import pettingzoo as pz
-from spades_core.errors import IllegalActionError, IllegalReason
+from spades_core.values.errors import IllegalActionError, IllegalReason
 
 pytestmark = [pytest.mark.integration("openspiel"), pytest.mark.integration("pettingzoo")]
 

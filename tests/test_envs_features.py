@@ -11,7 +11,7 @@ import pytest
 
 import spades_core as sc
 from spades_core import batch
-from spades_core.encoding import ACTIONS
+from spades_core.engine.encoding import ACTIONS
 from spades_core.envs import features
 
 pytestmark = pytest.mark.integration("batch")

@@ -17,9 +17,9 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 import spades_core as sc
 from envs_support import VARIANTS, example_plugin_installed
-from spades_core import encoding
+from spades_core.engine import encoding
+from spades_core.engine.game import Phase
 from spades_core.envs import features, openspiel
-from spades_core.game import Phase
 from spades_core.players import PlayerError, make_player
 
 pytestmark = pytest.mark.integration("openspiel")

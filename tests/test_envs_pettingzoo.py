@@ -16,8 +16,8 @@ from pettingzoo.test import api_test, seed_test
 
 import spades_core as sc
 from envs_support import VARIANTS, example_plugin_installed
-from spades_core import encoding
 from spades_core.cli import render
+from spades_core.engine import encoding
 from spades_core.envs import _episode, features
 from spades_core.envs import pettingzoo as pz
 

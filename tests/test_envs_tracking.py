@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import spades_core as sc
-from spades_core.encoding import ACTIONS, legal_ids
+from spades_core.engine.encoding import ACTIONS, legal_ids
 from spades_core.envs import features
 from spades_core.envs._tracking import ObservationTracker
 from spades_core.testing.strategies import option_sets

@@ -13,7 +13,7 @@ import pytest
 
 import spades_core as sc
 from spades_core import Bid, Deal, IllegalActionError, IllegalReason, Phase, Play, Seat, Team
-from spades_core.scoring import game_outcome
+from spades_core.rules.scoring import game_outcome
 
 NS, EW = 0, 1
 

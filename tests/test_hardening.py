@@ -17,7 +17,7 @@ import pytest
 import spades_core as sc
 from spades_core.cli import main
 from spades_core.cli.replay import read_lines, replay_lines
-from spades_core.records import (
+from spades_core.engine.records import (
     MAX_HANDS,
     MAX_NAME_LENGTH,
     MAX_OPTIONS,

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import spades_core as sc
-from spades_core.variant import (
+from spades_core.rules.variant import (
     _BID_LISTS,
     _MOST_BID_LISTS,
     HAND_SCORE_LIMIT,

@@ -14,9 +14,9 @@ import pytest
 
 import spades_core as sc
 from spades_core import batch
-from spades_core import variant as variants
 from spades_core.bots.why import Why
 from spades_core.envs import pettingzoo as pz
+from spades_core.rules import variant as variants
 from spades_variants.classic import ClassicVariant
 from variant_doubles import like_classic
 

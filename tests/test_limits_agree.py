@@ -10,7 +10,6 @@ import pytest
 
 import spades_core as sc
 from play_helpers import private_data_dir, run_play  # noqa: F401 (the `data` fixture)
-from spades_core import records
 from spades_core.cli import saves
 from spades_core.cli.saves import (
     AUTOSAVE_NAME,
@@ -21,6 +20,7 @@ from spades_core.cli.saves import (
     session_json,
     write_save,
 )
+from spades_core.engine import records
 from spades_variants.classic import ClassicVariant
 
 
@@ -76,7 +76,7 @@ def _accept_text(value: object) -> str:
 
 def test_a_record_is_measured_in_bytes_of_utf8(monkeypatch: pytest.MonkeyPatch) -> None:
     # A record is ASCII but for a plugin's text options, which may be anything.
-    motto = sc.options.OptionSpec("motto", "any text", "the table's motto", _accept_text)
+    motto = sc.OptionSpec("motto", "any text", "the table's motto", _accept_text)
     variant = ClassicVariant(id="mottoes", title="Mottoes", options={motto: ""})
     game = sc.new_game(variant, seed=1, motto="Pique à l'épée")
     text = sc.dumps(game)

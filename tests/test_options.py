@@ -21,7 +21,7 @@ from spades_core import (
     SpadesError,
     Suit,
 )
-from spades_core.options import STANDARD_OPTIONS
+from spades_core.values.options import STANDARD_OPTIONS
 from spades_variants.whiz import WHIZ_NIL_NEEDS_NO_ACE
 
 VARIANTS = ["classic", "mirror", "whiz"]

@@ -26,11 +26,11 @@ ROOT = Path(__file__).resolve().parent.parent
 HEAVY_PARTS = (
     "spades_core.bots",
     "spades_core.tips",
-    "spades_core.sampling",
-    "spades_core.encoding",
-    "spades_core.playouts",
-    "spades_core.records",
-    "spades_core.views",
+    "spades_core.engine.sampling",
+    "spades_core.engine.encoding",
+    "spades_core.engine.playouts",
+    "spades_core.engine.records",
+    "spades_core.engine.views",
     "spades_core.cli",
     "spades_core.testing",
 )
@@ -63,8 +63,8 @@ def modules_after(code: str) -> set[str]:
 
 def test_importing_the_package_loads_neither_heavy_parts_nor_integrations() -> None:
     loaded = modules_after("import spades_core")
-    assert "spades_core.variant" in loaded
-    assert "spades_core.cards" in loaded
+    assert "spades_core.rules.variant" in loaded
+    assert "spades_core.values.cards" in loaded
     heavy = {
         name
         for name in loaded
@@ -76,12 +76,12 @@ def test_importing_the_package_loads_neither_heavy_parts_nor_integrations() -> N
 
 def test_a_plugin_importing_variant_and_cardset_stays_light() -> None:
     loaded = modules_after("from spades_core import CardSet, Variant, Rules, SpadesError")
-    assert not {"spades_core.bots", "spades_core.records", "spades_core.tips"} & loaded
+    assert not {"spades_core.bots", "spades_core.engine.records", "spades_core.tips"} & loaded
 
 
 def test_the_first_use_of_a_lazy_name_loads_only_its_module() -> None:
     loaded = modules_after("import spades_core as sc\nsc.dumps")
-    assert "spades_core.records" in loaded
+    assert "spades_core.engine.records" in loaded
     assert "spades_core.bots" not in loaded
 
 
@@ -99,7 +99,7 @@ def test_submodules_the_package_used_to_expose_are_still_attributes() -> None:
         "import spades_core as sc\n"
         "print(sc.records.load_lines.__name__, sc.views.View.__name__, sc.encoding.__name__)"
     )
-    assert printed.split() == ["load_lines", "View", "spades_core.encoding"]
+    assert printed.split() == ["load_lines", "View", "spades_core.engine.encoding"]
 
 
 def test_the_namespace_holds_no_helper_modules_of_its_own() -> None:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import spades_core as sc
-from spades_core.playouts import playout
+from spades_core.engine.playouts import playout
 from spades_variants.classic import ClassicVariant
 from variant_doubles import like_classic
 

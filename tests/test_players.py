@@ -24,7 +24,7 @@ from spades_core.players import (
     parse_player,
     refresh_players,
 )
-from spades_core.registry import BUILTIN_ONLY_ENV
+from spades_core.rules.registry import BUILTIN_ONLY_ENV
 
 _counter = itertools.count()
 MODULE_STEM = "spades_players_test_"

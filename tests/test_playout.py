@@ -15,8 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import spades_core as sc
-from spades_core import IllegalActionError, IllegalReason, Phase, _build, rng
-from spades_core.playouts import playout
+from spades_core import IllegalActionError, IllegalReason, Phase
+from spades_core.engine import _build
+from spades_core.engine.playouts import playout
+from spades_core.rules import rng
 
 # Variants with option sets that change the paths playout takes: the first lead
 # (two_of_clubs), what breaks spades, how bids are formed and how Nil tricks count.

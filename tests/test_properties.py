@@ -37,9 +37,9 @@ from spades_core import (
     Suit,
     Team,
 )
-from spades_core.actions import BIDS, PLAYS
-from spades_core.cards import FULL_DECK_MASK
-from spades_core.scoring import game_outcome, score_hand, score_team
+from spades_core.rules.scoring import game_outcome, score_hand, score_team
+from spades_core.values.actions import BIDS, PLAYS
+from spades_core.values.cards import FULL_DECK_MASK
 
 VARIANTS = ("classic", "mirror", "whiz")
 EVERY_ACTION: tuple[sc.Action, ...] = (Deal(), *BIDS, *PLAYS)

@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 
 import spades_core as sc
 from spades_core import Phase, RecordFormatError, Seat, Suit
-from spades_core.options import OptionSpec, int_option
-from spades_core.records import dump_lines, from_record, load_lines, to_record
-from spades_core.rng import deal_masks
+from spades_core.engine.records import dump_lines, from_record, load_lines, to_record
+from spades_core.rules.rng import deal_masks
 from spades_core.testing.strategies import games, play_randomly
+from spades_core.values.options import OptionSpec, int_option
 
 VARIANTS = ("classic", "mirror", "whiz")
 Record = dict[str, Any]

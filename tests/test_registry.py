@@ -17,7 +17,7 @@ import pytest
 
 import spades_core as sc
 from registry_isolation import registry_restored
-from spades_core.registry import (
+from spades_core.rules.registry import (
     BUILTIN_ONLY_ENV,
     ENTRY_POINT_GROUP,
     NotAVariantError,

@@ -11,8 +11,9 @@ import attrs
 import pytest
 
 import spades_core as sc
-from spades_core.playouts import playout
-from spades_core.results import HandResults, Trick, make_trick
+from spades_core.engine import transitions
+from spades_core.engine.playouts import playout
+from spades_core.rules.results import HandResults, Trick, make_trick
 
 
 def long_game(hands: int, seed: int = 3) -> sc.Game:
@@ -82,7 +83,7 @@ def test_histories_of_different_lengths_or_results_differ() -> None:
 
 def test_games_with_equal_histories_are_equal_however_they_were_built() -> None:
     game = long_game(4)
-    rebuilt = sc.transitions.between_hands(
+    rebuilt = transitions.between_hands(
         game._standing.setup,
         game._standing.dealer,
         game._standing.scores,

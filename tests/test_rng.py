@@ -14,8 +14,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import spades_core as sc
-from spades_core import CardSet, Phase, Seat, rng
-from spades_core.cards import FULL_DECK_MASK
+from spades_core import CardSet, Phase, Seat
+from spades_core.rules import rng
+from spades_core.values.cards import FULL_DECK_MASK
 
 # The published SplitMix64 output sequence for state 0 (the reference C code's
 # first outputs); SeedStream(0) starts from state mix64(mix64(0) ^ 0) == 0.

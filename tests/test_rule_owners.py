@@ -21,11 +21,11 @@ from spades_core import batch
 from spades_core.bots._play import normal_play
 from spades_core.bots._search import GAME_VALUE, Sim, hand_value
 from spades_core.bots.table import table_from_view
-from spades_core.encoding import ACTIONS
-from spades_core.playouts import playout
-from spades_core.scoring import bag_cost
+from spades_core.engine.encoding import ACTIONS
+from spades_core.engine.playouts import playout
+from spades_core.rules.scoring import bag_cost
+from spades_core.rules.tricks import LEFT_OF
 from spades_core.testing.strategies import option_sets
-from spades_core.tricks import LEFT_OF
 
 pytestmark = pytest.mark.integration("batch")
 

@@ -14,11 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import spades_core as sc
-from spades_core import scoring
-from spades_core.options import int_option
-from spades_core.playouts import playout
-from spades_core.scoring import ScoreItem, ScoreKind, itemised_score, score_breakdown
+from spades_core.engine.playouts import playout
+from spades_core.rules import scoring
+from spades_core.rules.scoring import ScoreItem, ScoreKind, itemised_score, score_breakdown
 from spades_core.testing.strategies import option_sets
+from spades_core.values.options import int_option
 
 BUILT_IN = ("classic", "mirror", "whiz")
 

@@ -16,7 +16,7 @@ import pytest
 
 import spades_core as sc
 from spades_core import Phase, Rules, Seat, SeatMap, Team, TeamMap
-from spades_core.scoring import score_hand, score_team
+from spades_core.rules.scoring import score_hand, score_team
 
 Result = tuple[tuple[int, int], tuple[int, int]]
 """((points NS, bags NS), (points EW, bags EW)), as docs/rules.md writes an example."""

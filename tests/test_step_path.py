@@ -11,12 +11,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spades_core import Bid, Game, Phase, Play, Seat, legality, transitions
-from spades_core.cards import ALL_CARDS
-from spades_core.encoding import action_id, after_legal_id
-from spades_core.legality import bids_made
-from spades_core.results import card_ids
+from spades_core import Bid, Game, Phase, Play, Seat
+from spades_core.engine import transitions
+from spades_core.engine.encoding import action_id, after_legal_id
+from spades_core.rules import legality
+from spades_core.rules.legality import bids_made
+from spades_core.rules.results import card_ids
 from spades_core.testing.strategies import games
+from spades_core.values.cards import ALL_CARDS
 
 VARIANTS = ("classic", "mirror", "whiz")
 

@@ -23,10 +23,10 @@ from spades_core.bots.inference import PLAY_MISFIT, PlayReading
 from spades_core.bots.perfect import PerfectInfoBot
 from spades_core.bots.table import table_from_view
 from spades_core.cli.saves import AUTOSAVE_NAME, PlayerConfig, session_json
-from spades_core.encoding import action_id
+from spades_core.engine.encoding import action_id
+from spades_core.engine.sampling import HiddenCards, determinize
+from spades_core.engine.views import View
 from spades_core.players import PlayerError, check_human_table, make_player
-from spades_core.sampling import HiddenCards, determinize
-from spades_core.views import View
 
 VARIANTS = ("classic", "mirror", "whiz")
 

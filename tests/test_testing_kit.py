@@ -22,8 +22,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
 import spades_core as sc
-import spades_core.views
-from spades_core.options import OptionSpec, int_option
+import spades_core.engine.views
 from spades_core.testing import (
     CHECKS,
     ConformanceError,
@@ -44,6 +43,7 @@ from spades_core.testing.strategies import (
     option_sets,
     option_values,
 )
+from spades_core.values.options import OptionSpec, int_option
 from spades_variants.classic import ClassicVariant
 from variant_doubles import like_classic
 
@@ -88,7 +88,7 @@ def test_a_plugins_own_flags_and_choices_are_tried_from_their_specs() -> None:
     """No option name is special: whatever an option spec lists is tried,
     Whiz's ace rule and a plugin's own flag and choice alike; a plugin's own
     whole-number option keeps its default unless values are given."""
-    from spades_core.options import bool_option, choice_option, int_option
+    from spades_core.values.options import bool_option, choice_option, int_option
 
     generous = bool_option("generous", "a made Nil scores double")
     dues = choice_option("dues", "what each team pays per hand", _Dues)
@@ -398,9 +398,9 @@ def test_a_variant_rejecting_every_option_combination_fails_the_definition_check
 def test_check_views_catches_a_view_showing_another_seats_card(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    real_view_for = spades_core.views.view_for
+    real_view_for = spades_core.engine.views.view_for
 
-    def leaky_view_for(game: sc.Game, seat: sc.Seat | None) -> spades_core.views.View:
+    def leaky_view_for(game: sc.Game, seat: sc.Seat | None) -> spades_core.engine.views.View:
         view = real_view_for(game, seat)
         if seat is None or game.phase is not sc.Phase.BID:
             return view
@@ -408,7 +408,7 @@ def test_check_views_catches_a_view_showing_another_seats_card(
 
     game = sc.new_game("classic", seed=4).deal()
     check_views(game)
-    monkeypatch.setattr(spades_core.views, "view_for", leaky_view_for)
+    monkeypatch.setattr(spades_core.engine.views, "view_for", leaky_view_for)
     with pytest.raises(ConformanceError, match="'views' check"):
         check_views(game)
 
@@ -416,15 +416,15 @@ def test_check_views_catches_a_view_showing_another_seats_card(
 def test_check_views_catches_a_view_that_depends_on_hidden_cards(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    real_view_for = spades_core.views.view_for
+    real_view_for = spades_core.engine.views.view_for
 
-    def telling_view_for(game: sc.Game, seat: sc.Seat | None) -> spades_core.views.View:
+    def telling_view_for(game: sc.Game, seat: sc.Seat | None) -> spades_core.engine.views.View:
         view = real_view_for(game, seat)
         # Leaks whether the next seat holds the ace of spades, through a public field.
         holds_ace = sc.Card.parse("AS") in game.hand(sc.Seat((view.dealer + 1) % 4))
         return attrs.evolve(view, spades_broken=holds_ace)
 
-    monkeypatch.setattr(spades_core.views, "view_for", telling_view_for)
+    monkeypatch.setattr(spades_core.engine.views, "view_for", telling_view_for)
     failed_checks: list[str] = []
     for seed in range(12):
         try:

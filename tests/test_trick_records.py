@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import spades_core as sc
-from spades_core import game as game_module
+from spades_core.engine import game as game_module
 
 CONFIGS = [
     ("classic", {}),

@@ -23,8 +23,9 @@ import spades_core as sc
 from spades_core import BreakRule, CardSet, FirstLead, Phase, Seat
 from spades_core.bots._search import Sim
 from spades_core.bots.table import table_from_view
-from spades_core.playouts import playout
-from spades_core.tricks import (
+from spades_core.engine.playouts import playout
+from spades_core.engine.views import View
+from spades_core.rules.tricks import (
     FIRST_SPADE,
     NO_SUIT,
     NON_SPADE_MASK,
@@ -41,7 +42,6 @@ from spades_core.tricks import (
     shown_out,
     trick_winner,
 )
-from spades_core.views import View
 
 VARIANTS = ("classic", "mirror", "whiz")
 

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 import pytest
 
 import spades_core as sc
-from spades_core.options import STANDARD_OPTIONS, bool_option, choice_option, int_option
+from spades_core.values.options import STANDARD_OPTIONS, bool_option, choice_option, int_option
 from spades_variants.classic import ClassicVariant
 
 

@@ -20,7 +20,7 @@ import spades_core as sc
 from registry_isolation import registry_restored
 from spades_core.cli import main
 from spades_core.cli.variants import check_in_subprocess
-from spades_core.registry import BUILTIN_ONLY_ENV
+from spades_core.rules.registry import BUILTIN_ONLY_ENV
 
 _counter = itertools.count()
 # Every plugin module a test writes is named spades_cli_test_<n>_<id>.

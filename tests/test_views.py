@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 import spades_core as sc
 from positions import NORTH_ALL_SPADES
 from spades_core import Card, CardSet, Phase, Seat, Suit
-from spades_core.game import GameSetup
+from spades_core.engine.game import GameSetup
 
 VARIANTS = ("classic", "mirror", "whiz")
 OPTION_SETS: dict[str, tuple[dict[str, object], ...]] = {

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import spades_core as sc
-from spades_core.options import STANDARD_OPTIONS
+from spades_core.values.options import STANDARD_OPTIONS
 from spades_variants.whiz import WHIZ_NIL_NEEDS_NO_ACE
 
 DATA = Path(__file__).resolve().parent / "data"

@@ -23,9 +23,9 @@ import importlib as _importlib
 import sys as _sys
 from typing import TYPE_CHECKING, Final
 
-from spades_core import _compat as _deprecations
 from spades_core.actions import NIL, Action, Bid, Deal, Play
 from spades_core.cards import Card, CardSet, Rank, Suit
+from spades_core.engine import _compat as _deprecations
 from spades_core.errors import (
     ArgumentTypeError,
     DuplicateVariantError,
@@ -116,7 +116,7 @@ def _compiled() -> bool:
     from importlib.machinery import ExtensionFileLoader
 
     return isinstance(
-        getattr(_sys.modules["spades_core.tricks"], "__loader__", None), ExtensionFileLoader
+        getattr(_sys.modules["spades_core.rules.tricks"], "__loader__", None), ExtensionFileLoader
     )
 
 

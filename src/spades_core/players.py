@@ -50,10 +50,10 @@ from typing import Final, cast
 
 import attrs
 
-from spades_core._check import instance
 from spades_core.bots import Player
-from spades_core.errors import SpadesError, brief
-from spades_core.registry import BUILTIN_DISTRIBUTION, builtin_only
+from spades_core.rules.registry import BUILTIN_DISTRIBUTION, builtin_only
+from spades_core.values._check import instance
+from spades_core.values.errors import SpadesError, brief
 
 __all__ = [
     "BUILTIN_PLAYERS",

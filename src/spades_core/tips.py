@@ -33,16 +33,12 @@ from typing import Any, Final, final
 
 import attrs
 
-from spades_core import _check
-from spades_core import _compat as _deprecations
-from spades_core.actions import Action, Bid, Play
 from spades_core.bots import NormalBot, Why
 from spades_core.bots.bidding import EstimatePart, estimate_parts, estimate_tricks
 from spades_core.bots.table import table_from_view
-from spades_core.cards import ALL_CARDS, SUIT_MASKS, Rank, ids_of_mask
-from spades_core.options import DoubleNil
-from spades_core.seats import Seat
-from spades_core.tricks import (
+from spades_core.engine import _compat as _deprecations
+from spades_core.engine.views import View
+from spades_core.rules.tricks import (
     FIRST_SPADE,
     NO_SUIT,
     NON_SPADE_MASK,
@@ -51,8 +47,12 @@ from spades_core.tricks import (
     SPADES,
     trick_winner,
 )
-from spades_core.variant import checked_score_hand
-from spades_core.views import View
+from spades_core.rules.variant import checked_score_hand
+from spades_core.values import _check
+from spades_core.values.actions import Action, Bid, Play
+from spades_core.values.cards import ALL_CARDS, SUIT_MASKS, Rank, ids_of_mask
+from spades_core.values.options import DoubleNil
+from spades_core.values.seats import Seat
 
 __all__ = ["Tip", "coach"]
 
@@ -903,5 +903,5 @@ def _duck_reason(seen: _Seen, card: int, why: Why) -> str:
 
 
 def __getattr__(name: str) -> Any:
-    """Names this module offered in release 0.1 (see :mod:`spades_core._compat`)."""
+    """Names this module offered in release 0.1 (see :mod:`spades_core.engine._compat`)."""
     return _deprecations.module_attribute(__name__, name)

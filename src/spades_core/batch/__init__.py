@@ -33,7 +33,6 @@ except ModuleNotFoundError as error:  # pragma: no cover - the batch extra insta
         "spades_core.batch needs numpy: pip install 'spades-core[batch]'"
     ) from error
 
-from spades_core import _compat as _deprecations
 from spades_core.batch._forms import ArrayForms, BaseArrayForms, CheckedForms, array_forms_of
 from spades_core.batch._play import DEFAULT_CHUNK, BatchResult, play_hands, play_hands_in_chunks
 from spades_core.batch._policies import BUILTIN_POLICIES, Decision, Policy
@@ -54,6 +53,7 @@ from spades_core.batch._tables import (
     PLAYING,
     Tables,
 )
+from spades_core.engine import _compat as _deprecations
 
 __all__ = [
     "BIDDING",
@@ -84,5 +84,5 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    """Names this module offered in release 0.1 (see :mod:`spades_core._compat`)."""
+    """Names this module offered in release 0.1 (see :mod:`spades_core.engine._compat`)."""
     return _deprecations.module_attribute(__name__, name)

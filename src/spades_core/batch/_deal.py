@@ -18,8 +18,8 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from spades_core import rng as _seeded
-from spades_core.tricks import LEFT_OF
+from spades_core.rules import rng as _seeded
+from spades_core.rules.tricks import LEFT_OF
 
 from ._types import U64
 

@@ -19,18 +19,18 @@ from typing import Any, Final, Protocol, runtime_checkable
 import attrs
 import numpy as np
 
-from spades_core import tricks
-from spades_core.cards import CardSet
-from spades_core.errors import SpadesError, VariantLoadError, brief
-from spades_core.options import BreakRule, FirstLead, Rules
-from spades_core.seats import Seat
-from spades_core.variant import (
+from spades_core.rules import tricks
+from spades_core.rules.variant import (
     Variant,
     checked_game_outcome,
     checked_legal_bids,
     checked_revealed_spade_counts,
     checked_score_hand,
 )
+from spades_core.values.cards import CardSet
+from spades_core.values.errors import SpadesError, VariantLoadError, brief
+from spades_core.values.options import BreakRule, FirstLead, Rules
+from spades_core.values.seats import Seat
 
 from ._rules import NO_BID, game_ends, game_outcomes, score_hands, suit_counts
 from ._types import I8, I32, I64, U64, Bools, Ints

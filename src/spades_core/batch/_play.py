@@ -9,12 +9,12 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from spades_core.errors import ArgumentTypeError, RulesError, brief
-from spades_core.registry import load_variant
-from spades_core.rng import MAX_SEED
-from spades_core.seats import Seat
-from spades_core.tricks import LEFT_OF
-from spades_core.variant import Variant
+from spades_core.rules.registry import load_variant
+from spades_core.rules.rng import MAX_SEED
+from spades_core.rules.tricks import LEFT_OF
+from spades_core.rules.variant import Variant
+from spades_core.values.errors import ArgumentTypeError, RulesError, brief
+from spades_core.values.seats import Seat
 
 from ._deal import CARD_BITS, deal_hands, first_dealers
 from ._forms import BatchRules, batch_rules

@@ -16,17 +16,17 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from spades_core.encoding import BID_ID_BASE, NUM_ACTIONS
-from spades_core.errors import (
+from spades_core.engine.encoding import BID_ID_BASE, NUM_ACTIONS
+from spades_core.rules.variant import Variant
+from spades_core.values.errors import (
     ArgumentTypeError,
     IllegalActionError,
     IllegalReason,
     RulesError,
     brief,
 )
-from spades_core.options import FirstLead, Rules
-from spades_core.seats import Seat
-from spades_core.variant import Variant
+from spades_core.values.options import FirstLead, Rules
+from spades_core.values.seats import Seat
 
 from ._refusals import row_refusal
 from ._rules import (

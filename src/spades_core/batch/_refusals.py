@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from spades_core.encoding import BID_ID_BASE, NUM_ACTIONS
-from spades_core.errors import IllegalActionError, IllegalReason, VariantLoadError
-from spades_core.game import Phase
-from spades_core.legality import bid_refusal, card_refusal, phase_refusal
-from spades_core.options import Rules
-from spades_core.variant import Variant
+from spades_core.engine.encoding import BID_ID_BASE, NUM_ACTIONS
+from spades_core.engine.game import Phase
+from spades_core.rules.legality import bid_refusal, card_refusal, phase_refusal
+from spades_core.rules.variant import Variant
+from spades_core.values.errors import IllegalActionError, IllegalReason, VariantLoadError
+from spades_core.values.options import Rules
 
 __all__ = ["row_refusal"]
 

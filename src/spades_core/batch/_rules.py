@@ -18,9 +18,9 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from spades_core import tricks
-from spades_core.cards import Card, Suit
-from spades_core.options import BagOverflow, DoubleNil, NilTricks, Rules
+from spades_core.rules import tricks
+from spades_core.values.cards import Card, Suit
+from spades_core.values.options import BagOverflow, DoubleNil, NilTricks, Rules
 
 from ._types import I8, I32, I64, U64, Bools, Ints
 

@@ -8,8 +8,8 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from spades_core import _check
-from spades_core.encoding import BID_ID_BASE, NUM_ACTIONS
+from spades_core.engine.encoding import BID_ID_BASE, NUM_ACTIONS
+from spades_core.engine.game import Phase
 from spades_core.envs.features import (
     BAG_CLIP,
     NO_LIMIT_BAGS,
@@ -18,18 +18,18 @@ from spades_core.envs.features import (
     PHASE_SLOTS,
     SCORE_CLIP,
 )
-from spades_core.errors import (
+from spades_core.rules.rng import MAX_SEED
+from spades_core.rules.tricks import LEFT_OF
+from spades_core.rules.variant import Variant
+from spades_core.values import _check
+from spades_core.values.errors import (
     ArgumentTypeError,
     IllegalActionError,
     IllegalReason,
     RulesError,
     brief,
 )
-from spades_core.game import Phase
-from spades_core.rng import MAX_SEED
-from spades_core.seats import Seat
-from spades_core.tricks import LEFT_OF
-from spades_core.variant import Variant
+from spades_core.values.seats import Seat
 
 from ._deal import CARD_BITS, deal_hands, first_dealers
 from ._play import make_rng, resolve_variant

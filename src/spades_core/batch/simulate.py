@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from spades_core.errors import RulesError
+from spades_core.values.errors import RulesError
 
 from ._deal import mix64
 from ._play import play_hands_in_chunks
@@ -44,8 +44,8 @@ def simulate_hands(match: Match, count: int) -> list[ItemResult]:
     :data:`LEVELS` without options.
     """
     from spades_core import load_variant
-    from spades_core.seats import SeatMap
     from spades_core.simulation.work import DEAL_PURPOSE, ItemResult, score_without_penalty
+    from spades_core.values.seats import SeatMap
 
     if match.mode != "hands" or match.duplicate:
         raise RulesError(

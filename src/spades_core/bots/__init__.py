@@ -43,26 +43,26 @@ from collections.abc import Callable, Mapping, Sequence
 from itertools import islice
 from typing import Any, Final, Protocol, cast, runtime_checkable
 
-from spades_core import _check
-from spades_core import _compat as _deprecations
-from spades_core.actions import BIDS, PLAYS, Action
 from spades_core.bots._play import easy_play, normal_play
 from spades_core.bots._search import Budget, sampled_deals, search_bid, search_play
 from spades_core.bots._search import playout_value as _playout_value
 from spades_core.bots.bidding import easy_bid, normal_bid
 from spades_core.bots.table import Table, table_from_view
 from spades_core.bots.why import Why
-from spades_core.cards import CardSet
-from spades_core.errors import (
+from spades_core.engine import _compat as _deprecations
+from spades_core.engine.game import SEATS, Game, Phase
+from spades_core.engine.views import View
+from spades_core.values import _check
+from spades_core.values.actions import BIDS, PLAYS, Action
+from spades_core.values.cards import CardSet
+from spades_core.values.errors import (
     ArgumentTypeError,
     IllegalActionError,
     IllegalReason,
     RulesError,
     brief,
 )
-from spades_core.game import SEATS, Game, Phase
-from spades_core.seats import Seat, SeatMap, Team
-from spades_core.views import View
+from spades_core.values.seats import Seat, SeatMap, Team
 
 __all__ = [
     "DEFAULT_BUDGET",

@@ -21,8 +21,8 @@ from spades_core.bots.masks import (
 )
 from spades_core.bots.table import SPADE_MASK, SUIT, Table
 from spades_core.bots.why import Why
-from spades_core.cards import Rank
-from spades_core.tricks import FIRST_SPADE, RANKS, SPADES
+from spades_core.rules.tricks import FIRST_SPADE, RANKS, SPADES
+from spades_core.values.cards import Rank
 
 __all__ = ["bag_room", "easy_play", "normal_play", "ruff_risk", "threatened", "wants_tricks"]
 

@@ -32,12 +32,12 @@ from spades_core.bots.bidding import estimate_tricks, nil_risk, normal_bid
 from spades_core.bots.inference import PlayReading
 from spades_core.bots.table import NO_BID, Table, table_from_view
 from spades_core.bots.why import Why
-from spades_core.cards import CardSet
-from spades_core.game import Game, Phase
-from spades_core.results import SEATS
-from spades_core.sampling import HiddenCards
-from spades_core.scoring import bag_cost
-from spades_core.tricks import (
+from spades_core.engine.game import Game, Phase
+from spades_core.engine.sampling import HiddenCards
+from spades_core.engine.views import View
+from spades_core.rules.results import SEATS
+from spades_core.rules.scoring import bag_cost
+from spades_core.rules.tricks import (
     FIRST_SPADE,
     LEFT_OF,
     NO_SUIT,
@@ -49,13 +49,13 @@ from spades_core.tricks import (
     shown_out,
     trick_winner,
 )
-from spades_core.variant import (
+from spades_core.rules.variant import (
     checked_game_end,
     checked_legal_bids,
     checked_revealed_spade_counts,
     checked_score_hand,
 )
-from spades_core.views import View
+from spades_core.values.cards import CardSet
 
 __all__ = [
     "GAME_VALUE",

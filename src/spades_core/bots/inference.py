@@ -36,14 +36,14 @@ import math
 from collections.abc import Sequence
 from typing import Final
 
-from spades_core import _check
-from spades_core._check import described
 from spades_core.bots._play import normal_play
 from spades_core.bots.table import FULL, NO_BID, Table
-from spades_core.errors import ArgumentTypeError
-from spades_core.game import Phase
-from spades_core.tricks import NO_SUIT, RANKS, legal_card_mask
-from spades_core.views import View
+from spades_core.engine.game import Phase
+from spades_core.engine.views import View
+from spades_core.rules.tricks import NO_SUIT, RANKS, legal_card_mask
+from spades_core.values import _check
+from spades_core.values._check import described
+from spades_core.values.errors import ArgumentTypeError
 
 __all__ = ["PLAY_MISFIT", "PlayReading"]
 

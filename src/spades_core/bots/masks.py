@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from spades_core.tricks import (
+from spades_core.rules.tricks import (
     FIRST_SPADE,
     NON_SPADE_MASK,
     RANKS,

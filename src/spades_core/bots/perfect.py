@@ -25,17 +25,17 @@ from __future__ import annotations
 
 from typing import Final, NoReturn
 
-from spades_core.actions import Action
 from spades_core.bots import DEFAULT_BUDGET, Bot
 from spades_core.bots._search import search_bid, search_play
 from spades_core.bots.table import Table
 from spades_core.bots.why import Why
-from spades_core.cards import CardSet
-from spades_core.errors import ArgumentTypeError, InconsistentViewError
-from spades_core.game import SEATS
+from spades_core.engine.game import SEATS
+from spades_core.engine.views import View
 from spades_core.players import PlayerError
-from spades_core.seats import SeatMap
-from spades_core.views import View
+from spades_core.values.actions import Action
+from spades_core.values.cards import CardSet
+from spades_core.values.errors import ArgumentTypeError, InconsistentViewError
+from spades_core.values.seats import SeatMap
 
 __all__ = ["PERFECT_INFO", "PerfectInfoBot"]
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Final, Self
 
-from spades_core.actions import Bid, Play
-from spades_core.cards import FULL_DECK_MASK, SUIT_MASKS
-from spades_core.game import Phase
-from spades_core.options import NilTricks, Rules
-from spades_core.tricks import FIRST_SPADE, SPADES
-from spades_core.views import View
+from spades_core.engine.game import Phase
+from spades_core.engine.views import View
+from spades_core.rules.tricks import FIRST_SPADE, SPADES
+from spades_core.values.actions import Bid, Play
+from spades_core.values.cards import FULL_DECK_MASK, SUIT_MASKS
+from spades_core.values.options import NilTricks, Rules
 
 __all__ = ["FULL", "NO_BID", "SPADE_MASK", "SUIT", "UNKNOWN", "Table", "table_from_view"]
 

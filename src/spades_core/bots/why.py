@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import enum
 
-from spades_core import _check
-from spades_core._enums import CheckedLookup
+from spades_core.values import _check
+from spades_core.values._enums import CheckedLookup
 
 __all__ = ["Why"]
 

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import spades_core
-from spades_core.errors import brief
+from spades_core.values.errors import brief
 
 __all__ = [
     "DEFAULT_VARIANT",
@@ -58,7 +58,7 @@ def variant_name(text: str) -> str:
     """A variant id typed in any case (``Classic``), as the installed variant
     spells it; a name that matches no installed variant is returned as typed,
     so that loading it reports what is installed. For ``type=`` in argparse."""
-    from spades_core.registry import available_variants
+    from spades_core.rules.registry import available_variants
 
     wanted = text.strip()
     for variant_id in available_variants():

@@ -19,16 +19,16 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from spades_core.actions import Bid, Play
-from spades_core.cards import ALL_CARDS, Card, CardSet
 from spades_core.cli import render
 from spades_core.cli.render import Style, seat_name
-from spades_core.errors import IllegalActionError, SpadesError, brief
-from spades_core.game import Game
-from spades_core.results import Trick
-from spades_core.seats import Team
-from spades_core.variant import describe_bids
-from spades_core.views import View
+from spades_core.engine.game import Game
+from spades_core.engine.views import View
+from spades_core.rules.results import Trick
+from spades_core.rules.variant import describe_bids
+from spades_core.values.actions import Bid, Play
+from spades_core.values.cards import ALL_CARDS, Card, CardSet
+from spades_core.values.errors import IllegalActionError, SpadesError, brief
+from spades_core.values.seats import Team
 
 __all__ = [
     "HELP",

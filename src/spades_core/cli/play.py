@@ -43,11 +43,11 @@ from spades_core.cli.saves import (
     set_aside,
 )
 from spades_core.cli.session import PlaySession, bot_move, bot_seed
-from spades_core.errors import SpadesError
-from spades_core.game import Game, Phase, new_game
+from spades_core.engine.game import Game, Phase, new_game
 from spades_core.players import PlayerError, check_human_table
-from spades_core.scoring import why_games_may_not_end
-from spades_core.seats import Seat
+from spades_core.rules.scoring import why_games_may_not_end
+from spades_core.values.errors import SpadesError
+from spades_core.values.seats import Seat
 
 __all__ = [
     "AUTOSAVE_NAME",

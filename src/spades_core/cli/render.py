@@ -22,13 +22,13 @@ from typing import Final, TextIO, final
 
 import attrs
 
-from spades_core.actions import Action, Bid, Deal, Play
-from spades_core.cards import Card, CardSet, Suit
-from spades_core.game import Game, Phase
-from spades_core.options import Rules
-from spades_core.scoring import score_breakdown
-from spades_core.seats import Seat, Team
-from spades_core.views import View
+from spades_core.engine.game import Game, Phase
+from spades_core.engine.views import View
+from spades_core.rules.scoring import score_breakdown
+from spades_core.values.actions import Action, Bid, Deal, Play
+from spades_core.values.cards import Card, CardSet, Suit
+from spades_core.values.options import Rules
+from spades_core.values.seats import Seat, Team
 
 __all__ = [
     "DISPLAY_SUIT_ORDER",

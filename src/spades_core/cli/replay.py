@@ -34,10 +34,10 @@ from typing import IO, Any
 
 from spades_core.cli.render import board_notation
 from spades_core.cli.saves import SESSION_FORMAT, SESSION_VERSION
-from spades_core.errors import RecordFormatError, RecordReason, SpadesError
-from spades_core.game import Game, Phase
-from spades_core.records import MAX_RECORD_SIZE, from_record, read_json
-from spades_core.seats import Team
+from spades_core.engine.game import Game, Phase
+from spades_core.engine.records import MAX_RECORD_SIZE, from_record, read_json
+from spades_core.values.errors import RecordFormatError, RecordReason, SpadesError
+from spades_core.values.seats import Team
 
 __all__ = [
     "Outcome",

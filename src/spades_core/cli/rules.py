@@ -12,9 +12,9 @@ import sys
 import textwrap
 
 from spades_core.cli import variant_name
-from spades_core.errors import SpadesError
-from spades_core.registry import load_variant
-from spades_core.variant import Variant
+from spades_core.rules.registry import load_variant
+from spades_core.rules.variant import Variant
+from spades_core.values.errors import SpadesError
 
 __all__ = ["format_value", "markdown_option_table", "register", "rules_text"]
 

@@ -49,10 +49,10 @@ from typing import Any, Final, final
 import attrs
 
 from spades_core._files import open_regular
-from spades_core.errors import SpadesError, brief
-from spades_core.game import Game
-from spades_core.records import from_record, to_record
-from spades_core.seats import Seat
+from spades_core.engine.game import Game
+from spades_core.engine.records import from_record, to_record
+from spades_core.values.errors import SpadesError, brief
+from spades_core.values.seats import Seat
 
 __all__ = [
     "AUTOSAVE_NAME",

@@ -10,18 +10,18 @@ from pathlib import Path
 from typing import Final, TextIO, final
 
 from spades_core import bots
-from spades_core.actions import Action, Bid, Play
-from spades_core.cards import CardSet
 from spades_core.cli import commands, render
 from spades_core.cli.render import Style, seat_name
 from spades_core.cli.saves import PlayerConfig, SaveFileError, session_json, write_save
-from spades_core.game import Game, Phase
-from spades_core.records import dumps
-from spades_core.rng import SeedStream
-from spades_core.seats import Seat, Team
+from spades_core.engine.game import Game, Phase
+from spades_core.engine.records import dumps
+from spades_core.engine.views import View
+from spades_core.rules.rng import SeedStream
+from spades_core.rules.variant import checked_game_outcome
 from spades_core.tips import coach
-from spades_core.variant import checked_game_outcome
-from spades_core.views import View
+from spades_core.values.actions import Action, Bid, Play
+from spades_core.values.cards import CardSet
+from spades_core.values.seats import Seat, Team
 
 __all__ = ["PlaySession", "bot_move", "bot_seed"]
 

@@ -19,7 +19,6 @@ from typing import Any, Final
 from spades_core.bots import DEFAULT_BUDGET
 from spades_core.cli import Interrupted, add_variant_option
 from spades_core.cli.play import add_option_argument, parse_options
-from spades_core.errors import RulesError, SpadesError
 from spades_core.players import PlayerSpec, parse_player
 from spades_core.simulation import (
     DEFAULT_HAND_LIMIT,
@@ -34,6 +33,7 @@ from spades_core.simulation.core import RunPlan, check_player, plan_run, summari
 from spades_core.simulation.journal import Kept
 from spades_core.simulation.progress import ProgressPrinter, format_duration
 from spades_core.simulation.work import DEAL_PURPOSE, ItemResult, Match
+from spades_core.values.errors import RulesError, SpadesError
 
 __all__ = [
     "DEAL_PURPOSE",

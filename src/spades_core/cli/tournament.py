@@ -21,10 +21,10 @@ from spades_core.cli.simulate import (
     with_budget,
     with_interval,
 )
-from spades_core.errors import SpadesError
 from spades_core.players import parse_player
 from spades_core.simulation import TournamentResult
 from spades_core.simulation.roundrobin import check_players, pairings, tournament_result
+from spades_core.values.errors import SpadesError
 
 __all__ = ["format_tournament", "register", "run"]
 

@@ -28,8 +28,7 @@ import threading
 import warnings
 from typing import IO, Any
 
-from spades_core.errors import VariantError
-from spades_core.registry import (
+from spades_core.rules.registry import (
     BUILTIN_ONLY_ENV,
     ReservedVariantWarning,
     VariantEntry,
@@ -39,7 +38,8 @@ from spades_core.registry import (
     shadowed_entries,
     variant_entries,
 )
-from spades_core.seats import Seat
+from spades_core.values.errors import VariantError
+from spades_core.values.seats import Seat
 
 __all__ = [
     "ANSWER_LIMIT",
@@ -107,8 +107,8 @@ def probe(variant_id: str) -> dict[str, Any]:
     """Load ``variant_id`` and play two hands of it with random moves (every
     hook is called), in this process; ``version`` and ``title``, or ``error``.
     ``--check`` runs this in a child process."""
-    from spades_core.game import new_game
-    from spades_core.playouts import playout
+    from spades_core.engine.game import new_game
+    from spades_core.engine.playouts import playout
 
     try:
         variant = load_variant(variant_id)

@@ -16,10 +16,10 @@ from spades_core import bots
 from spades_core.cli import add_variant_option, level_name, render, seconds
 from spades_core.cli.play import add_option_argument, bot_move, parse_options
 from spades_core.cli.render import Style, seat_name
-from spades_core.errors import SpadesError, brief
-from spades_core.game import Game, Phase, new_game
-from spades_core.scoring import why_games_may_not_end
-from spades_core.seats import Seat, Team
+from spades_core.engine.game import Game, Phase, new_game
+from spades_core.rules.scoring import why_games_may_not_end
+from spades_core.values.errors import SpadesError, brief
+from spades_core.values.seats import Seat, Team
 
 __all__ = ["register", "watch"]
 

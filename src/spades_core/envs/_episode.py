@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from spades_core.errors import RulesError, brief
-from spades_core.game import Game
-from spades_core.options import DoubleNil, NilTricks, Rules
+from spades_core.engine.game import Game
+from spades_core.values.errors import RulesError, brief
+from spades_core.values.options import DoubleNil, NilTricks, Rules
 
 WHOLE_GAME: Final = 0
 """The ``hands`` value that plays whole games."""

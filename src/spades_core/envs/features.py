@@ -32,11 +32,11 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from spades_core import _check
-from spades_core.errors import ArgumentTypeError
-from spades_core.game import Phase
-from spades_core.seats import Seat
-from spades_core.views import View
+from spades_core.engine.game import Phase
+from spades_core.engine.views import View
+from spades_core.values import _check
+from spades_core.values.errors import ArgumentTypeError
+from spades_core.values.seats import Seat
 
 __all__ = [
     "BAG_CLIP",

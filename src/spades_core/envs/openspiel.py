@@ -65,11 +65,8 @@ import attrs
 import numpy as np
 import pyspiel
 
-from spades_core import _check
-from spades_core.actions import Action
 from spades_core.bots import deal_sampler, playout_value
-from spades_core.cards import ALL_CARDS
-from spades_core.encoding import (
+from spades_core.engine.encoding import (
     BID_ID_BASE,
     NUM_ACTIONS,
     action_from_id,
@@ -77,8 +74,19 @@ from spades_core.encoding import (
     ids_of_bits,
     legal_id_bits,
 )
+from spades_core.engine.game import SEATS, Game, Phase, new_game
+from spades_core.engine.records import dumps, loads
+from spades_core.engine.sampling import HiddenCards, determinize
+from spades_core.engine.transitions import deal_unchecked
+from spades_core.engine.views import View
 from spades_core.envs import _episode, features
-from spades_core.errors import (
+from spades_core.rules.registry import available_variants, load_variant
+from spades_core.rules.rng import hands_of_deck
+from spades_core.rules.variant import Variant
+from spades_core.values import _check
+from spades_core.values.actions import Action
+from spades_core.values.cards import ALL_CARDS
+from spades_core.values.errors import (
     ArgumentTypeError,
     IllegalActionError,
     IllegalReason,
@@ -88,16 +96,8 @@ from spades_core.errors import (
     SpadesError,
     brief,
 )
-from spades_core.game import SEATS, Game, Phase, new_game
-from spades_core.options import OptionSpec, Rules
-from spades_core.records import dumps, loads
-from spades_core.registry import available_variants, load_variant
-from spades_core.rng import hands_of_deck
-from spades_core.sampling import HiddenCards, determinize
-from spades_core.seats import Seat, Team
-from spades_core.transitions import deal_unchecked
-from spades_core.variant import Variant
-from spades_core.views import View
+from spades_core.values.options import OptionSpec, Rules
+from spades_core.values.seats import Seat, Team
 
 __all__ = [
     "FIRST_DEALER",

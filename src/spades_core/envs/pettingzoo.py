@@ -47,19 +47,19 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from spades_core.cli import render
-from spades_core.encoding import (
+from spades_core.engine.encoding import (
     NUM_ACTIONS,
     action_from_id,
     after_legal_id,
     legal_id_bits,
 )
+from spades_core.engine.game import SEATS, Game, Phase, new_game
 from spades_core.envs import _episode, features
 from spades_core.envs._tracking import ObservationTracker
-from spades_core.errors import IllegalActionError, IllegalReason, RulesError, brief
-from spades_core.game import SEATS, Game, Phase, new_game
-from spades_core.registry import load_variant
-from spades_core.seats import Seat
-from spades_core.variant import Variant
+from spades_core.rules.registry import load_variant
+from spades_core.rules.variant import Variant
+from spades_core.values.errors import IllegalActionError, IllegalReason, RulesError, brief
+from spades_core.values.seats import Seat
 
 __all__ = ["AGENTS", "env", "raw_env"]
 

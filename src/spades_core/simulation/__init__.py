@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from spades_core import _compat as _deprecations
+from spades_core.engine import _compat as _deprecations
 from spades_core.simulation.backends import BackendError, SimulationError
 from spades_core.simulation.core import (
     DEFAULT_HAND_LIMIT,
@@ -55,5 +55,5 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    """Names this module offered in release 0.1 (see :mod:`spades_core._compat`)."""
+    """Names this module offered in release 0.1 (see :mod:`spades_core.engine._compat`)."""
     return _deprecations.module_attribute(__name__, name)

@@ -33,9 +33,9 @@ from typing import Any, Final, Literal
 
 import attrs
 
-from spades_core.errors import SpadesError, brief
 from spades_core.simulation.progress import Progress
 from spades_core.simulation.work import ItemResult, Match, run_chunk
+from spades_core.values.errors import SpadesError, brief
 
 __all__ = [
     "BACKENDS",

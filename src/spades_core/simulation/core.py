@@ -19,14 +19,12 @@ from typing import Any, Final, TypedDict
 import attrs
 from typing_extensions import Unpack
 
-from spades_core import _compat as _deprecations
-from spades_core._check import count, described, instance, whole_number
-from spades_core.errors import ArgumentTypeError, RulesError, SpadesError, brief
-from spades_core.game import new_game
+from spades_core.engine import _compat as _deprecations
+from spades_core.engine.game import new_game
 from spades_core.players import PlayerSpec, make_player, parse_player
-from spades_core.registry import load_variant
-from spades_core.rng import MAX_SEED
-from spades_core.scoring import why_games_may_not_end
+from spades_core.rules.registry import load_variant
+from spades_core.rules.rng import MAX_SEED
+from spades_core.rules.scoring import why_games_may_not_end
 from spades_core.simulation.backends import (
     BACKENDS,
     DEFAULT_RETRIES,
@@ -39,6 +37,8 @@ from spades_core.simulation.journal import Journal, Kept, journal_seed, read_jou
 from spades_core.simulation.progress import Progress
 from spades_core.simulation.stats import Interval, bag_cost, mean_interval, wilson_interval
 from spades_core.simulation.work import ItemResult, Match, Mode
+from spades_core.values._check import count, described, instance, whole_number
+from spades_core.values.errors import ArgumentTypeError, RulesError, SpadesError, brief
 
 __all__ = [
     "DEFAULT_HANDS",
@@ -597,5 +597,5 @@ def simulate(
 
 
 def __getattr__(name: str) -> Any:
-    """Names this module offered in release 0.1 (see :mod:`spades_core._compat`)."""
+    """Names this module offered in release 0.1 (see :mod:`spades_core.engine._compat`)."""
     return _deprecations.module_attribute(__name__, name)

@@ -30,9 +30,9 @@ from types import TracebackType
 from typing import Any, BinaryIO, Final, TypeVar
 
 from spades_core._files import open_regular
-from spades_core.errors import SpadesError, brief
-from spades_core.rng import MAX_SEED
+from spades_core.rules.rng import MAX_SEED
 from spades_core.simulation.work import ItemResult, Match
+from spades_core.values.errors import SpadesError, brief
 
 try:
     import fcntl

@@ -8,9 +8,9 @@ import math
 from pathlib import Path
 from typing import Any, Final
 
-from spades_core.errors import RulesError
 from spades_core.simulation.backends import SimulationError
 from spades_core.simulation.roundrobin import TournamentResult
+from spades_core.values.errors import RulesError
 
 __all__ = ["PLOT_FORMATS", "PlotError", "check_plot_path", "plot_tournament"]
 

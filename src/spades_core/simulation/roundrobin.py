@@ -25,8 +25,6 @@ from typing import Any
 
 import attrs
 
-from spades_core._check import described
-from spades_core.errors import ArgumentTypeError, RulesError
 from spades_core.players import PlayerSpec
 from spades_core.simulation.backends import DEFAULT_RETRIES, BackendName
 from spades_core.simulation.core import (
@@ -43,6 +41,8 @@ from spades_core.simulation.core import (
 from spades_core.simulation.progress import Progress
 from spades_core.simulation.stats import Interval, mean_interval
 from spades_core.simulation.work import ItemResult, Match
+from spades_core.values._check import described
+from spades_core.values.errors import ArgumentTypeError, RulesError
 
 __all__ = [
     "TournamentResult",

@@ -29,7 +29,7 @@ import attrs
 
 # The price of a bag is a rule of the scoring; it is re-exported here, where
 # the bag-adjusted statistics use it.
-from spades_core.scoring import bag_cost
+from spades_core.rules.scoring import bag_cost
 
 __all__ = ["Interval", "bag_cost", "mean_interval", "wilson_interval"]
 

@@ -24,17 +24,17 @@ from typing import Final, Literal
 import attrs
 
 from spades_core import bots
-from spades_core.actions import Deal
 from spades_core.bots import Player
-from spades_core.cards import CardSet
-from spades_core.game import Game, Phase, new_game
-from spades_core.options import Rules
+from spades_core.engine.game import Game, Phase, new_game
 from spades_core.players import PlayerSpec, make_player
-from spades_core.results import HandResult
-from spades_core.rng import SeedStream
-from spades_core.seats import Seat, SeatMap, Team, TeamMap
-from spades_core.tricks import LEFT_OF
-from spades_core.variant import Variant
+from spades_core.rules.results import HandResult
+from spades_core.rules.rng import SeedStream
+from spades_core.rules.tricks import LEFT_OF
+from spades_core.rules.variant import Variant
+from spades_core.values.actions import Deal
+from spades_core.values.cards import CardSet
+from spades_core.values.options import Rules
+from spades_core.values.seats import Seat, SeatMap, Team, TeamMap
 
 __all__ = [
     "DEAL_PURPOSE",

@@ -8,12 +8,12 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any, Final
 
-from spades_core.actions import BIDS, DEAL_FROM_SEED, PLAYS, Action, Bid, Deal, Play
-from spades_core.cards import CardSet
-from spades_core.errors import IllegalActionError, IllegalReason, SpadesError
-from spades_core.game import Game, Phase
+from spades_core.engine.game import Game, Phase
 from spades_core.testing._failure import ConformanceError, fail, guard, snapshot
 from spades_core.testing._state_checks import check_scoring_hooks
+from spades_core.values.actions import BIDS, DEAL_FROM_SEED, PLAYS, Action, Bid, Deal, Play
+from spades_core.values.cards import CardSet
+from spades_core.values.errors import IllegalActionError, IllegalReason, SpadesError
 
 __all__ = ["check_illegal_actions", "check_legal_actions_apply"]
 

@@ -25,22 +25,22 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from spades_core.cards import CardSet
-from spades_core.encoding import ACTIONS
-from spades_core.errors import IllegalActionError, SpadesError
-from spades_core.game import Game, Phase, new_game
-from spades_core.options import Rules
-from spades_core.registry import load_variant
-from spades_core.seats import Seat
-from spades_core.testing._failure import ConformanceError
-from spades_core.testing.strategies import accepts_options, pick_option_value, random_deal
-from spades_core.variant import (
+from spades_core.engine.encoding import ACTIONS
+from spades_core.engine.game import Game, Phase, new_game
+from spades_core.rules.registry import load_variant
+from spades_core.rules.variant import (
     Variant,
     checked_game_outcome,
     checked_legal_bids,
     checked_revealed_spade_counts,
     checked_score_hand,
 )
+from spades_core.testing._failure import ConformanceError
+from spades_core.testing.strategies import accepts_options, pick_option_value, random_deal
+from spades_core.values.cards import CardSet
+from spades_core.values.errors import IllegalActionError, SpadesError
+from spades_core.values.options import Rules
+from spades_core.values.seats import Seat
 
 if TYPE_CHECKING:
     from spades_core.batch import CheckedForms, Tables

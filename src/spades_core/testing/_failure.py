@@ -8,9 +8,9 @@ from typing import Final, NoReturn, TypeVar
 
 import attrs
 
-from spades_core.errors import SpadesError
-from spades_core.game import Game
-from spades_core.seats import Seat
+from spades_core.engine.game import Game
+from spades_core.values.errors import SpadesError
+from spades_core.values.seats import Seat
 
 __all__ = ["CHECKS", "ConformanceError", "fail", "guard", "seat_text", "snapshot"]
 

@@ -6,17 +6,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import partial
 
-from spades_core.actions import DEAL_FROM_SEED, Bid, Play
-from spades_core.cards import ALL_CARDS, FULL_DECK_MASK, CardSet
-from spades_core.errors import SpadesError
-from spades_core.game import SEATS, Game, Phase
-from spades_core.options import FirstLead
-from spades_core.records import dumps, loads
-from spades_core.results import Trick
-from spades_core.seats import Seat, Team
+from spades_core.engine.game import SEATS, Game, Phase
+from spades_core.engine.records import dumps, loads
+from spades_core.rules.results import Trick
+from spades_core.rules.tricks import LEFT_OF, NO_SUIT, legal_card_mask, trick_winner
+from spades_core.rules.variant import checked_game_end, checked_game_outcome, checked_score_hand
 from spades_core.testing._failure import ConformanceError, fail, guard, seat_text
-from spades_core.tricks import LEFT_OF, NO_SUIT, legal_card_mask, trick_winner
-from spades_core.variant import checked_game_end, checked_game_outcome, checked_score_hand
+from spades_core.values.actions import DEAL_FROM_SEED, Bid, Play
+from spades_core.values.cards import ALL_CARDS, FULL_DECK_MASK, CardSet
+from spades_core.values.errors import SpadesError
+from spades_core.values.options import FirstLead
+from spades_core.values.seats import Seat, Team
 
 __all__ = ["check_game", "check_record", "check_scoring_hooks"]
 

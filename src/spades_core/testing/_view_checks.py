@@ -8,13 +8,13 @@ from functools import partial
 
 import attrs
 
-from spades_core.actions import Deal, Play
-from spades_core.cards import Card, CardSet, Suit
-from spades_core.game import SEATS, Game, Phase
-from spades_core.results import HandResult, Trick
-from spades_core.seats import Seat
+from spades_core.engine.game import SEATS, Game, Phase
+from spades_core.engine.views import View
+from spades_core.rules.results import HandResult, Trick
 from spades_core.testing._failure import ConformanceError, fail, guard
-from spades_core.views import View
+from spades_core.values.actions import Deal, Play
+from spades_core.values.cards import Card, CardSet, Suit
+from spades_core.values.seats import Seat
 
 __all__ = ["check_views"]
 

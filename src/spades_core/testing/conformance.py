@@ -54,10 +54,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import Phase as HypothesisPhase
 from hypothesis import strategies as st
 
-from spades_core.actions import DEAL_FROM_SEED, Action, Play
-from spades_core.game import SEATS, Game, Phase, new_game
-from spades_core.registry import load_variant
-from spades_core.seats import Seat
+from spades_core.engine.game import SEATS, Game, Phase, new_game
+from spades_core.rules.registry import load_variant
+from spades_core.rules.variant import Variant
 from spades_core.testing._action_checks import check_illegal_actions, check_legal_actions_apply
 from spades_core.testing._failure import CHECKS, ConformanceError, fail, guard
 from spades_core.testing._state_checks import check_game, check_record, check_scoring_hooks
@@ -68,7 +67,8 @@ from spades_core.testing.strategies import (
     pick_option_value,
     random_deal,
 )
-from spades_core.variant import Variant
+from spades_core.values.actions import DEAL_FROM_SEED, Action, Play
+from spades_core.values.seats import Seat
 
 __all__ = [
     "CHECKS",

@@ -24,17 +24,17 @@ from typing import ClassVar
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from spades_core.actions import Action, Deal
-from spades_core.cards import CardSet
-from spades_core.game import SEATS, Game, Phase, new_game
-from spades_core.registry import load_variant
-from spades_core.seats import Seat, SeatMap
+from spades_core.engine.game import SEATS, Game, Phase, new_game
+from spades_core.rules.registry import load_variant
+from spades_core.rules.variant import Variant
 from spades_core.testing._action_checks import check_illegal_actions, check_legal_actions_apply
 from spades_core.testing._failure import ConformanceError, fail, guard, snapshot
 from spades_core.testing._state_checks import check_game, check_record
 from spades_core.testing._view_checks import check_views
 from spades_core.testing.strategies import deals, option_sets, seeds
-from spades_core.variant import Variant
+from spades_core.values.actions import Action, Deal
+from spades_core.values.cards import CardSet
+from spades_core.values.seats import Seat, SeatMap
 
 __all__ = ["VariantMachine"]
 

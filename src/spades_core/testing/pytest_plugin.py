@@ -36,8 +36,8 @@ except ImportError as _missing:
         name=_missing.name,
     ) from _missing
 
-from spades_core.registry import available_variants, load_variant, variant_entries
-from spades_core.variant import Variant
+from spades_core.rules.registry import available_variants, load_variant, variant_entries
+from spades_core.rules.variant import Variant
 
 __all__ = [
     "pytest_addoption",

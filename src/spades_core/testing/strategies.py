@@ -26,15 +26,15 @@ from hypothesis import reject
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
-from spades_core.actions import Action, Deal
-from spades_core.cards import ALL_CARDS, Card, CardSet
-from spades_core.errors import RulesError
-from spades_core.game import SEATS, Game, Phase, new_game
-from spades_core.options import STANDARD_OPTIONS, OptionSpec
-from spades_core.registry import load_variant
-from spades_core.rng import MAX_SEED
-from spades_core.seats import SeatMap
-from spades_core.variant import Variant
+from spades_core.engine.game import SEATS, Game, Phase, new_game
+from spades_core.rules.registry import load_variant
+from spades_core.rules.rng import MAX_SEED
+from spades_core.rules.variant import Variant
+from spades_core.values.actions import Action, Deal
+from spades_core.values.cards import ALL_CARDS, Card, CardSet
+from spades_core.values.errors import RulesError
+from spades_core.values.options import STANDARD_OPTIONS, OptionSpec
+from spades_core.values.seats import SeatMap
 
 __all__ = [
     "accepts_options",

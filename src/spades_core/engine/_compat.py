@@ -34,7 +34,7 @@ import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Final, Generic, ParamSpec, TypeVar
 
-from spades_core.seats import Seat, SeatMap
+from spades_core.values.seats import Seat, SeatMap
 
 __all__ = [
     "DEPRECATED_KEYWORDS",
@@ -91,30 +91,33 @@ def deprecated(old: str, new: str) -> None:
 MOVED_ATTRIBUTES: Final[dict[str, dict[str, tuple[str, str]]]] = {
     # Queries that transitions offered before legality and the trick rules
     # had modules of their own.
-    "spades_core.transitions": {
+    "spades_core.engine.transitions": {
         name: (f"{home}:{name}", f"{home}.{name}")
         for home, names in (
             (
-                "spades_core.legality",
+                "spades_core.rules.legality",
                 ("bid_values", "check", "legal_actions", "legal_bid_values", "legal_play_mask"),
             ),
-            ("spades_core.results", ("make_trick",)),
-            ("spades_core.tricks", ("trick_winner",)),
+            ("spades_core.rules.results", ("make_trick",)),
+            ("spades_core.rules.tricks", ("trick_winner",)),
         )
         for name in names
     },
-    "spades_core.tricks": {
-        "legal_mask": ("spades_core.tricks:legal_card_mask", "spades_core.tricks.legal_card_mask"),
+    "spades_core.rules.tricks": {
+        "legal_mask": (
+            "spades_core.rules.tricks:legal_card_mask",
+            "spades_core.rules.tricks.legal_card_mask",
+        ),
     },
-    "spades_core.records": {
+    "spades_core.engine.records": {
         "REASONS": (
-            "spades_core._compat:_RECORD_REASONS",
+            "spades_core.engine._compat:_RECORD_REASONS",
             "spades_core.RecordReason (RecordFormatError.reason is one of its members)",
         ),
     },
     "spades_core.tips": {
         "bid_rule": (
-            "spades_core._compat:_bid_rule",
+            "spades_core.engine._compat:_bid_rule",
             "View.explain_bids(), the variant's own sentence (None when every bid is open)",
         ),
     },
@@ -216,13 +219,13 @@ def module_getattr(module: str) -> Callable[[str], Any]:
 
 MOVED_MODULES: Final[dict[str, tuple[tuple[str, ...], str]]] = {
     "spades_core.state": (
-        ("spades_core.game", "spades_core.results"),
+        ("spades_core.engine.game", "spades_core.rules.results"),
         "spades_core.game (Game, Phase, GameSetup) and spades_core.results (Trick, HandResult); "
         "a game pickled by release 0.1 loads until then: pickle it again, or save it as a record",
     ),
     "spades_core.coach": (("spades_core.tips",), "spades_core.tips"),
-    "spades_core.determinize": (("spades_core.sampling",), "spades_core.sampling"),
-    "spades_core.playout": (("spades_core.playouts",), "spades_core.playouts"),
+    "spades_core.determinize": (("spades_core.engine.sampling",), "spades_core.engine.sampling"),
+    "spades_core.playout": (("spades_core.engine.playouts",), "spades_core.engine.playouts"),
 }
 """Each old module path: the modules that now hold its names, and the
 replacement a warning names."""
@@ -273,8 +276,8 @@ def upgrade_pickled_game(game: Any, setters: Mapping[str, Callable[[Any, object]
     or hold one that has moved to a variant of its own."""
     import attrs
 
-    from spades_core.options import STANDARD_OPTIONS, Rules
-    from spades_core.results import HandResults
+    from spades_core.rules.results import HandResults
+    from spades_core.values.options import STANDARD_OPTIONS, Rules
 
     standing = game._standing
     if not isinstance(standing.results, HandResults):
@@ -302,8 +305,8 @@ def game_state(state: Mapping[str, Any]) -> Mapping[str, Any]:
     records as ``_tricks``."""
     if "_phase" not in state:  # pickled since: nothing to rename
         return state
-    from spades_core.game import Standing
-    from spades_core.results import card_ids
+    from spades_core.engine.game import Standing
+    from spades_core.rules.results import card_ids
 
     renamed = {
         name: value
@@ -370,7 +373,7 @@ def renamed_keyword(call: str, old: str, old_value: Any, new: str, new_value: An
         return new_value
     deprecated(f"{call}({old}=...)", f"{call}({new}=...)")
     if new_value is not None:
-        from spades_core.errors import RulesError
+        from spades_core.values.errors import RulesError
 
         raise RulesError(f"{call}: give {new}= alone; {old}= is its old name")
     return old_value

@@ -22,13 +22,13 @@ import enum
 import random
 from typing import TYPE_CHECKING, TypeVar
 
-from spades_core.errors import ArgumentTypeError, InvalidNotationError, RulesError, brief
-from spades_core.rng import MAX_SEED
-from spades_core.seats import Seat
+from spades_core.rules.rng import MAX_SEED
+from spades_core.values.errors import ArgumentTypeError, InvalidNotationError, RulesError, brief
+from spades_core.values.seats import Seat
 
 if TYPE_CHECKING:
-    from spades_core.game import Game
-    from spades_core.views import View
+    from spades_core.engine.game import Game
+    from spades_core.engine.views import View
 
 __all__ = [
     "bid_value",
@@ -120,14 +120,14 @@ def seed(value: object, call: str, name: str = "seed", *, maximum: int = MAX_SEE
 
 def game(value: object, call: str, name: str = "game") -> Game:
     """``value`` if it is a :class:`~spades_core.Game`."""
-    from spades_core.game import Game
+    from spades_core.engine.game import Game
 
     return instance(value, Game, call, name, "a Game (from new_game)")
 
 
 def view(value: object, call: str, name: str = "view") -> View:
     """``value`` if it is a :class:`~spades_core.views.View`."""
-    from spades_core.views import View
+    from spades_core.engine.views import View
 
     return instance(value, View, call, name, "a View (game.view(seat))")
 

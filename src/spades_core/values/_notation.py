@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TypeVar
 
-from spades_core.errors import InvalidNotationError, brief
+from spades_core.values.errors import InvalidNotationError, brief
 
 __all__ = ["not_a", "read_notation"]
 

@@ -17,11 +17,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from spades_core._construction import under_construction
-from spades_core.cards import CardSet
-from spades_core.game import NO_SEAT, Game, GameSetup, Phase, Standing
-from spades_core.results import HandResult, HandResults, Trick
-from spades_core.seats import Seat, SeatMap, Team
+from spades_core.engine.game import NO_SEAT, Game, GameSetup, Phase, Standing
+from spades_core.rules.results import HandResult, HandResults, Trick
+from spades_core.values._construction import under_construction
+from spades_core.values.cards import CardSet
+from spades_core.values.seats import Seat, SeatMap, Team
 
 __all__ = [
     "card_set",

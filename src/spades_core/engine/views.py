@@ -1,0 +1,371 @@
+"""Per-seat views: what one seat (or a spectator) may know of a game.
+
+A :class:`View` is built from a game but holds no reference to it, to any
+card the seat cannot see, or to the seed (which would reveal every hand).
+Two games that differ only in cards hidden from a seat give that seat equal
+views: equal, with the same hash, repr and :meth:`View.to_dict`.
+
+Besides the seat's own cards and the public record of the hand, a view
+carries what follows publicly from the rules:
+
+* ``shown_out`` — suits each seat is known to be out of this hand: it failed
+  to follow one, or it led a spade before spades were broken (the rules only
+  allow that holding nothing but spades);
+* ``spade_counts`` — each seat's dealt spade count where its bid reveals it
+  (every bid in Mirror, every non-Nil bid in Whiz; see
+  :meth:`spades_core.Variant.revealed_spade_counts`).
+
+A view answers like the game wherever they share a concept: the same
+``legal_…`` methods, ``hand(seat)`` and ``dealt_hand(seat)`` (for its own
+seat, the default), and the same properties for the public state.
+
+>>> import spades_core as sc
+>>> game = sc.new_game("mirror", seed=3).deal()
+>>> view = game.view(game.to_act)
+>>> view.legal_actions() == game.legal_actions(), view.legal_bids() == game.legal_bids()
+(True, True)
+>>> view.hand() == game.hand(game.to_act), view.seat == game.to_act
+(True, True)
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Final, final
+
+import attrs
+
+from spades_core.engine import _compat as _deprecations
+from spades_core.engine.game import Phase
+from spades_core.rules.results import HandResults, Trick
+from spades_core.rules.tricks import NO_SUIT, RANKS, breaks_spades, rule_flags, shown_out
+from spades_core.rules.variant import checked_explain_bids, checked_revealed_spade_counts
+from spades_core.values import _check
+from spades_core.values.actions import Action, Bid, Play
+from spades_core.values.cards import Card, CardSet, Suit
+from spades_core.values.errors import RulesError
+from spades_core.values.options import Rules
+from spades_core.values.seats import Seat, SeatMap, Team, TeamMap
+
+if TYPE_CHECKING:
+    from spades_core.engine.game import Game
+    from spades_core.rules.variant import Variant
+
+__all__ = ["View", "view_for"]
+
+
+@final
+@attrs.frozen(repr=False)
+class View:
+    """What ``seat`` may know of a game (``seat`` is ``None`` for a spectator)."""
+
+    seat: Seat | None
+    variant: Variant
+    rules: Rules
+    phase: Phase
+    hand_number: int
+    """0-based index of the current hand (in ``DEAL``: of the next hand)."""
+    dealer: Seat
+    to_act: Seat | None
+    _hand: CardSet
+    bids: SeatMap[int | None]
+    """Bids made this hand; ``None`` for a seat that has not bid yet."""
+    tricks: tuple[Trick, ...]
+    """Tricks completed this hand."""
+    current_trick: tuple[tuple[Seat, Card], ...]
+    leader: Seat | None
+    tricks_won: SeatMap[int]
+    spades_broken: bool
+    scores: TeamMap[int]
+    bags: TeamMap[int]
+    hand_results: HandResults
+    """Finished hands (all their cards have been played, so nothing is hidden)."""
+    winner: Team | None
+    _legal_actions: tuple[Action, ...]
+    shown_out: SeatMap[frozenset[Suit]]
+    spade_counts: SeatMap[int | None]
+    """Dealt spade counts that the bids reveal; ``None`` where unknown."""
+    cards_left: SeatMap[int]
+    """How many cards each seat still holds."""
+
+    # -- what the viewer may do: as on Game ----------------------------------------
+
+    @_deprecations.method_once_an_attribute
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The viewer's legal actions when it is to act, as
+        :meth:`Game.legal_actions() <spades_core.Game.legal_actions>` gives
+        them; empty otherwise."""
+        return self._legal_actions
+
+    def legal_bids(self) -> tuple[int, ...]:
+        """The bids open to the viewer when it is to bid (whole numbers, 0 for
+        Nil); empty otherwise."""
+        return tuple(action.value for action in self._legal_actions if type(action) is Bid)
+
+    def legal_cards(self) -> CardSet:
+        """The cards the viewer may play when it is to play; empty otherwise."""
+        mask = 0
+        for action in self._legal_actions:
+            if type(action) is Play:
+                mask |= action.card.mask
+        return CardSet(mask)
+
+    def legal_mask(self) -> tuple[bool, ...]:
+        """66 booleans, ``True`` at each of the viewer's legal action ids (see
+        :mod:`spades_core.encoding`); all ``False`` when it is not to act."""
+        from spades_core.engine.encoding import ACTIONS
+
+        legal = set(self._legal_actions)
+        return tuple(action in legal for action in ACTIONS)
+
+    # -- cards: as on Game, for the viewer's own seat -------------------------------
+
+    @_deprecations.method_once_an_attribute
+    def hand(self, seat: Seat | str | None = None) -> CardSet:
+        """The cards ``seat`` holds now, as :meth:`Game.hand()
+        <spades_core.Game.hand>` gives them. A view shows its own seat's only:
+        ``seat`` defaults to it, and another seat raises
+        :class:`~spades_core.RulesError` (a spectator's view shows none, and
+        its ``hand()`` is empty)."""
+        self._own_seat(seat, "View.hand")
+        return self._hand
+
+    @_deprecations.method_once_an_attribute
+    def dealt_hand(self, seat: Seat | str | None = None) -> CardSet:
+        """The 13 cards ``seat`` was dealt this hand, as :meth:`Game.dealt_hand()
+        <spades_core.Game.dealt_hand>` gives them, for the viewer's own seat
+        (the default; another seat raises :class:`~spades_core.RulesError`).
+        Empty for a spectator and outside a hand."""
+        self._own_seat(seat, "View.dealt_hand")
+        if self.seat is None or self.phase not in (Phase.BID, Phase.PLAY):
+            return CardSet(0)
+        mask = self._hand.mask
+        for trick in self.tricks:
+            for who, card in trick.plays:
+                if who == self.seat:
+                    mask |= card.mask
+        for who, card in self.current_trick:
+            if who == self.seat:
+                mask |= card.mask
+        return CardSet(mask)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in _VIEW_FIELDS}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # Views pickled before hand and legal_actions became methods name
+        # their fields without the underscore.
+        for name, value in _deprecations.view_state(state).items():
+            object.__setattr__(self, name, value)
+
+    def _own_seat(self, seat: object, call: str) -> None:
+        if seat is None:
+            return
+        asked = _check.seat(seat, call)
+        if asked is not self.seat:
+            whose = "a spectator's view" if self.seat is None else f"{self.seat}'s view"
+            raise RulesError(f"{call}: {whose} does not show {asked}'s cards")
+
+    # -- derived from the public record ------------------------------------------
+
+    @property
+    def team(self) -> Team | None:
+        """The viewer's partnership."""
+        return None if self.seat is None else self.seat.team
+
+    @property
+    def is_my_turn(self) -> bool:
+        """Whether the viewer is the seat to act."""
+        return self.seat is not None and self.seat == self.to_act
+
+    @property
+    def played(self) -> CardSet:
+        """Every card played so far this hand, by anyone."""
+        mask = 0
+        for trick in self.tricks:
+            for card in trick.cards:
+                mask |= card.mask
+        for _, card in self.current_trick:
+            mask |= card.mask
+        return CardSet(mask)
+
+    @property
+    def unseen(self) -> CardSet:
+        """Cards the viewer has not seen: in other seats' hands, unplayed."""
+        if self.phase not in (Phase.BID, Phase.PLAY):
+            return CardSet(0)
+        return CardSet.full_deck() - self.played - self._hand
+
+    def spades_left(self, seat: Seat | str) -> int | None:
+        """Spades ``seat`` still holds, when its bid revealed its count."""
+        seat = _check.seat(seat, "View.spades_left")
+        count = self.spade_counts[seat]
+        if count is None:
+            return None
+        played = sum(
+            1
+            for trick in self.tricks
+            for who, card in trick.plays
+            if who == seat and card.suit is Suit.SPADES
+        )
+        played += sum(
+            1 for who, card in self.current_trick if who == seat and card.suit is Suit.SPADES
+        )
+        return count - played
+
+    def explain_bids(self) -> str | None:
+        """Why the viewer may make only the bids it may, when it is to bid: one
+        sentence from the variant (:meth:`Variant.explain_bids
+        <spades_core.Variant.explain_bids>`), as :meth:`Game.explain_bids
+        <spades_core.Game.explain_bids>` gives it. ``None`` when every bid from
+        Nil to 13 is open, and when it is not the viewer's turn to bid."""
+        seat = self.seat
+        if seat is None or self.phase is not Phase.BID or self.to_act != seat:
+            return None
+        made = MappingProxyType({who: bid for who, bid in self.bids.items() if bid is not None})
+        return checked_explain_bids(self.variant, self.rules, seat, self._hand, made)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The view as plain JSON-ready data (no objects of this library)."""
+
+        def seat_name(seat: Seat | None) -> str | None:
+            return None if seat is None else seat.letter
+
+        return {
+            "seat": seat_name(self.seat),
+            "variant": self.variant.id,
+            "options": self.rules.overrides_json(),
+            "phase": self.phase.name,
+            "hand_number": self.hand_number,
+            "dealer": self.dealer.letter,
+            "to_act": seat_name(self.to_act),
+            "hand": [str(card) for card in self._hand],
+            "bids": {seat.letter: bid for seat, bid in self.bids.items()},
+            "tricks": [
+                {
+                    "leader": trick.leader.letter,
+                    "cards": [str(card) for card in trick.cards],
+                    "winner": trick.winner.letter,
+                }
+                for trick in self.tricks
+            ],
+            "current_trick": [[seat.letter, str(card)] for seat, card in self.current_trick],
+            "leader": seat_name(self.leader),
+            "tricks_won": {seat.letter: n for seat, n in self.tricks_won.items()},
+            "spades_broken": self.spades_broken,
+            "scores": {team.name: n for team, n in self.scores.items()},
+            "bags": {team.name: n for team, n in self.bags.items()},
+            "hand_results": [
+                {"number": result.number, **result.summary()} for result in self.hand_results
+            ],
+            "winner": None if self.winner is None else self.winner.name,
+            "legal_actions": [_action_text(action) for action in self._legal_actions],
+            "shown_out": {
+                seat.letter: sorted(suit.letter for suit in suits)
+                for seat, suits in self.shown_out.items()
+            },
+            "spade_counts": {seat.letter: n for seat, n in self.spade_counts.items()},
+            "cards_left": {seat.letter: n for seat, n in self.cards_left.items()},
+        }
+
+    def __repr__(self) -> str:
+        who = "spectator" if self.seat is None else self.seat.name
+        return (
+            f"<View {who} of {self.variant.id} hand {self.hand_number + 1}, {self.phase.name}; "
+            f"hand {self._hand}; bids { ({s.letter: b for s, b in self.bids.items()}) }; "
+            f"trick {[f'{s.letter}:{c}' for s, c in self.current_trick]}; "
+            f"won {list(self.tricks_won.values())}; scores {list(self.scores.values())}>"
+        )
+
+
+_VIEW_FIELDS: tuple[str, ...] = tuple(field.name for field in attrs.fields(View))
+
+
+def _action_text(action: Action) -> str | int:
+    if isinstance(action, Bid):
+        return action.value
+    if isinstance(action, Play):
+        return str(action.card)
+    return "deal"
+
+
+# Suits shown out, per seat, as 4-bit masks (bit = suit number) while counting;
+# each mask stands for one shared frozenset.
+_SUIT_SETS: tuple[frozenset[Suit], ...] = tuple(
+    frozenset(suit for suit in Suit if mask >> suit & 1) for mask in range(16)
+)
+_NO_SUITS = _SUIT_SETS[0]
+# The seats in play order when each seat leads.
+_PLAY_ORDER: Final = tuple(tuple((leader + i) % 4 for i in range(4)) for leader in range(4))
+
+
+def _shown_out(game: Game) -> SeatMap[frozenset[Suit]]:
+    """What every card played this hand proves, replayed with the trick rules."""
+    any_spade, _ = rule_flags(game._standing.setup.rules)
+    # The card ids of each trick are slices of the game's own, in play order.
+    played = game._played
+    tricks: list[tuple[int, tuple[int, ...]]] = [
+        (trick.leader, played[start : start + 4])
+        for start, trick in zip(range(0, len(played), 4), game.tricks, strict=True)
+    ]
+    if game._trick:
+        tricks.append((game._leader, game._trick))
+    out = [0, 0, 0, 0]
+    broken = False
+    for leader, cards in tricks:
+        led = NO_SUIT
+        suit = cards[0] // RANKS
+        # The trick in progress may have fewer cards than seats.
+        for seat, card in zip(_PLAY_ORDER[leader], cards, strict=False):
+            out[seat] |= shown_out(card, led, broken)
+            if not broken:
+                broken = breaks_spades(card, led, any_spade)
+            led = suit
+    return SeatMap(tuple(_SUIT_SETS[mask] for mask in out))
+
+
+def view_for(game: Game, seat: Seat | None) -> View:
+    """The view of ``game`` for ``seat`` (``None``: a spectator)."""
+    in_hand = game.phase in (Phase.BID, Phase.PLAY)
+    viewer = None if seat is None else Seat(seat)
+    to_act = game.to_act
+    bids: SeatMap[int | None] = SeatMap(game._bids)
+    standing = game._standing
+    setup = standing.setup
+    if in_hand:
+        spade_counts: SeatMap[int | None] = SeatMap(
+            checked_revealed_spade_counts(setup.variant, setup.rules, game._bids, dealt=game._dealt)
+        )
+        shown_out = _shown_out(game)
+        cards_left = SeatMap(tuple(mask.bit_count() for mask in game._held))
+    else:
+        spade_counts = SeatMap((None, None, None, None))
+        shown_out = SeatMap((_NO_SUITS,) * 4)
+        cards_left = SeatMap((0, 0, 0, 0))
+    legal: tuple[Action, ...] = ()
+    if viewer is not None and viewer == to_act:
+        legal = game.legal_actions()
+    return View(
+        seat=viewer,
+        variant=setup.variant,
+        rules=setup.rules,
+        phase=game.phase,
+        hand_number=len(standing.results),
+        dealer=standing.dealer,
+        to_act=to_act,
+        hand=CardSet(game._held[viewer]) if viewer is not None and in_hand else CardSet(0),
+        bids=bids,
+        tricks=game.tricks,
+        current_trick=game.current_trick,
+        leader=game.leader,
+        tricks_won=SeatMap(game._won),
+        spades_broken=game._broken,
+        scores=TeamMap(standing.scores),
+        bags=TeamMap(standing.bags),
+        hand_results=standing.results,
+        winner=standing.winner,
+        legal_actions=legal,
+        shown_out=shown_out,
+        spade_counts=spade_counts,
+        cards_left=cards_left,
+    )

@@ -1,0 +1,896 @@
+"""The :class:`Variant` base class every variant plugin provides.
+
+A variant is mostly data: an id, a version, a title, and one mapping from
+each option it supports to that option's default. Its behaviour is a few hook
+methods the engine calls; the engine owns every state change and checks every
+answer. Override only what the variant changes:
+
+* :meth:`Variant.legal_bids` — the bids open to a seat (the only hook with no
+  default: every variant says how it bids);
+* :meth:`Variant.score_hand` — points and bags for a finished hand;
+* :meth:`Variant.game_outcome` — whether a team has won after a hand;
+* :meth:`Variant.check_rules` — rejecting option combinations it cannot play;
+* :meth:`Variant.score_items` — a hand's score itemised for people;
+* :meth:`Variant.array_forms` — its rules on arrays, for the batch engine;
+* :meth:`Variant.explain_bids` — one sentence telling a player what limits
+  their bid (the default states the legal bids).
+
+Trick play (following suit, spades as trump, breaking spades, the first lead)
+is the engine's, configured by the ``break_rule`` and ``first_lead`` options.
+
+A variant can be reconfigured without code: :meth:`Variant.derive` returns a
+copy with another id, title or defaults, or without some options.
+
+>>> from spades_core import load_variant
+>>> short = load_variant("mirror").derive(id="mirror-250", target_score=250)
+>>> short.id, short.defaults["target_score"]
+('mirror-250', 250)
+
+The engine calls the hooks through :func:`checked_legal_bids`,
+:func:`checked_score_hand`, :func:`checked_game_end` and
+:func:`checked_explain_bids`, which refuse a malformed answer with a
+:class:`~spades_core.VariantLoadError` naming the variant and the hook.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Iterable, Mapping
+from itertools import islice
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
+
+from spades_core.rules.scoring import (
+    ScoreBreakdown,
+    ScoreItem,
+    ScoreKind,
+    game_outcome,
+    itemised_score,
+    score_hand,
+)
+from spades_core.values import _check
+from spades_core.values.cards import SUIT_MASKS, CardSet, Suit
+from spades_core.values.errors import (
+    ArgumentTypeError,
+    RulesError,
+    SpadesError,
+    VariantLoadError,
+    brief,
+)
+from spades_core.values.options import STANDARD_OPTIONS, UNIVERSAL_OPTIONS, OptionSpec, Rules
+from spades_core.values.seats import Seat, SeatMap, Team, TeamMap
+
+if TYPE_CHECKING:
+    from spades_core.batch import ArrayForms
+
+__all__ = [
+    "HAND_SCORE_LIMIT",
+    "OptionDefaults",
+    "Variant",
+    "checked_explain_bids",
+    "checked_game_end",
+    "checked_game_outcome",
+    "checked_legal_bids",
+    "checked_revealed_spade_counts",
+    "checked_score_hand",
+    "checked_score_items",
+    "describe_bids",
+]
+
+_ID_PATTERN = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
+_OPTION_NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
+# Keywords of derive() and new_game() that an option of the same name would shadow.
+_RESERVED_OPTION_NAMES: Final = frozenset(
+    {"id", "title", "version", "summary", "drop", "variant", "seed", "dealer"}
+)
+
+
+OptionDefaults: TypeAlias = Mapping[Any, object]
+"""What :class:`Variant` takes as ``options``: each option (a standard option's
+name or an :class:`OptionSpec`) mapped to its default. (Typed loosely because
+a mapping's key type is invariant: ``dict[str, object]`` is not a
+``Mapping[str | OptionSpec, object]``; the constructor checks every key.)"""
+
+
+class Variant:
+    """A set of Spades rules the engine can play.
+
+    ``options`` maps each option the variant supports to its default. An
+    option is the name of a standard option (see
+    :data:`spades_core.options.STANDARD_OPTIONS`) or an :class:`OptionSpec`
+    of the variant's own::
+
+        Variant(id="short", title="Short", options={"target_score": 250, TAX: 5})
+
+    ``max_hands`` is an option of every variant (default ``None``) whether
+    listed or not. Instances are immutable.
+    """
+
+    id: str
+    """Short lowercase identifier, also the entry-point name (``"classic"``)."""
+    version: int
+    """Rules version; a saved record names it, so rule changes can be detected."""
+    title: str
+    """Name for people (``"Classic Spades"``)."""
+    summary: str
+    """A paragraph describing the rules."""
+    option_specs: Mapping[str, OptionSpec[Any]]
+    """The options this variant accepts, by name."""
+    defaults: Mapping[str, Any]
+    """The default value of every supported option, by name."""
+
+    def __init__(
+        self,
+        *,
+        id: str,
+        title: str,
+        options: OptionDefaults,
+        version: int = 1,
+        summary: str = "",
+    ) -> None:
+        if not isinstance(id, str) or not _ID_PATTERN.match(id):
+            raise RulesError(
+                f"variant id {brief(id)} must be lowercase letters, digits, '-' or '_', "
+                "starting with a letter, at most 40 characters"
+            )
+        if type(version) is not int or not 1 <= version <= 1_000_000:
+            raise RulesError(f"variant {id!r}: version must be a whole number from 1 to 1,000,000")
+        if not isinstance(title, str) or not title.strip():
+            raise RulesError(f"variant {brief(id)}: title must be a non-empty string")
+        if not isinstance(summary, str):
+            raise RulesError(f"variant {brief(id)}: summary must be a string")
+        if type(self).legal_bids is Variant.legal_bids:
+            raise RulesError(
+                f"variant {brief(id)}: {type(self).__name__} must override legal_bids "
+                "(every variant says how it bids)"
+            )
+        if not isinstance(options, Mapping):
+            raise RulesError(
+                f"variant {id!r}: options must map each option to its default, "
+                f"like {{'target_score': 500}}; got {brief(options)}"
+            )
+        specs: dict[str, OptionSpec[Any]] = {}
+        defaults: dict[str, object] = {}
+        for option, default in options.items():
+            spec = _option_spec(id, option)
+            if spec.name in specs:
+                raise RulesError(f"variant {id!r} lists the option {spec.name!r} twice")
+            specs[spec.name] = spec
+            defaults[spec.name] = spec.check(default)
+        for name in UNIVERSAL_OPTIONS:
+            if name not in specs:
+                specs[name] = STANDARD_OPTIONS[name]
+                defaults[name] = None
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "version", version)
+        object.__setattr__(self, "title", title)
+        object.__setattr__(self, "summary", summary)
+        object.__setattr__(self, "option_specs", MappingProxyType(specs))
+        object.__setattr__(self, "defaults", MappingProxyType(defaults))
+        object.__setattr__(self, "_default_rules", self._resolve({}))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"variants are immutable; use derive() to change {name!r}")
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.id!r} v{self.version}>"
+
+    def __copy__(self) -> Variant:
+        # A shallow copy is what derive() starts from: the same attributes in a
+        # new object (pickling, below, would give back the installed variant).
+        clone = object.__new__(type(self))
+        clone.__dict__.update(self.__dict__)
+        return clone
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled games travel to worker processes; there a variant must be the
+        # installed object (games compare their variants by identity), so an
+        # installed variant is pickled as its id and a derived one as its
+        # derivation. Option specs hold functions and cannot be pickled.
+        derivation = self.__dict__.get("_derivation")
+        if derivation is not None:
+            return (_derive, derivation)
+        from spades_core.rules.registry import load_variant
+
+        try:
+            installed = load_variant(self.id) is self
+        except SpadesError:
+            installed = False
+        if not installed:
+            raise TypeError(
+                f"variant {self.id!r} cannot be pickled: it is not the installed variant "
+                f"of that id; register it under the 'spades_core.variants' entry-point "
+                f"group, or derive it from an installed variant with Variant.derive"
+            )
+        return (load_variant, (self.id,))
+
+    # -- options -------------------------------------------------------------
+
+    def rules(self, /, **overrides: object) -> Rules:
+        """The :class:`Rules` for these option overrides, checked.
+
+        Raises :class:`RulesError` naming the option for an unknown option, an
+        option this variant does not support, or a value it does not accept.
+        """
+        if not overrides:
+            default: Rules = self._default_rules  # type: ignore[attr-defined]
+            return default
+        return self._resolve(overrides)
+
+    def _resolve(self, overrides: Mapping[str, object]) -> Rules:
+        standard: dict[str, Any] = {}
+        extra: list[tuple[str, object]] = []
+        given: list[tuple[str, object]] = []
+        for name in overrides:
+            if name not in self.option_specs:
+                raise self._unknown_option(name)
+        for name, spec in self.option_specs.items():
+            value = spec.check(overrides[name]) if name in overrides else self.defaults[name]
+            if name in overrides:
+                given.append((name, value))
+            if name in STANDARD_OPTIONS:
+                standard[name] = value
+            else:
+                extra.append((name, value))
+        rules = Rules(**standard, extra=tuple(extra), overrides=tuple(given))
+        self.check_rules(rules)
+        return rules
+
+    def _unknown_option(self, name: str) -> RulesError:
+        supported = ", ".join(sorted(self.option_specs))
+        if isinstance(name, str) and name in STANDARD_OPTIONS:
+            return RulesError(
+                f"option {brief(name)} does not apply to the {self.id!r} variant; "
+                f"its options are: {supported}"
+            )
+        return RulesError(
+            f"unknown option {brief(name)} for {self.id!r}; its options are: {supported}"
+        )
+
+    def derive(
+        self,
+        /,
+        *,
+        id: str | None = None,
+        title: str | None = None,
+        version: int | None = None,
+        summary: str | None = None,
+        drop: Iterable[str] = (),
+        **defaults: object,
+    ) -> Variant:
+        """A copy of this variant with another id, title, version, summary or
+        option defaults, without the options named in ``drop``. Defaults are
+        checked like game options.
+
+        The copy keeps this variant's class, so it bids and scores the same
+        way; a dropped standard option takes the neutral value :class:`Rules`
+        shows for it.
+
+        >>> from spades_core import load_variant
+        >>> plain = load_variant("classic").derive(id="plain", drop=["double_nil"])
+        >>> "double_nil" in plain.option_specs
+        False
+        """
+        dropped = self._dropped(drop)
+        for name in (*dropped, *defaults):
+            if not isinstance(name, str) or name not in self.option_specs:
+                raise self._unknown_option(name)
+        both = sorted(set(dropped) & set(defaults))
+        if both:
+            raise RulesError(f"option {both[0]!r} cannot be both dropped and given a default")
+        universal = sorted(set(dropped) & set(UNIVERSAL_OPTIONS))
+        if universal:
+            raise RulesError(
+                f"option {universal[0]!r} belongs to every variant; it cannot be dropped"
+            )
+        clone = copy.copy(self)
+        options: dict[str | OptionSpec[Any], object] = {
+            _listed(spec): defaults[name] if name in defaults else self.defaults[name]
+            for name, spec in self.option_specs.items()
+            if name not in dropped
+        }
+        Variant.__init__(
+            clone,
+            id=self.id if id is None else id,
+            title=self.title if title is None else title,
+            version=self.version if version is None else version,
+            summary=self.summary if summary is None else summary,
+            options=options,
+        )
+        changes: dict[str, object] = {
+            name: value
+            for name, value in (
+                ("id", id),
+                ("title", title),
+                ("version", version),
+                ("summary", summary),
+                ("drop", dropped or None),
+            )
+            if value is not None
+        }
+        object.__setattr__(clone, "_derivation", (self, {**changes, **defaults}))
+        return clone
+
+    def _dropped(self, drop: object) -> tuple[str, ...]:
+        """The names ``drop`` lists, read one by one: anything but a name stops
+        the reading, and so does a list longer than this variant's options,
+        however long (or endless) it is."""
+        wrong = RulesError(f"drop must be a list of option names; got {brief(drop)}")
+        if isinstance(drop, str) or not isinstance(drop, Iterable):
+            raise wrong
+        try:
+            names = iter(drop)
+        except TypeError:
+            raise wrong from None
+        most = len(self.option_specs)
+        dropped: list[str] = []
+        for name in names:
+            if not isinstance(name, str):
+                raise wrong
+            if len(dropped) == most:
+                raise RulesError(
+                    f"drop lists more names than variant {self.id!r} has options ({most})"
+                )
+            dropped.append(name)
+        return tuple(dropped)
+
+    def option_table(self) -> list[tuple[str, str, object, str]]:
+        """One row per supported option: (name, accepted values, default, summary)."""
+        return [
+            (name, spec.accepts, self.defaults[name], spec.summary)
+            for name, spec in self.option_specs.items()
+        ]
+
+    # -- hooks ---------------------------------------------------------------
+
+    def check_rules(self, rules: Rules) -> None:
+        """Raise :class:`~spades_core.RulesError` if this combination of option
+        values cannot be played. Called for the defaults when the variant is
+        created and for every game's options; the default accepts everything
+        the option specs accept."""
+
+    def legal_bids(
+        self, rules: Rules, seat: Seat, hand: CardSet, bids: Mapping[Seat, int]
+    ) -> Iterable[int]:
+        """The bids ``seat`` may make holding ``hand``; 0 is Nil.
+
+        ``bids`` holds the bids already made this hand. Return the bids in any
+        collection (a list, tuple, set or ``range``), in any order: at least
+        one, each a whole number 0-13, none twice.
+        """
+        raise NotImplementedError(f"variant {self.id!r} does not define legal_bids")
+
+    def revealed_spade_counts(self, rules: Rules, bids: Mapping[Seat, int]) -> dict[Seat, int]:
+        """Dealt spade counts that the bids made so far reveal, by seat.
+
+        Views publish these and determinization respects them. The default
+        reveals nothing; Mirror reveals every count, Whiz every non-Nil one.
+        """
+        return {}
+
+    def explain_bids(
+        self, rules: Rules, seat: Seat, hand: CardSet, bids: Mapping[Seat, int]
+    ) -> str | None:
+        """One sentence saying what limits the bids ``seat`` may make holding
+        ``hand`` after ``bids``, and what that leaves it; ``None`` when every
+        bid from Nil to 13 is open.
+
+        The arguments are those of :meth:`legal_bids`. The sentence is shown
+        to the player as it is (when a bid is refused, beside the bid prompt,
+        in the coach's tips), so it should name the facts of the position that
+        limit the bid: ``"In Mirror Spades your bid is your spade count, and
+        you hold 3 spades, so you must bid 3."``. The default states the legal
+        bids themselves: ``"The Suicide Spades rules allow you to bid only
+        Nil or 3-5 here."``.
+        """
+        legal = checked_legal_bids(self, rules, seat, hand, bids)
+        if len(legal) == _EVERY_BID:
+            return None
+        return f"The {self.title} rules allow you to bid only {describe_bids(legal)} here."
+
+    def score_hand(
+        self,
+        rules: Rules,
+        bids: SeatMap[int],
+        tricks: SeatMap[int],
+        bags_before: TeamMap[int],
+    ) -> tuple[TeamMap[int], TeamMap[int]]:
+        """``(points, bags)`` for a finished hand: each team's points this hand
+        and its bags after it, as :class:`TeamMap` objects of whole numbers.
+
+        The default scores by the standard rules (docs/rules.md, Scoring).
+        """
+        points, bags = score_hand(rules, bids.values_, tricks.values_, bags_before.values_)  # type: ignore[arg-type]
+        return TeamMap(points), TeamMap(bags)
+
+    def score_items(
+        self,
+        rules: Rules,
+        bids: SeatMap[int],
+        tricks: SeatMap[int],
+        bags_before: TeamMap[int],
+    ) -> Iterable[ScoreItem]:
+        """The items a finished hand's score is made of, for people: what
+        :func:`spades_core.scoring.score_breakdown` shows. Each team's items
+        must add up to the points :meth:`score_hand` gives it, and their bags
+        to its bags after the hand minus ``bags_before``.
+
+        The default itemises the standard scoring. A variant that overrides
+        :meth:`score_hand` but not this hook gets one
+        :attr:`~spades_core.scoring.ScoreKind.VARIANT` item per team carrying
+        its points; override this to itemise your own scoring (for instance
+        the standard items plus one of your own).
+        """
+        return itemised_score(rules, bids.values_, tricks.values_, bags_before.values_)  # type: ignore[arg-type]
+
+    def game_outcome(self, rules: Rules, scores: TeamMap[int]) -> Team | None:
+        """The team that has won with these running ``scores`` after a hand, or
+        ``None`` to play on. The default applies the target score and the loss
+        floor (docs/rules.md, Game end); the engine ends
+        the game at ``max_hands`` itself."""
+        return game_outcome(rules, scores.values_)  # type: ignore[arg-type]
+
+    # -- array forms ----------------------------------------------------------
+
+    def array_forms(self) -> ArrayForms | None:
+        """This variant's rules on arrays, for the batch engine
+        (:mod:`spades_core.batch`), or ``None`` (the default).
+
+        Return an :class:`~spades_core.batch.ArrayForms` object (most simply
+        a subclass of :class:`~spades_core.batch.BaseArrayForms`, built with
+        ``self``) whose methods are the declared array twins of this
+        variant's hooks. numpy is an optional extra, so import the module
+        that defines them inside this method, not at the top of the
+        variant's module. Without array forms the batch engine calls the
+        hooks themselves row by row: slower, never refused.
+        :func:`spades_core.testing.check_array_forms` checks that the twins
+        agree with the hooks.
+        """
+        return None
+
+
+def _option_spec(variant_id: str, option: object) -> OptionSpec[Any]:
+    """The spec of an option a variant lists: a standard option by name, or its own spec."""
+    if isinstance(option, str):
+        spec = STANDARD_OPTIONS.get(option)
+        if spec is None:
+            raise RulesError(
+                f"variant {variant_id!r} lists an unknown option {brief(option)}; list an "
+                "option of its own as an OptionSpec (see spades_core.values.options.int_option)"
+            )
+        return spec
+    if not isinstance(option, OptionSpec):
+        raise RulesError(
+            f"variant {variant_id!r}: an option is a standard option's name or an "
+            f"OptionSpec; got {brief(option)}"
+        )
+    name = option.name
+    if name in STANDARD_OPTIONS:
+        if STANDARD_OPTIONS[name] is not option:
+            raise RulesError(
+                f"variant {variant_id!r}: {name!r} is a standard option; list it by name"
+            )
+        return option
+    if (
+        not isinstance(name, str)
+        or not _OPTION_NAME_PATTERN.match(name)
+        or name in _RESERVED_OPTION_NAMES
+    ):
+        raise RulesError(
+            f"variant {variant_id!r}: option name {brief(name)} must be lowercase letters, "
+            "digits and '_', starting with a letter, at most 40 characters, and none of "
+            + ", ".join(sorted(_RESERVED_OPTION_NAMES))
+        )
+    return option
+
+
+def _listed(spec: OptionSpec[Any]) -> str | OptionSpec[Any]:
+    """How an option is listed in a variant's ``options``: a standard one by name."""
+    return spec.name if STANDARD_OPTIONS.get(spec.name) is spec else spec
+
+
+def _derive(base: Variant, changes: dict[str, Any]) -> Variant:
+    """``base.derive(**changes)``: how a pickled derived variant is rebuilt."""
+    return base.derive(**changes)
+
+
+# -- calling the hooks, checked ---------------------------------------------------
+
+HAND_SCORE_LIMIT: Final = 10**9
+"""The largest number of points (either sign) or bags a team may get from
+one hand's score; a hook answering more is refused."""
+
+_SEATS: Final = tuple(Seat)
+_MOST_BID_LISTS: Final = 4096
+_ONLY_INT: Final = frozenset({int})
+# Answers of legal_bids already checked, by value: the given tuple or range (a
+# list or set as a tuple) -> its bids, ascending. Cleared when full, so it
+# stays small whatever a variant returns.
+_BID_LISTS: Final[dict[object, tuple[int, ...]]] = {}
+_SPADES: Final = SUIT_MASKS[Suit.SPADES]
+
+
+def _failed(variant: Variant, hook: str, error: BaseException) -> VariantLoadError:
+    return VariantLoadError(f"variant {variant.id!r} failed in {hook}: {brief(error, 200)}")
+
+
+def checked_legal_bids(
+    variant: Variant, rules: Rules, seat: Seat, hand: CardSet, bids: Mapping[Seat, int]
+) -> tuple[int, ...]:
+    """The variant's :meth:`~Variant.legal_bids`, checked, as an ascending tuple.
+
+    Raises :class:`~spades_core.VariantLoadError` naming the variant when the
+    hook fails or answers anything but distinct whole numbers 0-13.
+    """
+    try:
+        values: object = variant.legal_bids(rules, seat, hand, bids)
+    except SpadesError:
+        raise
+    except (Exception, SystemExit) as error:
+        raise _failed(variant, "legal_bids", error) from error
+    kind = type(values)
+    key: object = None
+    if kind is tuple or kind is range:
+        key = values
+    elif (kind is list or kind is set or kind is frozenset) and len(values) <= 14:  # type: ignore[arg-type]
+        key = tuple(values)  # type: ignore[arg-type]
+    if key is not None:
+        try:
+            found = _BID_LISTS.get(key)
+        except Exception:  # an element that cannot be hashed or compared
+            found = None
+        # Equal by value is not enough: (True,) == (1,) and (1.0,) == (1,),
+        # and those answers are refused.
+        if found is not None and (
+            found is key or kind is range or _ONLY_INT.issuperset(map(type, key))  # type: ignore[call-overload]
+        ):
+            return found
+    return _check_bid_list(variant, values, key)
+
+
+def _check_bid_list(variant: Variant, values: object, key: object) -> tuple[int, ...]:
+    bids: list[int] = []
+    if isinstance(values, Iterable) and not isinstance(values, str | bytes | Mapping):
+        try:  # at most 15: enough to see one too many
+            bids = list(islice(values, 15))
+        except (Exception, SystemExit) as error:
+            raise _failed(variant, "legal_bids", error) from error
+    if (
+        not bids
+        or not all(type(bid) is int and 0 <= bid <= 13 for bid in bids)
+        or len(set(bids)) != len(bids)
+    ):
+        raise VariantLoadError(
+            f"variant {variant.id!r}: legal_bids must return whole numbers 0-13, at least "
+            f"one and none twice (a list, tuple, set or range); it returned {brief(values)}"
+        )
+    checked = tuple(sorted(bids))
+    if type(values) is tuple and checked == values:
+        # Keep the hook's own tuple: when it hands out the same object again,
+        # the cache recognises it without looking at its elements.
+        checked = values
+    if key is not None:
+        if len(_BID_LISTS) >= _MOST_BID_LISTS:
+            _BID_LISTS.clear()
+        _BID_LISTS[key] = checked
+    return checked
+
+
+def checked_revealed_spade_counts(
+    variant: Variant,
+    rules: Rules,
+    bids: tuple[int | None, ...],
+    *,
+    dealt: tuple[int, ...] | None = None,
+) -> tuple[int | None, ...]:
+    """The dealt spade counts the bids made so far reveal, by seat number
+    (``None``: not revealed), by the variant's
+    :meth:`~Variant.revealed_spade_counts` for ``bids`` by seat number
+    (``None`` for a seat that has not bid).
+
+    Raises :class:`~spades_core.VariantLoadError` naming the variant when the
+    hook fails or answers anything but a mapping of seats to counts 0-13;
+    and, given ``dealt`` (the four dealt hands' card masks), when it reveals
+    a count that is not the number of spades the seat was dealt: a count the
+    deal does not have would make every view of the hand one that no deal
+    can produce.
+    """
+    if type(variant).revealed_spade_counts is Variant.revealed_spade_counts:
+        return (None, None, None, None)
+    made = MappingProxyType({_SEATS[i]: bid for i, bid in enumerate(bids) if bid is not None})
+    try:
+        counts = variant.revealed_spade_counts(rules, made)
+        found = tuple(counts.get(seat) for seat in _SEATS)
+    except SpadesError:
+        raise
+    except (Exception, SystemExit) as error:
+        raise _failed(variant, "revealed_spade_counts", error) from error
+    if not all(count is None or (type(count) is int and 0 <= count <= 13) for count in found):
+        raise VariantLoadError(
+            f"variant {variant.id!r}: revealed_spade_counts must map seats to spade counts "
+            f"0-13; it returned {brief(counts)}"
+        )
+    if dealt is not None:
+        for seat, count in zip(_SEATS, found, strict=True):
+            if count is not None and count != (dealt[seat] & _SPADES).bit_count():
+                # The message does not say what the seat holds: a player may read it.
+                raise VariantLoadError(
+                    f"variant {variant.id!r}: revealed_spade_counts reveals {count} spades for "
+                    f"{seat.name.title()}, which {seat.name.title()} was not dealt; a revealed "
+                    "count must be what the bids prove about the deal"
+                )
+    return found
+
+
+def _team_numbers(value: object, lowest: int) -> tuple[int, int] | None:
+    """The two whole numbers a hook's ``TeamMap`` holds, if they lie within
+    ``lowest`` and :data:`HAND_SCORE_LIMIT`; ``None`` for anything else."""
+    if type(value) is not TeamMap:
+        return None
+    numbers = value.values_
+    if type(numbers) is not tuple or len(numbers) != 2:
+        return None
+    first, second = numbers
+    if type(first) is not int or type(second) is not int:
+        return None
+    if not (lowest <= first <= HAND_SCORE_LIMIT and lowest <= second <= HAND_SCORE_LIMIT):
+        return None
+    return first, second
+
+
+def checked_score_hand(
+    variant: Variant,
+    rules: Rules,
+    bids: tuple[int, ...],
+    tricks: tuple[int, ...],
+    bags_before: tuple[int, int],
+) -> tuple[tuple[int, int], tuple[int, int]]:
+    """``((points NS, points EW), (bags NS, bags EW))`` by the variant's
+    :meth:`~Variant.score_hand` for bids and tricks by seat number.
+
+    Raises :class:`~spades_core.VariantLoadError` naming the variant when the
+    hook fails or answers anything but two ``TeamMap`` objects of whole
+    numbers, points within ±:data:`HAND_SCORE_LIMIT` and bags from 0.
+    """
+    if type(variant).score_hand is Variant.score_hand:
+        return score_hand(rules, bids, tricks, bags_before)  # type: ignore[arg-type]
+    try:
+        result: object = variant.score_hand(
+            rules, SeatMap(bids), SeatMap(tricks), TeamMap(bags_before)
+        )
+    except SpadesError:
+        raise
+    except (Exception, SystemExit) as error:
+        raise _failed(variant, "score_hand", error) from error
+    points = bags = None
+    if type(result) is tuple and len(result) == 2:
+        points = _team_numbers(result[0], -HAND_SCORE_LIMIT)
+        bags = _team_numbers(result[1], 0)
+    if points is None or bags is None:
+        raise VariantLoadError(
+            f"variant {variant.id!r}: score_hand must return (points, bags after) as two "
+            f"TeamMap objects of whole numbers, points within ±{HAND_SCORE_LIMIT:,} and "
+            f"bags from 0 to {HAND_SCORE_LIMIT:,}; it returned {brief(result, 120)}"
+        )
+    return points, bags
+
+
+def checked_game_outcome(variant: Variant, rules: Rules, scores: tuple[int, int]) -> Team | None:
+    """The variant's :meth:`~Variant.game_outcome` for running ``scores`` (NS, EW).
+
+    Raises :class:`~spades_core.VariantLoadError` naming the variant when the
+    hook fails or answers anything but ``Team.NS``, ``Team.EW`` or ``None``.
+    """
+    if type(variant).game_outcome is Variant.game_outcome:
+        return game_outcome(rules, scores)
+    try:
+        outcome: object = variant.game_outcome(rules, TeamMap(scores))
+    except SpadesError:
+        raise
+    except (Exception, SystemExit) as error:
+        raise _failed(variant, "game_outcome", error) from error
+    if outcome is not None and type(outcome) is not Team:
+        raise VariantLoadError(
+            f"variant {variant.id!r}: game_outcome must return Team.NS, Team.EW or None; "
+            f"it returned {brief(outcome)}"
+        )
+    return outcome
+
+
+def checked_game_end(
+    variant: Variant, rules: Rules, scores: tuple[int, int], hands: int
+) -> tuple[bool, Team | None]:
+    """Whether the game is over after its ``hands``-th hand left ``scores``
+    (NS, EW), and the winner (``None``: none yet, or a draw).
+
+    The variant's :meth:`~Variant.game_outcome` decides first. When it plays
+    on and ``rules.max_hands`` hands have been played, the game ends anyway:
+    the higher score wins, and equal scores are a draw.
+    """
+    winner = checked_game_outcome(variant, rules, scores)
+    if winner is not None:
+        return True, winner
+    limit = rules.max_hands
+    if limit is None or hands < limit:
+        return False, None
+    ns, ew = scores
+    return True, None if ns == ew else (Team.NS if ns > ew else Team.EW)
+
+
+# -- itemising a hand's score, checked ------------------------------------------
+
+_MOST_SCORE_ITEMS: Final = 100
+
+
+def checked_score_items(
+    variant: Variant,
+    rules: Rules,
+    bids: tuple[int, ...],
+    tricks: tuple[int, ...],
+    bags_before: tuple[int, int],
+) -> ScoreBreakdown:
+    """The :class:`~spades_core.scoring.ScoreBreakdown` of a hand by the
+    variant's :meth:`~Variant.score_items`, for bids and tricks by seat number.
+
+    A variant that overrides :meth:`~Variant.score_hand` but not
+    :meth:`~Variant.score_items` gets one ``VARIANT`` item per team carrying
+    the points and bags its ``score_hand`` gave. Raises
+    :class:`~spades_core.VariantLoadError` naming the variant when the hook
+    fails, answers anything but :class:`~spades_core.scoring.ScoreItem`
+    objects, or items that do not add up to the points and bags of
+    :meth:`~Variant.score_hand`.
+    """
+    points, bags = checked_score_hand(variant, rules, bids, tricks, bags_before)
+    kind = type(variant)
+    if kind.score_items is Variant.score_items and kind.score_hand is not Variant.score_hand:
+        items: tuple[ScoreItem, ...] = tuple(
+            ScoreItem(
+                ScoreKind.VARIANT,
+                team,
+                points[team],
+                bags[team] - bags_before[team],
+                f"scored by the {variant.title} rules",
+            )
+            for team in Team
+        )
+    else:
+        items = _asked_score_items(variant, rules, bids, tricks, bags_before)
+    for team in Team:
+        mine = [item for item in items if item.team is team]
+        if (
+            sum(item.points for item in mine) != points[team]
+            or bags_before[team] + sum(item.bags for item in mine) != bags[team]
+        ):
+            raise VariantLoadError(
+                f"variant {variant.id!r}: score_items must add up to what score_hand gives "
+                f"each team; {team.name}'s items give {sum(item.points for item in mine)} "
+                f"points and {sum(item.bags for item in mine):+} bags, score_hand "
+                f"{points[team]} points and {bags[team] - bags_before[team]:+} bags"
+            )
+    ordered = tuple(item for team in Team for item in items if item.team is team)
+    return ScoreBreakdown(ordered, TeamMap(points), TeamMap(bags_before), TeamMap(bags))
+
+
+def _asked_score_items(
+    variant: Variant,
+    rules: Rules,
+    bids: tuple[int, ...],
+    tricks: tuple[int, ...],
+    bags_before: tuple[int, int],
+) -> tuple[ScoreItem, ...]:
+    try:
+        answer: object = variant.score_items(
+            rules, SeatMap(bids), SeatMap(tricks), TeamMap(bags_before)
+        )
+        items = (
+            tuple(islice(answer, _MOST_SCORE_ITEMS + 1))
+            if isinstance(answer, Iterable) and not isinstance(answer, str | bytes | Mapping)
+            else None
+        )
+    except SpadesError:
+        raise
+    except (Exception, SystemExit) as error:
+        raise _failed(variant, "score_items", error) from error
+    if (
+        items is None
+        or len(items) > _MOST_SCORE_ITEMS
+        or not all(
+            type(item) is ScoreItem
+            and type(item.kind) is ScoreKind
+            and type(item.team) is Team
+            and (item.seat is None or type(item.seat) is Seat)
+            and type(item.label) is str
+            and type(item.points) is int
+            and type(item.bags) is int
+            and abs(item.points) <= HAND_SCORE_LIMIT
+            and abs(item.bags) <= HAND_SCORE_LIMIT
+            for item in items
+        )
+    ):
+        raise VariantLoadError(
+            f"variant {variant.id!r}: score_items must return at most {_MOST_SCORE_ITEMS} "
+            "ScoreItem objects, each with a ScoreKind, a Team, whole numbers of points and "
+            f"bags and a str label; it returned {brief(answer, 120)}"
+        )
+    return items
+
+
+# -- explaining bid limits, checked ---------------------------------------------
+
+_EVERY_BID: Final = 14
+"""How many bids there are, Nil to 13: a seat with all of them open has no limit to explain."""
+_LONGEST_EXPLANATION: Final = 400
+
+
+def describe_bids(bids: Iterable[int]) -> str:
+    """Bids written for a sentence: Nil by name, runs of three or more as a
+    range, the last two joined by "or".
+
+    >>> describe_bids(range(14)), describe_bids([0, 1, 2]), describe_bids([4])
+    ('Nil or 1-13', 'Nil, 1 or 2', '4')
+    >>> describe_bids([9, 0, 3, 4, 5])
+    'Nil, 3-5 or 9'
+    """
+    if isinstance(bids, (str, bytes)) or not isinstance(bids, Iterable):
+        raise ArgumentTypeError(
+            f"describe_bids: bids must be an iterable of bids (0-13); got {_check.described(bids)}"
+        )
+    values = sorted({_check.bid_value(bid, "describe_bids", "each bid") for bid in bids})
+    words = ["Nil"] if values and values[0] == 0 else []
+    runs: list[list[int]] = []
+    for value in values:
+        if not value:
+            continue
+        if runs and value == runs[-1][-1] + 1:
+            runs[-1].append(value)
+        else:
+            runs.append([value])
+    for run in runs:
+        if len(run) >= 3:
+            words.append(f"{run[0]}-{run[-1]}")
+        else:
+            words.extend(str(value) for value in run)
+    if len(words) <= 1:
+        return words[0] if words else "no bid"
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def checked_explain_bids(
+    variant: Variant, rules: Rules, seat: Seat, hand: CardSet, bids: Mapping[Seat, int]
+) -> str | None:
+    """The variant's :meth:`~Variant.explain_bids`, checked: one sentence, or
+    ``None`` when every bid from Nil to 13 is open.
+
+    Raises :class:`~spades_core.VariantLoadError` naming the variant and the
+    hook when the hook fails, answers anything but ``None`` or one sentence
+    (text on one line, at most 400 characters, ending with ".", "!" or "?"),
+    or answers ``None`` while :meth:`~Variant.legal_bids` limits the bids.
+    """
+    try:
+        text: object = variant.explain_bids(rules, seat, hand, bids)
+    except SpadesError:
+        raise
+    except (Exception, SystemExit) as error:
+        raise _failed(variant, "explain_bids", error) from error
+    if text is None:
+        legal = checked_legal_bids(variant, rules, seat, hand, bids)
+        if len(legal) != _EVERY_BID:
+            raise VariantLoadError(
+                f"variant {variant.id!r}: explain_bids returned None, but legal_bids allows "
+                f"only {describe_bids(legal)}; return one sentence saying what limits the bid"
+            )
+        return None
+    sentence = text.strip() if type(text) is str else ""
+    if not (
+        sentence
+        and len(sentence) <= _LONGEST_EXPLANATION
+        and sentence.isprintable()
+        and sentence[-1] in ".!?"
+    ):
+        raise VariantLoadError(
+            f"variant {variant.id!r}: explain_bids must return None or one sentence (text on "
+            f"one line of at most {_LONGEST_EXPLANATION} characters, ending with '.', '!' or "
+            f"'?'); it returned {brief(text, 120)}"
+        )
+    return sentence
