@@ -181,7 +181,7 @@ def to_act(game: sc.Game) -> sc.Seat:
 
 def fresh(game: sc.Game) -> sc.Game:
     """An equal game with nothing cached."""
-    copy: sc.Game = attrs.evolve(game, legal=None, trick_records=None)
+    copy: sc.Game = attrs.evolve(game)
     return copy
 
 

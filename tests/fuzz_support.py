@@ -24,10 +24,11 @@ from hypothesis import strategies as st
 import spades_core as sc
 from spades_core import bots
 from spades_core.bots import EasyBot, HardBot, NormalBot, RandomBot
-from spades_core.engine import _compat, encoding, playouts, records
+from spades_core.engine import encoding, playouts, records
 from spades_core.engine.views import View
 from spades_core.rules import registry
 from spades_core.rules.registry import variant_entries
+from spades_core.values import deprecation
 from spades_core.values.options import STANDARD_OPTIONS
 
 PUBLIC_MODULES: Final[tuple[types.ModuleType, ...]] = (
@@ -164,7 +165,7 @@ def targets() -> list[Target]:
                     )
     # Methods kept under their old names only warn and call the new ones.
     return [
-        found[key] for key in sorted(found) if found[key].name not in _compat.DEPRECATED_METHODS
+        found[key] for key in sorted(found) if found[key].name not in deprecation.DEPRECATED_METHODS
     ]
 
 
@@ -362,7 +363,7 @@ def arguments(target: Target) -> st.SearchStrategy[tuple[list[Any], dict[str, An
     """Arbitrary arguments for ``target``, one value (or omission) per parameter."""
     parts: list[st.SearchStrategy[tuple[str, Any]]] = []
     # Keywords kept under their old names only warn; their new names are fuzzed.
-    old_names = _compat.DEPRECATED_KEYWORDS.get(target.name, ())
+    old_names = deprecation.DEPRECATED_KEYWORDS.get(target.name, ())
     for parameter in target.signature.parameters.values():
         if parameter.name in old_names:
             parts.append(st.tuples(st.just(parameter.name), st.just(_OMIT)))

@@ -25,6 +25,7 @@ DIRECTIVE: Final = re.compile(r"^::: (?P<module>[\w.]+)\n(?P<options>(?:[ \t]+.*
 NOT_IN_THE_REFERENCE: Final = {
     "spades_core.cli": "the command line, documented as commands in docs/cli.md",
     "spades_core.__main__": "python -m spades_core, the command line",
+    "spades_core.state": "the module of release 0.1 that games pickled by it name (deprecated)",
 }
 """Public modules (no ``_`` in their path) that the reference leaves out, and why."""
 

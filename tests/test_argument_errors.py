@@ -21,7 +21,8 @@ import spades_core as sc
 from fuzz_support import targets
 from spades_core import bots
 from spades_core.engine.sampling import HiddenCards
-from spades_core.rules.scoring import ScoreKind, bag_cost, score_breakdown
+from spades_core.rules.hooks import score_breakdown
+from spades_core.rules.scoring import ScoreKind, bag_cost
 from spades_core.rules.variant import describe_bids
 
 ATE = sc.ArgumentTypeError

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import spades_core as sc
 from spades_core.batch import _rules, array_forms_of
 from spades_core.rules import scoring, tricks
-from spades_core.rules.variant import checked_game_end
+from spades_core.rules.hooks import checked_game_end
 from spades_core.testing.strategies import option_sets
 
 pytestmark = pytest.mark.integration("batch")

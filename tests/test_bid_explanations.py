@@ -18,7 +18,8 @@ from play_helpers import private_data_dir, run_play  # noqa: F401 (the `data` fi
 from positions import deal, position
 from spades_core import Seat, Suit, tips
 from spades_core.bots.bidding import estimate_parts, estimate_tricks
-from spades_core.rules.variant import checked_explain_bids, describe_bids
+from spades_core.rules.hooks import checked_explain_bids
+from spades_core.rules.variant import describe_bids
 from spades_core.testing.strategies import card_sets
 from spades_variants.classic import ClassicVariant
 from spades_variants.mirror import MirrorVariant

@@ -14,7 +14,7 @@ import spades_core as sc
 from spades_core.cli import main, render
 from spades_core.cli.render import Style
 from spades_core.cli.rules import format_value, markdown_option_table
-from spades_core.rules.scoring import score_breakdown
+from spades_core.rules.hooks import score_breakdown
 
 
 def test_watch_plays_a_whole_game_trick_by_trick(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,6 +1,7 @@
 """Every public name of release 0.1 that was renamed or reshaped still works
-until 0.3.0, warns with a DeprecationWarning naming its replacement, and
-lives in ``spades_core.engine._compat`` (docs/design.md, "Changing the API")."""
+until 0.3.0 and warns with a DeprecationWarning naming its replacement
+(``spades_core.values.deprecation``; docs/design.md, "Changing the API"); the
+few that 0.2.0 chose to drop are gone for good."""
 
 from __future__ import annotations
 
@@ -15,9 +16,9 @@ from typing import Any
 import pytest
 
 import spades_core as sc
-from spades_core.engine import _compat
 from spades_core.engine.playouts import playout
 from spades_core.rules.results import HandResults
+from spades_core.values import deprecation
 
 DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,68 +36,50 @@ def bidding() -> sc.Game:
 
 
 def test_the_compatibility_code_is_removed_before_the_release_it_names() -> None:
-    assert _compat.REMOVED_IN == "0.3.0"
+    assert deprecation.REMOVED_IN == "0.3.0"
     version = tuple(int(part) for part in sc.__version__.split(".")[:2])
-    assert version < (0, 3), "0.3.0 removes spades_core.engine._compat and the lines that name it"
+    assert version < (0, 3), "0.3.0 removes what spades_core.values.deprecation keeps"
 
 
 # -- module attributes ---------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
-    ("module", "old", "home", "new"),
+    ("module", "old", "home", "new", "replacement"),
     [
-        ("spades_core.engine.transitions", "check", "spades_core.rules.legality", "check"),
+        ("spades_core.transitions", "check", "spades_core.engine.game", "check", "why_illegal"),
         (
-            "spades_core.engine.transitions",
-            "legal_actions",
-            "spades_core.rules.legality",
-            "legal_actions",
-        ),
-        (
-            "spades_core.engine.transitions",
+            "spades_core.transitions",
             "legal_play_mask",
-            "spades_core.rules.legality",
+            "spades_core.engine.game",
             "legal_play_mask",
+            "legal_cards",
         ),
-        (
-            "spades_core.engine.transitions",
-            "bid_values",
-            "spades_core.rules.legality",
-            "bid_values",
-        ),
-        (
-            "spades_core.engine.transitions",
-            "legal_bid_values",
-            "spades_core.rules.legality",
-            "legal_bid_values",
-        ),
-        ("spades_core.engine.transitions", "make_trick", "spades_core.rules.results", "make_trick"),
-        (
-            "spades_core.engine.transitions",
-            "trick_winner",
-            "spades_core.rules.tricks",
-            "trick_winner",
-        ),
-        ("spades_core.rules.tricks", "legal_mask", "spades_core.rules.tricks", "legal_card_mask"),
+        ("spades_core.transitions", "make_trick", "spades_core.results", "make_trick", None),
+        ("spades_core.transitions", "trick_winner", "spades_core.tricks", "trick_winner", None),
+        ("spades_core.tricks", "legal_mask", "spades_core.tricks", "legal_card_mask", None),
         (
             "spades_core.simulation",
             "DEFAULT_MAX_HANDS",
             "spades_core.simulation",
             "DEFAULT_HAND_LIMIT",
+            None,
         ),
         (
             "spades_core.simulation.core",
             "DEFAULT_MAX_HANDS",
             "spades_core.simulation.core",
             "DEFAULT_HAND_LIMIT",
+            None,
         ),
+        ("spades_core.batch", "play", "spades_core.batch", "play_hands", None),
+        ("spades_core.batch", "play_chunks", "spades_core.batch", "play_hands_in_chunks", None),
     ],
 )
 def test_an_old_module_attribute_is_the_new_object_with_a_warning(
-    module: str, old: str, home: str, new: str
+    module: str, old: str, home: str, new: str, replacement: str | None
 ) -> None:
-    with deprecated(f"{home}.{new}"):
+    with deprecated(replacement or f"{home}.{new}"):
         found = getattr(importlib.import_module(module), old)
     assert found is getattr(importlib.import_module(home), new)
     assert old not in importlib.import_module(module).__all__
@@ -110,6 +93,20 @@ def test_the_old_record_reasons_are_the_strings_of_release_0_1() -> None:
     tags = {reason.value for reason in sc.RecordReason}
     assert reasons <= tags | {reason.value for reason in sc.IllegalReason}
     assert tags - reasons == {"illegal_action"}
+
+
+def test_the_old_queries_of_transitions_answer_as_the_game_does() -> None:
+    from spades_core import transitions
+
+    game = bidding()
+    with deprecated(r"Game\.legal_actions\(\)"):
+        assert transitions.legal_actions(game) == game.legal_actions()
+    with deprecated(r"Game\.legal_bids\(\)"):
+        assert transitions.legal_bid_values(game) == game.legal_bids()
+    setup = game._standing.setup
+    with deprecated(r"Game\.legal_bids\(\)"):
+        values = transitions.bid_values(setup, 1, game._held[1], game._bids)
+    assert values == game.legal_bids()
 
 
 def test_a_name_that_never_existed_is_still_an_attribute_error() -> None:
@@ -136,26 +133,18 @@ def fresh(code: str) -> str:
 
 
 @pytest.mark.parametrize(
-    ("old", "new", "name"),
-    [
-        ("spades_core.coach", "spades_core.tips", "Tip"),
-        ("spades_core.determinize", "spades_core.engine.sampling", "HiddenCards"),
-        ("spades_core.playout", "spades_core.engine.playouts", "Chooser"),
-    ],
+    "old", ["spades_core.coach", "spades_core.determinize", "spades_core.playout"]
 )
-def test_an_old_module_path_imports_the_new_module_with_a_warning(
-    old: str, new: str, name: str
-) -> None:
+def test_the_old_module_paths_that_clashed_with_functions_are_gone(old: str) -> None:
+    # 0.2.0 drops them: each named a module where the package has a function
+    # (sc.coach, sc.determinize, sc.playout), which importing it would replace.
     printed = fresh(
-        f"from {old} import {name}\n"
-        f"import {new}, spades_core as sc\n"
-        f"print({name} is {new}.{name}, callable(sc.coach), callable(sc.determinize), "
-        "callable(sc.playout), type(sc.coach).__name__)"
+        f"import importlib, spades_core as sc\n"
+        f"try:\n    importlib.import_module({old!r})\nexcept ModuleNotFoundError:\n"
+        "    print('gone')\n"
+        "print(type(sc.coach).__name__, type(sc.determinize).__name__, type(sc.playout).__name__)"
     )
-    assert "True True True True function" in printed
-    assert f"the module {old} is deprecated" in printed
-    assert f"use {new}" in printed
-    assert "<string>:1: DeprecationWarning" in printed  # the warning points at the import
+    assert printed.split() == ["gone", "function", "function", "function"]
 
 
 def test_a_game_pickled_by_release_0_1_loads_and_plays_on() -> None:
@@ -208,7 +197,7 @@ def test_a_game_pickled_before_the_engine_kept_card_ids_and_a_standing_loads_and
 
 def test_the_names_of_release_0_1_still_import_from_state() -> None:
     sys.modules.pop("spades_core.state", None)
-    with deprecated("spades_core.engine.game"):
+    with deprecated("spades_core.game"):
         state = importlib.import_module("spades_core.state")
     from spades_core.engine import game as game_module
     from spades_core.rules import results as results_module
@@ -221,14 +210,10 @@ def test_the_names_of_release_0_1_still_import_from_state() -> None:
         assert getattr(state, name) is getattr(home, name)
 
 
-def test_sc_playout_is_the_function_and_still_answers_as_the_module() -> None:
+def test_sc_playout_is_the_function() -> None:
     start = sc.new_game("mirror", seed=7)
+    assert sc.playout is playout
     assert sc.playout(start, random.Random(1)) == playout(start, random.Random(1))
-    with deprecated("spades_core.engine.playouts.playout"):
-        old = sc.playout.playout  # type: ignore[attr-defined]
-    assert old is playout
-    with deprecated("spades_core.engine.playouts.Chooser"):
-        assert sc.playout.Chooser is not None  # type: ignore[attr-defined]
 
 
 # -- members -----------------------------------------------------------------------
@@ -241,51 +226,31 @@ def test_legal_plays_is_legal_cards() -> None:
     assert old == game.legal_cards()
 
 
-def test_view_members_that_became_methods_still_work_as_attributes() -> None:
+def test_view_members_that_were_attributes_are_methods_only() -> None:
+    # 0.2.0 chose the methods: they answer as the game's do.
     game = bidding()
-    view = game.view(game.to_act)  # type: ignore[arg-type]
-    loose: Any = view
-    with deprecated(r"View\.hand\(\)"):
-        assert len(loose.hand) == 13
-    with deprecated(r"View\.hand\(\)"):
-        assert loose.hand.mask == game.hand(game.to_act).mask  # type: ignore[arg-type]
-    with deprecated(r"View\.hand\(\)"):
-        assert game.hand(game.to_act) == loose.hand  # type: ignore[arg-type]
-    with deprecated(r"View\.legal_actions\(\)"):
-        assert loose.legal_actions == game.legal_actions()
-    with deprecated(r"View\.legal_actions\(\)"):
-        assert loose.legal_actions[0] is game.legal_actions()[0]
-    with deprecated(r"View\.legal_actions\(\)"):
-        assert list(loose.legal_actions) == list(game.legal_actions())
-    with deprecated(r"View\.dealt_hand\(\)"):
-        assert sc.Card.parse("AS") in loose.dealt_hand or len(loose.dealt_hand) == 13
-    # Called, they are the methods, and say nothing.
-    assert view.hand() == game.hand(view.seat)  # type: ignore[arg-type]
+    seat = game.to_act
+    assert seat is not None
+    view = game.view(seat)
+    assert view.hand() == game.hand(seat)
     assert view.legal_actions() == game.legal_actions()
-    assert view.dealt_hand() == game.dealt_hand(view.seat)  # type: ignore[arg-type]
-    assert repr(loose.hand) == repr(view.hand())
+    assert view.dealt_hand() == game.dealt_hand(seat)
+    for name in ("hand", "legal_actions", "dealt_hand"):
+        assert callable(getattr(view, name))
+        with pytest.raises(TypeError):
+            len(getattr(view, name))
 
 
-def test_game_bids_answers_as_in_release_0_1_while_the_bidding_is_under_way() -> None:
+def test_game_bids_lists_every_seat_while_the_bidding_is_under_way() -> None:
+    # 0.2.0 gives Game.bids the shape View.bids has: every seat, None for a
+    # seat yet to bid.
     game = bidding()  # West dealt, North bid 3
-    north = sc.Seat.NORTH
-    assert game.bids[north] == 3
-    assert game.bids[sc.Seat.EAST] is None
-    assert game.bids.get(sc.Seat.EAST) is None
     assert game.bids == sc.SeatMap((3, None, None, None))
-    assert repr(game.bids) == "SeatMap({NORTH: 3, EAST: None, SOUTH: None, WEST: None})"
-    with deprecated(r"game\.bids\[seat\]"):
-        assert dict(game.bids) == {north: 3}
-    with deprecated(r"game\.bids\[seat\]"):
-        assert len(game.bids) == 1
-    with deprecated(r"game\.bids\[seat\]"):
-        assert sc.Seat.EAST not in game.bids
-    with deprecated(r"game\.bids\[seat\]"):
-        assert game.bids == {north: 3}
-    with deprecated(r"game\.bids\[seat\]"):
-        assert game.bids.get(sc.Seat.EAST, -1) == -1
+    assert dict(game.bids) == dict(zip(sc.Seat, (3, None, None, None), strict=True))
+    assert len(game.bids) == 4
+    assert game.bids == game.view(sc.Seat.EAST).bids
     done = game.bid(2).bid(4).bid(1)
-    assert dict(done.bids) == {north: 3, sc.Seat.EAST: 2, sc.Seat.SOUTH: 4, sc.Seat.WEST: 1}
+    assert dict(done.bids) == {sc.Seat.NORTH: 3, sc.Seat.EAST: 2, sc.Seat.SOUTH: 4, sc.Seat.WEST: 1}
     assert type(done.bids) is sc.SeatMap
 
 
@@ -342,7 +307,8 @@ def project_texts() -> list[Path]:
     found = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
     for top in ("src", "examples", "bench"):
         found += sorted((ROOT / top).rglob("*.py"))
-    return [path for path in found if path.name != "_compat.py" and "build" not in path.parts]
+    kept = ("deprecation.py", "state.py")  # the old names' own homes
+    return [path for path in found if path.name not in kept and "build" not in path.parts]
 
 
 def test_the_library_its_examples_and_docs_use_no_old_name() -> None:
@@ -351,6 +317,9 @@ def test_the_library_its_examples_and_docs_use_no_old_name() -> None:
     offenders = []
     for path in project_texts():
         text = path.read_text(encoding="utf-8")
+        # A module's table of its old names (deprecation.OldNames) names them
+        # to keep them: blanked, line for line.
+        text = re.sub(r"OldNames\((?:.|\n)*?\n\)", lambda table: "\n" * table[0].count("\n"), text)
         for pattern in OLD_NAMES:
             for match in re.finditer(pattern, text):
                 line = text.count("\n", 0, match.start()) + 1

@@ -20,7 +20,7 @@ from spades_core.engine.encoding import (
     legal_ids,
     legal_mask,
 )
-from spades_core.rules._slices import SliceTable
+from spades_core.rules.slices import SliceTable
 from spades_core.testing.strategies import games, play_randomly
 
 VARIANTS = ("classic", "mirror", "whiz")

@@ -16,13 +16,12 @@ from typing import Any
 import pytest
 
 import spades_core as sc
+from spades_core.rules.hooks import checked_game_outcome, checked_score_hand
 from spades_core.rules.variant import (
     _BID_LISTS,
     _MOST_BID_LISTS,
     HAND_SCORE_LIMIT,
-    checked_game_outcome,
     checked_legal_bids,
-    checked_score_hand,
 )
 from spades_variants.classic import ClassicVariant
 

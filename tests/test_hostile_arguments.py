@@ -16,7 +16,7 @@ import spades_core as sc
 from spades_core import batch
 from spades_core.bots.why import Why
 from spades_core.envs import pettingzoo as pz
-from spades_core.rules import variant as variants
+from spades_core.rules.hooks import checked_revealed_spade_counts
 from spades_variants.classic import ClassicVariant
 from variant_doubles import like_classic
 
@@ -292,7 +292,7 @@ def test_revealed_counts_are_checked_against_the_deal() -> None:
     rules = variant.rules()
     north = sc.CardSet.parse("AS KS QS AH KH QH JH TH 9H 8H 7H 6H 5H").mask  # three spades
     dealt = (north, 0, 0, 0)
-    check = variants.checked_revealed_spade_counts
+    check = checked_revealed_spade_counts
     with pytest.raises(sc.VariantLoadError, match="reveals 4 spades for North"):
         check(variant, rules, (3, None, None, None), dealt=dealt)
     assert check(variant, rules, (2, None, None, None), dealt=dealt) == (3, None, None, None)

@@ -17,8 +17,8 @@ from spades_core.cli import main
 from spades_core.cli.saves import PlayerConfig
 from spades_core.cli.session import PlaySession
 from spades_core.cli.watch import watch
+from spades_core.rules.hooks import checked_game_end
 from spades_core.rules.scoring import why_games_may_not_end
-from spades_core.rules.variant import checked_game_end
 from spades_core.testing import check_game
 from spades_variants.classic import ClassicVariant
 from spades_variants.mirror import MirrorVariant

@@ -26,6 +26,6 @@ def test_it_counts_a_call_of_the_play_transition_for_each_card_of_a_hand() -> No
         count, calls, function = line.split(maxsplit=2)
         rows[function] = (int(count.replace(",", "")), float(calls))
     # Every hand plays 52 cards, each through the play transition once.
-    assert rows["transitions.py: play_unchecked"][1] == 52.0
-    assert rows["transitions.py: play_unchecked"][0] > 0
+    assert rows["game.py: play_unchecked"][1] == 52.0
+    assert rows["game.py: play_unchecked"][0] > 0
     assert sum(count for count, _ in rows.values()) <= int(total[1].replace(",", "")) + 60

@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 
 import spades_core as sc
 from spades_core import IllegalActionError, IllegalReason, Phase
-from spades_core.engine import _build
 from spades_core.engine.playouts import playout
 from spades_core.rules import rng
 
@@ -282,54 +281,17 @@ def test_quick_rejection_test_flags_exactly_the_outputs_a_limit_could_reject() -
             assert flagged(one_high)
 
 
-def rebuilt(game: sc.Game) -> sc.Game:
-    """``game`` rebuilt by the builder the engine uses for its phase."""
-    if game.phase in (Phase.DEAL, Phase.GAME_OVER):
-        over = game.phase is Phase.GAME_OVER
-        return _build.game_between_hands(
-            game._standing.setup,
-            game._standing.dealer,
-            game._standing.scores,
-            game._standing.bags,
-            game._standing.results,
-            game._standing.winner,
-            over,
-        )
-    if game.phase is Phase.BID or not game._held[game._to_act] ^ game._dealt[game._to_act]:
-        return _build.game_bidding(game, game.phase, game._dealt, game._bids, game._to_act)
-    return _build.game_playing(
-        game,
-        game._held,
-        game._to_act,
-        game._leader,
-        game._trick,
-        game._won,
-        game._played,
-        game._broken,
-        game._trick_records,
-    )
-
-
-def value_fields(game: sc.Game) -> list[Any]:
-    """The fields of ``game`` that make its value, in order: all but the caches."""
-    caches = ("_legal", "_trick_records")
-    fields = attrs.fields(sc.Game)
-    return [getattr(game, field.name) for field in fields if field.name not in caches]
-
-
 @pytest.mark.parametrize("steps", [0, 1, 4, 5, 30, 57, 60])
-def test_the_builders_make_games_equal_to_the_attrs_constructor(steps: int) -> None:
+def test_every_game_the_step_makes_is_frozen_and_equal_to_its_fields_rebuilt(steps: int) -> None:
     game = advanced(sc.new_game("classic", seed=5), steps, 9)
-    reference = sc.Game(*value_fields(game))
-    built = rebuilt(game)
-    assert built == reference
-    assert hash(built) == hash(reference)
-    assert built._legal is None
-    # Every field is set (a field added to Game must be added to the builders too).
-    for field in attrs.fields(sc.Game):
-        assert getattr(built, field.name) == getattr(reference, field.name)
-    with pytest.raises(attrs.exceptions.FrozenInstanceError):
-        built._held = ()  # type: ignore[misc]
+    fields = {field.name: getattr(game, field.name) for field in attrs.fields(sc.Game)}
+    reference = sc.Game(**{name.lstrip("_"): value for name, value in fields.items()})
+    assert game == reference
+    assert hash(game) == hash(reference)
+    assert type(game) is sc.Game
+    for name in (*fields, "tricks", "variant", "anything"):
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            setattr(game, name, ())
 
 
 def test_a_playout_result_builds_its_tricks_once_and_reads_like_any_other() -> None:
@@ -356,24 +318,3 @@ def test_a_playout_game_round_trips_through_a_record(variant: str, options: dict
     assert loaded == fast
     assert public_records(loaded) == public_records(fast)
     assert sc.dumps(loaded) == sc.dumps(fast)
-
-
-@pytest.mark.parametrize("steps", [5, 6, 7, 31, 54])
-def test_the_builder_of_a_card_within_a_trick_makes_the_engines_game(steps: int) -> None:
-    # A card that leaves its trick incomplete is built by a builder of its own,
-    # which copies the leader, the tricks won and the tricks (and their records,
-    # if built) from the game before.
-    before = advanced(sc.new_game("classic", seed=5), steps, 9)
-    assert before.phase is Phase.PLAY
-    assert len(before._trick) < 3
-    before.tricks  # noqa: B018  # builds the records, which the next game carries on
-    assert before._trick_records is not None
-    card = before.legal_actions()[0]
-    after = before.apply(card)
-    built = _build.game_after_card(before, after._held, after._to_act, after._trick, after._broken)
-    assert built == sc.Game(*value_fields(after)) == after
-    assert built._trick_records is before._trick_records
-    assert type(built) is sc.Game
-    assert built._legal is None
-    with pytest.raises(attrs.exceptions.FrozenInstanceError):
-        built._held = ()  # type: ignore[misc]

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 import spades_core as sc
 from spades_core.engine.playouts import playout
 from spades_core.rules import scoring
-from spades_core.rules.scoring import ScoreItem, ScoreKind, itemised_score, score_breakdown
+from spades_core.rules.hooks import score_breakdown
+from spades_core.rules.scoring import ScoreItem, ScoreKind, itemised_score
 from spades_core.testing.strategies import option_sets
 from spades_core.values.options import int_option
 
@@ -186,7 +187,7 @@ def test_a_bad_argument_or_an_unfinished_hand_is_refused() -> None:
     with pytest.raises(sc.RulesError, match=r"hand 1 is not a finished hand .*1 hand finished"):
         score_breakdown(played, 1)
     with pytest.raises(sc.ArgumentTypeError, match="must be a Game or a View"):
-        score_breakdown("classic")  # type: ignore[arg-type]
+        score_breakdown("classic")
     with pytest.raises(sc.ArgumentTypeError, match="hand must be a whole number"):
         score_breakdown(played, True)
 

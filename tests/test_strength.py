@@ -18,9 +18,10 @@ import local_table
 import spades_core as sc
 from play_helpers import private_data_dir, run_play  # noqa: F401 (the `data` fixture)
 from spades_core.bots import HardBot, SeesAllHands, ask, make, play_game
-from spades_core.bots._search import GAME_VALUE, BidReader, Sim, hand_value
+from spades_core.bots._search import GAME_VALUE, hand_value
 from spades_core.bots.inference import PLAY_MISFIT, PlayReading
 from spades_core.bots.perfect import PerfectInfoBot
+from spades_core.bots.sim import BidReader, Sim
 from spades_core.bots.table import table_from_view
 from spades_core.cli.saves import AUTOSAVE_NAME, PlayerConfig, session_json
 from spades_core.engine.encoding import action_id

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
 import spades_core as sc
+import spades_core.engine.game
 import spades_core.engine.views
 from spades_core.testing import (
     CHECKS,
@@ -398,7 +399,7 @@ def test_a_variant_rejecting_every_option_combination_fails_the_definition_check
 def test_check_views_catches_a_view_showing_another_seats_card(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    real_view_for = spades_core.engine.views.view_for
+    real_view_for = spades_core.engine.game._view
 
     def leaky_view_for(game: sc.Game, seat: sc.Seat | None) -> spades_core.engine.views.View:
         view = real_view_for(game, seat)
@@ -408,7 +409,7 @@ def test_check_views_catches_a_view_showing_another_seats_card(
 
     game = sc.new_game("classic", seed=4).deal()
     check_views(game)
-    monkeypatch.setattr(spades_core.engine.views, "view_for", leaky_view_for)
+    monkeypatch.setattr(spades_core.engine.game, "_view", leaky_view_for)
     with pytest.raises(ConformanceError, match="'views' check"):
         check_views(game)
 
@@ -416,7 +417,7 @@ def test_check_views_catches_a_view_showing_another_seats_card(
 def test_check_views_catches_a_view_that_depends_on_hidden_cards(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    real_view_for = spades_core.engine.views.view_for
+    real_view_for = spades_core.engine.game._view
 
     def telling_view_for(game: sc.Game, seat: sc.Seat | None) -> spades_core.engine.views.View:
         view = real_view_for(game, seat)
@@ -424,7 +425,7 @@ def test_check_views_catches_a_view_that_depends_on_hidden_cards(
         holds_ace = sc.Card.parse("AS") in game.hand(sc.Seat((view.dealer + 1) % 4))
         return attrs.evolve(view, spades_broken=holds_ace)
 
-    monkeypatch.setattr(spades_core.engine.views, "view_for", telling_view_for)
+    monkeypatch.setattr(spades_core.engine.game, "_view", telling_view_for)
     failed_checks: list[str] = []
     for seed in range(12):
         try:
@@ -451,7 +452,7 @@ def test_check_game_catches_a_corrupted_state() -> None:
     game = sc.new_game("classic", seed=2).deal()
     held = list(game._held)
     held[0], held[1] = held[1], held[0]
-    corrupt = attrs.evolve(game, held=tuple(held), legal=None)
+    corrupt = attrs.evolve(game, held=tuple(held))
     with pytest.raises(ConformanceError) as caught:
         check_game(corrupt)
     assert caught.value.check == "cards_conserved"

@@ -1,16 +1,19 @@
 """A game keeps the card ids of its completed tricks and builds their Trick
-records only when someone reads ``Game.tricks``: whether, when and how often
-they are read, a game and its results hold the same tricks."""
+records only when someone reads ``Game.tricks``, from its own first leader:
+whether, when and how often they are read, a game and its results hold the
+same tricks."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
+import attrs
 import pytest
 
 import spades_core as sc
 from spades_core.engine import game as game_module
+from spades_core.rules.results import tricks_of_plays
 
 CONFIGS = [
     ("classic", {}),
@@ -45,45 +48,42 @@ def played_hand(
             return games, cards
 
 
+def records_built(game: sc.Game) -> bool:
+    """Whether ``game`` has built its Trick records (read from the slot that
+    keeps them, which does not build them)."""
+    try:
+        vars(sc.Game)["tricks"].__get__(game)
+    except AttributeError:
+        return False
+    return True
+
+
 @pytest.mark.parametrize(("variant", "options"), CONFIGS)
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_game_never_asked_for_its_tricks_builds_no_record(
     variant: str, options: dict[str, object], seed: int
 ) -> None:
     games, _ = played_hand(variant, options, seed, frozenset())
-    assert all(game._trick_records is None for game in games)
+    assert not any(records_built(game) for game in games)
     assert len(games[-1].hand_results[-1]._plays) == 52
+    games[-2].tricks  # noqa: B018
+    assert records_built(games[-2])
+    assert not records_built(games[-3])
 
 
 @pytest.mark.parametrize(("variant", "options"), CONFIGS)
-def test_games_made_before_the_records_were_built_share_them(
+def test_each_game_reads_its_own_tricks_whatever_game_shares_its_card_ids(
     variant: str, options: dict[str, Any]
 ) -> None:
     games, _ = played_hand(variant, options, 8, frozenset())
-    # The table is shared by the whole process: start with it empty, so that
-    # its starting afresh when full cannot fall within this test.
-    game_module._RECORDS_BY_PLAYED.clear()
-    # Read on the last game of each trick count, after every game of the hand exists.
-    last_of: dict[int, sc.Game] = {}
-    for game in games[:-1]:
-        last_of[len(game._played) // 4] = game
-    records = {count: game.tricks for count, game in last_of.items()}
-    for game in games[:-1]:
-        assert game.tricks is records[len(game._played) // 4]
-
-
-def test_the_table_of_shared_records_stays_within_its_bound() -> None:
-    games: list[sc.Game] = []
-    seed = 0
-    while len({id(game._played) for game in games}) <= 2 * game_module._MOST_RECORDS:
-        seed += 1
-        games += played_hand("mirror", {}, seed, frozenset())[0]
-    for game in games:
-        game.tricks  # noqa: B018
-        assert len(game_module._RECORDS_BY_PLAYED) <= game_module._MOST_RECORDS
-    # Each entry still answers for the games that hold its tuple.
-    for played, records in game_module._RECORDS_BY_PLAYED.values():
-        assert [card.id for trick in records for card in trick.cards] == list(played)
+    game = next(game for game in games if len(game._played) >= 12)
+    standing = game._standing
+    for dealer in sc.Seat:
+        other = attrs.evolve(game, standing=attrs.evolve(standing, dealer=dealer))
+        assert other._played is game._played
+        leader = game_module.hand_first_leader(other)
+        assert other.tricks == tricks_of_plays(leader, other._played)
+        assert other.tricks[0].leader is sc.Seat(leader)
 
 
 @pytest.mark.parametrize(("variant", "options"), CONFIGS)
@@ -96,12 +96,9 @@ def test_the_tricks_are_the_same_however_often_they_are_read(
     always, _ = played_hand(variant, options, seed, frozenset(range(70)))
     sometimes, _ = played_hand(variant, options, seed, frozenset(choose.sample(range(60), 3)))
     assert never == always == sometimes
-    # Scoring passes the records on to the hand's result when they were built.
-    assert never[-1].hand_results[-1]._played is None
-    assert always[-1].hand_results[-1]._played is not None
-    for lazy, carried, mixed in zip(never, always, sometimes, strict=True):
-        # Read in the other order from the runs above: first the carried records.
-        assert carried.tricks == mixed.tricks == lazy.tricks
+    for lazy, early, mixed in zip(never, always, sometimes, strict=True):
+        # Read in the other order from the runs above: first those read early.
+        assert early.tricks == mixed.tricks == lazy.tricks
         played = [play for trick in lazy.tricks for play in trick.plays]
         assert played == cards[: len(played)]
         for trick, following in zip(lazy.tricks, lazy.tricks[1:], strict=False):

@@ -25,7 +25,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 import spades_core as sc
-from spades_core.rules.scoring import score_breakdown
+from spades_core.rules.hooks import score_breakdown
 from web_app_support import (
     ARTEFACTS,
     CHROMIUM,

@@ -14,7 +14,7 @@ import pytest
 import spades_core as sc
 import table_protocol as protocol
 from local_table import LocalTable, catalogue, resume_game, start_game
-from spades_core.rules.scoring import score_breakdown
+from spades_core.rules.hooks import score_breakdown
 from web_table_support import assert_nothing_hidden
 
 # web_table_support drives the web table's server (Starlette): the web extra.

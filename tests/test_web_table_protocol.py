@@ -16,7 +16,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 import spades_core as sc
-from spades_core.rules.scoring import score_breakdown
+from spades_core.rules.hooks import score_breakdown
 from web_table_support import assert_nothing_hidden, server
 
 pytestmark = pytest.mark.integration("web")

@@ -6,7 +6,7 @@
 North 13
 
 Importing the package loads only the engine: cards, seats, options, variants
-and the game. The players, the coach, records, play-outs and the action
+and the game with its views. The players, the coach, records, play-outs and the action
 encoding are loaded the first time one of their names is used (``sc.bots``,
 ``sc.coach``, ``sc.dumps``...), so a variant plugin that needs only
 :class:`Variant` and :class:`CardSet` stays quick to import.
@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Final
 
 from spades_core.actions import NIL, Action, Bid, Deal, Play
 from spades_core.cards import Card, CardSet, Rank, Suit
-from spades_core.engine import _compat as _deprecations
 from spades_core.errors import (
     ArgumentTypeError,
     DuplicateVariantError,
@@ -83,8 +82,6 @@ _LAZY: Final[dict[str, tuple[str, str | None]]] = {
 }
 """Public names loaded on first use: the module, and the name inside it (``None``: the module)."""
 
-_deprecations.install(_sys.modules[__name__])
-
 if not TYPE_CHECKING:
 
     def __getattr__(name: str) -> object:
@@ -96,8 +93,6 @@ if not TYPE_CHECKING:
         value = _importlib.import_module(module_name)
         if inside is not None:
             value = getattr(value, inside)
-        if name == "playout":
-            value = _deprecations.FunctionOnceAModule("sc.playout", value, module_name)
         globals()[name] = value
         return value
 

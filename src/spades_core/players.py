@@ -52,7 +52,7 @@ import attrs
 
 from spades_core.bots import Player
 from spades_core.rules.registry import BUILTIN_DISTRIBUTION, builtin_only
-from spades_core.values._check import instance
+from spades_core.values.checks import instance
 from spades_core.values.errors import SpadesError, brief
 
 __all__ = [

@@ -29,15 +29,16 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Final, final
+from typing import Final, final
 
 import attrs
 
 from spades_core.bots import NormalBot, Why
 from spades_core.bots.bidding import EstimatePart, estimate_parts, estimate_tricks
 from spades_core.bots.table import table_from_view
-from spades_core.engine import _compat as _deprecations
+from spades_core.engine import arguments
 from spades_core.engine.views import View
+from spades_core.rules.hooks import checked_score_hand
 from spades_core.rules.tricks import (
     FIRST_SPADE,
     NO_SUIT,
@@ -47,8 +48,7 @@ from spades_core.rules.tricks import (
     SPADES,
     trick_winner,
 )
-from spades_core.rules.variant import checked_score_hand
-from spades_core.values import _check
+from spades_core.values import deprecation
 from spades_core.values.actions import Action, Bid, Play
 from spades_core.values.cards import ALL_CARDS, SUIT_MASKS, Rank, ids_of_mask
 from spades_core.values.options import DoubleNil
@@ -81,7 +81,7 @@ def coach(view: View) -> Tip:
     otherwise :class:`~spades_core.IllegalActionError` is raised. Anything
     but a view raises :class:`~spades_core.ArgumentTypeError`.
     """
-    _check.view(view, "coach")
+    arguments.view(view, "coach")
     action, why = _COACH_BOT.decide(view)
     if isinstance(action, Bid):
         reason = _bid_reason(view, action.value, why)
@@ -902,6 +902,18 @@ def _duck_reason(seen: _Seen, card: int, why: Why) -> str:
     return f"{standing}: play the {shown} under the {winning}{goal}."
 
 
-def __getattr__(name: str) -> Any:
-    """Names this module offered in release 0.1 (see :mod:`spades_core.engine._compat`)."""
-    return _deprecations.module_attribute(__name__, name)
+def _bid_rule(view: View) -> str:
+    """``spades_core.tips.bid_rule`` of release 0.1: the variant's sentence on
+    what limits the bid, or one saying every bid is open."""
+    return view.explain_bids() or "Every bid from Nil to 13 is open to you."
+
+
+__getattr__ = deprecation.OldNames(
+    "spades_core.tips",
+    {
+        "bid_rule": (
+            _bid_rule,
+            "View.explain_bids(), the variant's own sentence (None when every bid is open)",
+        )
+    },
+).attribute

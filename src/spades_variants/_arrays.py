@@ -15,9 +15,8 @@ from typing import Final, TypeAlias
 import numpy as np
 import numpy.typing as npt
 
-from spades_core import Card, Rules, Suit
+from spades_core import Card, OptionSpec, Rules, Suit, Variant
 from spades_core.batch import BaseArrayForms, bid_masks, holds, partner_bids, suit_counts
-from spades_variants.whiz import WHIZ_NIL_NEEDS_NO_ACE
 
 __all__ = ["ClassicArrays", "MirrorArrays", "WhizArrays"]
 
@@ -58,14 +57,19 @@ class MirrorArrays(BaseArrayForms):
 
 class WhizArrays(BaseArrayForms):
     """Whiz Spades on arrays: Nil or the spade count (only the count with the
-    A♠ under ``whiz_nil_needs_no_ace``), and a non-Nil bid reveals the count."""
+    A♠ under ``whiz_nil_needs_no_ace``), and a non-Nil bid reveals the count.
+    ``nil_needs_no_ace`` is that option, which the variant passes in."""
+
+    def __init__(self, variant: Variant, nil_needs_no_ace: OptionSpec[bool]) -> None:
+        super().__init__(variant)
+        self._nil_needs_no_ace = nil_needs_no_ace
 
     def legal_bids(self, rules: Rules, hands: U64, seats: I8, bids: I8) -> I32:
         """Twin of :meth:`spades_variants.whiz.WhizVariant.legal_bids`."""
         count = bid_masks(suit_counts(hands, Suit.SPADES))
         # Nil or the count; with no spades the count is Nil itself (bit 0).
         masks: I32 = count | _NIL
-        if rules.get(WHIZ_NIL_NEEDS_NO_ACE):
+        if rules.get(self._nil_needs_no_ace):
             masks = np.where(holds(hands, _ACE_OF_SPADES), count, masks)
         return masks
 

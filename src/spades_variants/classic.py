@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Final
 
 from spades_core import CardSet, Rules, Seat, Variant
-from spades_core.rules.variant import describe_bids
+from spades_core.variant import describe_bids
 
 if TYPE_CHECKING:
     from spades_core.batch import ArrayForms

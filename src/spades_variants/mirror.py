@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Final
 
 from spades_core import CardSet, Rules, Seat, Suit, Variant
-from spades_core.rules.variant import describe_bids
+from spades_core.variant import describe_bids
 from spades_variants import MIRROR_FAMILY_OPTIONS
 
 if TYPE_CHECKING:

@@ -6,8 +6,8 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Final
 
 from spades_core import Card, CardSet, Rules, Seat, Suit, Variant
-from spades_core.rules.variant import describe_bids
-from spades_core.values.options import bool_option
+from spades_core.options import bool_option
+from spades_core.variant import describe_bids
 from spades_variants import MIRROR_FAMILY_OPTIONS
 
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ class WhizVariant(Variant):
         imported only when the batch engine asks: it needs numpy."""
         from spades_variants._arrays import WhizArrays
 
-        return WhizArrays(self)
+        return WhizArrays(self, WHIZ_NIL_NEEDS_NO_ACE)
 
 
 WHIZ: Final = WhizVariant(

@@ -24,8 +24,6 @@ True
 
 from __future__ import annotations
 
-from typing import Any
-
 try:
     import numpy as _numpy  # noqa: F401
 except ModuleNotFoundError as error:  # pragma: no cover - the batch extra installs numpy
@@ -53,7 +51,7 @@ from spades_core.batch._tables import (
     PLAYING,
     Tables,
 )
-from spades_core.engine import _compat as _deprecations
+from spades_core.values import deprecation
 
 __all__ = [
     "BIDDING",
@@ -83,6 +81,10 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Names this module offered in release 0.1 (see :mod:`spades_core.engine._compat`)."""
-    return _deprecations.module_attribute(__name__, name)
+__getattr__ = deprecation.OldNames(
+    "spades_core.batch",
+    {
+        "play": (play_hands, "spades_core.batch.play_hands"),
+        "play_chunks": (play_hands_in_chunks, "spades_core.batch.play_hands_in_chunks"),
+    },
+).attribute

@@ -21,7 +21,7 @@ from spades_core.envs.features import (
 from spades_core.rules.rng import MAX_SEED
 from spades_core.rules.tricks import LEFT_OF
 from spades_core.rules.variant import Variant
-from spades_core.values import _check
+from spades_core.values import checks
 from spades_core.values.errors import (
     ArgumentTypeError,
     IllegalActionError,
@@ -119,12 +119,12 @@ class Tables:
         episode: str = "hand",
         **options: object,
     ) -> None:
-        if _check.count(n, "Tables", "n", minimum=1) > MAX_TABLES:
+        if checks.count(n, "Tables", "n", minimum=1) > MAX_TABLES:
             raise RulesError(
                 f"Tables: n must be a whole number of tables from 1 to {MAX_TABLES:,}; "
                 f"got {brief(n)}"
             )
-        _check.seed(seed, "Tables")
+        checks.seed(seed, "Tables")
         if episode not in EPISODES:
             raise (RulesError if isinstance(episode, str) else ArgumentTypeError)(
                 f"episode must be 'hand' or 'game'; got {brief(episode)}"

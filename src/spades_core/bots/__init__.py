@@ -49,10 +49,10 @@ from spades_core.bots._search import playout_value as _playout_value
 from spades_core.bots.bidding import easy_bid, normal_bid
 from spades_core.bots.table import Table, table_from_view
 from spades_core.bots.why import Why
-from spades_core.engine import _compat as _deprecations
+from spades_core.engine import arguments
 from spades_core.engine.game import SEATS, Game, Phase
 from spades_core.engine.views import View
-from spades_core.values import _check
+from spades_core.values import checks, deprecation
 from spades_core.values.actions import BIDS, PLAYS, Action
 from spades_core.values.cards import CardSet
 from spades_core.values.errors import (
@@ -126,8 +126,8 @@ def ask(player: Player, game: Game, seat: Seat) -> Action:
     ``player.choose(game.view(seat))`` returns, or for a player that sees all
     hands (:class:`SeesAllHands`) what it chooses knowing every seat's cards.
     Only such a player is given more than the seat's view."""
-    _check.game(game, "ask")
-    seat = _check.seat(seat, "ask")
+    arguments.game(game, "ask")
+    seat = checks.seat(seat, "ask")
     if not callable(getattr(player, "choose", None)):
         raise RulesError(f"{brief(player)} is not a player: it has no choose(view) method")
     view = game.view(seat)
@@ -145,9 +145,9 @@ def deal_sampler(
     now (52-bit masks by seat number), the best of ``budget.draws`` deals at
     explaining the other seats' bids (and, with ``budget.inference``, their
     plays). ``HiddenCards(view).game(hands, seed)`` makes one a game."""
-    _check.view(view, "deal_sampler")
-    rng = _check.random_generator(rng, "deal_sampler")
-    _check.instance(budget, Budget, "deal_sampler", "budget", "a Budget")
+    arguments.view(view, "deal_sampler")
+    rng = checks.random_generator(rng, "deal_sampler")
+    checks.instance(budget, Budget, "deal_sampler", "budget", "a Budget")
     return sampled_deals(view, table_from_view(view), rng, budget)
 
 
@@ -159,8 +159,8 @@ def playout_value(game: Game, team: Team) -> float:
     cost, and ±:data:`~spades_core.bots._search.GAME_VALUE` when the hand ends
     the game). A hand just finished (the game between hands, or over) is
     valued as it ended."""
-    _check.game(game, "playout_value")
-    _check.instance(team, Team, "playout_value", "team", "a Team")
+    arguments.game(game, "playout_value")
+    checks.instance(team, Team, "playout_value", "team", "a Team")
     if game.phase not in (Phase.BID, Phase.PLAY) and not game.hand_results:
         raise RulesError("playout_value: the game has no hand in progress or finished to value")
     return _playout_value(game, int(team))
@@ -180,7 +180,7 @@ class Bot:
         if seed is None:
             seed = secrets.randbits(64)
         else:
-            _check.whole_number(seed, type(self).__name__, "seed")
+            checks.whole_number(seed, type(self).__name__, "seed")
         self.seed = seed
         """The seed the bot's random choices come from."""
         self._rng = random.Random(seed)
@@ -212,7 +212,7 @@ class Bot:
 
 
 def _legal_actions(view: View, bot: Bot) -> tuple[Action, ...]:
-    _check.view(view, f"{type(bot).__name__}.choose")
+    arguments.view(view, f"{type(bot).__name__}.choose")
     legal = view.legal_actions()
     if not legal or view.phase not in (Phase.BID, Phase.PLAY):
         who = "a spectator" if view.seat is None else view.seat.name
@@ -298,10 +298,10 @@ class HardBot(Bot):
             ("max_samples", max_samples),
             ("draws", draws),
         ):
-            _check.count(value, "hard bot", option, minimum=1)
+            checks.count(value, "hard bot", option, minimum=1)
         if type(confidence) not in (int, float):
             raise ArgumentTypeError(
-                f"hard bot: confidence must be a number; got {_check.described(confidence)}"
+                f"hard bot: confidence must be a number; got {checks.described(confidence)}"
             )
         if not 0 <= confidence < 100:
             raise RulesError(
@@ -370,7 +370,7 @@ def make(level: str, *, seed: int | None = None, **options: Any) -> Bot:
     <HardBot seed=1 steps=2000 bid_steps=6000 samples=6-100 draws=6 confidence=1.0
      inference=off prune=on>
     """
-    _check.instance(level, str, "bots.make", "level", "a level name like 'normal'")
+    checks.instance(level, str, "bots.make", "level", "a level name like 'normal'")
     name = _ALIASES.get(level, level)
     cls = _CLASSES.get(name)
     if cls is None:
@@ -421,11 +421,11 @@ def play_game(
     ``max_hands`` is the house rule that ends a game after that many hands
     in all).
     """
-    _check.instance(game, Game, "play_game", "game", "a Game")
+    checks.instance(game, Game, "play_game", "game", "a Game")
     seated = _seat_players(players)
-    hands = _deprecations.renamed_keyword("bots.play_game", "max_hands", max_hands, "hands", hands)
+    hands = deprecation.renamed_keyword("bots.play_game", "max_hands", max_hands, "hands", hands)
     if hands is not None:
-        _check.count(hands, "play_game", "hands", minimum=0)
+        checks.count(hands, "play_game", "hands", minimum=0)
     stop_at = None if hands is None else len(game.hand_results) + hands
     while not game.is_over:
         if stop_at is not None and len(game.hand_results) >= stop_at:
@@ -459,7 +459,7 @@ def _seat_players(players: Mapping[Seat, Player] | Sequence[Player]) -> tuple[Pl
     for player in seated:
         if not callable(getattr(player, "choose", None)):
             raise ArgumentTypeError(
-                f"play_game: {_check.described(player)} is not a player: it has no choose(view) "
+                f"play_game: {checks.described(player)} is not a player: it has no choose(view) "
                 "method"
             )
     return seated

@@ -37,12 +37,13 @@ from collections.abc import Sequence
 from typing import Final
 
 from spades_core.bots._play import normal_play
+from spades_core.bots.sim import Sim
 from spades_core.bots.table import FULL, NO_BID, Table
 from spades_core.engine.game import Phase
 from spades_core.engine.views import View
 from spades_core.rules.tricks import NO_SUIT, RANKS, legal_card_mask
-from spades_core.values import _check
-from spades_core.values._check import described
+from spades_core.values import checks
+from spades_core.values.checks import described
 from spades_core.values.errors import ArgumentTypeError
 
 __all__ = ["PLAY_MISFIT", "PlayReading"]
@@ -85,8 +86,8 @@ class PlayReading:
     __slots__ = ("_turns",)
 
     def __init__(self, view: View, table: Table) -> None:
-        _check.instance(view, View, "PlayReading", "view", "a View (game.view(seat))")
-        _check.instance(table, Table, "PlayReading", "table", "the view's Table")
+        checks.instance(view, View, "PlayReading", "view", "a View (game.view(seat))")
+        checks.instance(table, Table, "PlayReading", "table", "the view's Table")
         self._turns: tuple[_Turn, ...] = ()
         if view.phase is not Phase.PLAY or NO_BID in table.bids:
             return
@@ -96,8 +97,6 @@ class PlayReading:
             return
         # The search's table, replayed from the start of the hand: the same
         # bookkeeping its play-outs use, so every turn sees what its player saw.
-        from spades_core.bots._search import Sim
-
         start = table.copy()
         start.trick = []
         start.won = [0, 0, 0, 0]

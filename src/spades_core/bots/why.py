@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import enum
 
-from spades_core.values import _check
-from spades_core.values._enums import CheckedLookup
+from spades_core.values import checks
+from spades_core.values.enums import CheckedLookup
 
 __all__ = ["Why"]
 
@@ -15,7 +15,7 @@ class Why(enum.IntEnum, metaclass=CheckedLookup):
 
     @classmethod
     def _missing_(cls, value: object) -> Why:
-        raise _check.not_a_member(cls, value)
+        raise checks.not_a_member(cls, value)
 
     ONLY_CHOICE = 0
     # bidding

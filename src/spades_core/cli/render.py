@@ -24,7 +24,7 @@ import attrs
 
 from spades_core.engine.game import Game, Phase
 from spades_core.engine.views import View
-from spades_core.rules.scoring import score_breakdown
+from spades_core.rules.hooks import score_breakdown
 from spades_core.values.actions import Action, Bid, Deal, Play
 from spades_core.values.cards import Card, CardSet, Suit
 from spades_core.values.options import Rules

@@ -16,8 +16,8 @@ from spades_core.cli.saves import PlayerConfig, SaveFileError, session_json, wri
 from spades_core.engine.game import Game, Phase
 from spades_core.engine.records import dumps
 from spades_core.engine.views import View
+from spades_core.rules.hooks import checked_game_outcome
 from spades_core.rules.rng import SeedStream
-from spades_core.rules.variant import checked_game_outcome
 from spades_core.tips import coach
 from spades_core.values.actions import Action, Bid, Play
 from spades_core.values.cards import CardSet

@@ -30,13 +30,20 @@ from __future__ import annotations
 
 from typing import Final
 
-from spades_core.engine import transitions as _transitions
-from spades_core.engine.game import Game, Phase
-from spades_core.rules._slices import SliceTable
-from spades_core.rules.legality import legal_play_mask
-from spades_core.values import _check
-from spades_core.values.actions import BIDS, PLAYS, Bid, Deal, Play
+from spades_core.engine import arguments
+from spades_core.engine.game import Game, bid_unchecked, legal_play_mask, play_unchecked
+from spades_core.rules.slices import SliceTable
+from spades_core.values import checks
+from spades_core.values.action_ids import (
+    ACTIONS,
+    BID_ID_BASE,
+    NUM_ACTIONS,
+    NUM_CARD_IDS,
+    action_id,
+)
+from spades_core.values.actions import Bid, Play
 from spades_core.values.errors import IllegalActionError, IllegalReason, brief
+from spades_core.values.phase import Phase
 
 __all__ = [
     "ACTIONS",
@@ -49,43 +56,15 @@ __all__ = [
     "legal_mask",
 ]
 
-NUM_CARD_IDS: Final = 52
-"""Ids 0-51 are card plays."""
-BID_ID_BASE: Final = 52
-"""The id of a Nil bid; a bid of ``n`` is ``BID_ID_BASE + n``."""
-NUM_ACTIONS: Final = 66
-"""The size of the action space: 52 cards and 14 bids."""
-
-ACTIONS: Final[tuple[Play | Bid, ...]] = (*PLAYS, *BIDS)
-"""The pre-built action of every id, indexed by id (no legality check)."""
-
 _ALL_FALSE: Final = (False,) * NUM_ACTIONS
 # Looking a member up on an enum class costs more than a global in CPython 3.11.
 _PLAY: Final = Phase.PLAY
 _BID: Final = Phase.BID
 
 
-def action_id(action: object) -> int:
-    """The id of a :class:`Bid` or :class:`Play`.
-
-    A :class:`Deal` (a chance event) or anything that is not an action raises
-    :class:`IllegalActionError` with reason ``NOT_AN_ACTION``.
-    """
-    if isinstance(action, Play):
-        return action.card.id
-    if isinstance(action, Bid):
-        return BID_ID_BASE + action.value
-    what = (
-        "a Deal has no action id: dealing is a chance event, not a player's choice"
-        if isinstance(action, Deal)
-        else f"not a bid or a play: {brief(action)}"
-    )
-    raise IllegalActionError(IllegalReason.NOT_AN_ACTION, what)
-
-
 def _mask_bits(game: Game) -> int:
     if not isinstance(game, Game):
-        _check.game(game, "encoding")
+        arguments.game(game, "encoding")
     return legal_id_bits(game)
 
 
@@ -109,8 +88,8 @@ def after_legal_id(game: Game, action_id: int) -> Game:
     found among the legal ids (:func:`legal_id_bits`): the engine's transition
     without checking it again."""
     if action_id < NUM_CARD_IDS:
-        return _transitions.play_unchecked(game, action_id)
-    return _transitions.bid_unchecked(game, action_id - BID_ID_BASE)
+        return play_unchecked(game, action_id)
+    return bid_unchecked(game, action_id - BID_ID_BASE)
 
 
 def legal_mask(game: Game) -> tuple[bool, ...]:
@@ -130,7 +109,7 @@ def legal_mask(game: Game) -> tuple[bool, ...]:
 def legal_ids(game: Game) -> tuple[int, ...]:
     """The legal ids, ascending (the ``True`` positions of :func:`legal_mask`)."""
     if not isinstance(game, Game):
-        _check.game(game, "encoding")
+        arguments.game(game, "encoding")
     if game.phase is _PLAY:
         # Card ids are mask bits already.
         mask = legal_play_mask(game)
@@ -177,7 +156,7 @@ def action_from_id(game: Game, action_id: int) -> Play | Bid:
             IllegalReason.NOT_AN_ACTION,
             f"not an action id: {brief(action_id)}; ids are whole numbers 0-{NUM_ACTIONS - 1}",
         )
-    _check.instance(game, Game, "action_from_id", "game", "a Game")
+    checks.instance(game, Game, "action_from_id", "game", "a Game")
     action = ACTIONS[action_id]
     # Legal actions are the pre-built ones of ACTIONS: found by identity.
     for candidate in game.legal_actions():

@@ -21,58 +21,77 @@ Internally hands are 52-bit masks and seats are ints (fields starting with
 
 from __future__ import annotations
 
-import enum
+import functools
 import secrets
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Final, final
+from collections.abc import Mapping, Sequence
+from typing import Final, final
 
 import attrs
 
-from spades_core.engine import _compat as _deprecations
+from spades_core.engine import pickles
+from spades_core.engine.views import View, view_of
+from spades_core.rules import legality, rng
+from spades_core.rules.hooks import checked_game_end, checked_score_hand
+from spades_core.rules.legality import bid_refusal, card_refusal, phase_refusal, plays_of_mask
 from spades_core.rules.registry import load_variant
-from spades_core.rules.results import SEATS, HandResults, Trick, tricks_of_plays
-from spades_core.rules.rng import first_dealer
-from spades_core.rules.tricks import first_leader
+from spades_core.rules.results import SEATS, HandResult, HandResults, Trick, tricks_of_plays
+from spades_core.rules.tricks import (
+    FIRST_SPADE,
+    LEFT_OF,
+    NO_SUIT,
+    RANKS,
+    breaks_spades,
+    first_leader,
+    legal_card_mask,
+    trick_winner,
+)
 from spades_core.rules.variant import Variant
-from spades_core.values import _check
-from spades_core.values._enums import CheckedLookup
-from spades_core.values.actions import Action, Bid, Play, action_of
+from spades_core.values import checks, deprecation
+from spades_core.values.action_ids import mask_of
+from spades_core.values.actions import DEAL_FROM_SEED, Action, Bid, Deal, Play, action_of, deal_of
 from spades_core.values.cards import ALL_CARDS, Card, CardSet
-from spades_core.values.errors import IllegalActionError
-from spades_core.values.options import FirstLead, Rules
+from spades_core.values.errors import IllegalActionError, IllegalReason, brief
+from spades_core.values.options import BreakRule, FirstLead, Rules
+from spades_core.values.phase import Phase
 from spades_core.values.seats import Seat, SeatMap, Team, TeamMap
 
-if TYPE_CHECKING:
-    from spades_core.engine.views import View
-
-__all__ = ["NO_SEAT", "SEATS", "TEAMS", "Game", "GameSetup", "Phase", "new_game"]
+__all__ = [
+    "NO_SEAT",
+    "SEATS",
+    "TEAMS",
+    "Game",
+    "GameSetup",
+    "Phase",
+    "Standing",
+    "apply",
+    "between_hands",
+    "bid_unchecked",
+    "check",
+    "deal",
+    "deal_unchecked",
+    "hand_first_leader",
+    "legal_play_mask",
+    "new_game",
+    "play_unchecked",
+    "score_hand",
+]
 
 TEAMS: Final = (Team.NS, Team.EW)
 """The teams by number: ``TEAMS[0]`` is North-South."""
 NO_SEAT: Final = -1
 """``Game._to_act`` when no seat is to act (dealing, game over)."""
 
-
-class Phase(enum.Enum, metaclass=CheckedLookup):
-    """Where a game is: ``DEAL`` → ``BID`` → ``PLAY`` → (scored) → ``DEAL`` … ``GAME_OVER``."""
-
-    @classmethod
-    def _missing_(cls, value: object) -> Phase:
-        raise _check.not_a_member(cls, value)
-
-    DEAL = "deal"
-    """Waiting for the next hand to be dealt."""
-    BID = "bid"
-    """Players bid in turn, starting left of the dealer."""
-    PLAY = "play"
-    """Thirteen tricks are played; the hand is scored after the last one."""
-    GAME_OVER = "game_over"
-    """A team has won; no action is legal."""
-
-
 # Looking a member up on an enum class costs more than a global in CPython 3.11.
+_DEAL: Final = Phase.DEAL
 _BID: Final = Phase.BID
 _PLAY: Final = Phase.PLAY
+_GAME_OVER: Final = Phase.GAME_OVER
+_ANY_SPADE: Final = BreakRule.ANY_SPADE
+_TWO_OF_CLUBS_FIRST: Final = FirstLead.TWO_OF_CLUBS
+_NO_CARDS: Final = (0, 0, 0, 0)
+_NO_BIDS: Final[tuple[int | None, ...]] = (None, None, None, None)
+_NO_TRICKS: Final = (0, 0, 0, 0)
+_BITS: Final = tuple(1 << card for card in range(52))
 
 
 @final
@@ -103,13 +122,15 @@ class Standing:
 
 
 @final
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, getstate_setstate=False)
 class Game:
     """One game of Spades, from the first deal to the end, as an immutable value.
 
     Create games with :func:`spades_core.new_game`; do not call the
     constructor. Fields starting with ``_`` are the engine's representation
-    and may change between releases.
+    (hands as 52-bit masks, seats as numbers) and may change between
+    releases. What is derived from them (the legal actions, the completed
+    tricks' records) is worked out when first asked and kept.
     """
 
     _standing: Standing
@@ -124,14 +145,6 @@ class Game:
     _won: tuple[int, ...]
     _played: tuple[int, ...]
     _broken: bool
-    _legal: tuple[Action, ...] | None = attrs.field(default=None, eq=False, repr=False, hash=False)
-    # The Trick records of _played, built when first read: a game played
-    # without reading them (most simulations) never builds them; once built,
-    # each game after the next card carries them on, and games made before
-    # that hold the same _played find them in _RECORDS_BY_PLAYED.
-    _trick_records: tuple[Trick, ...] | None = attrs.field(
-        default=None, eq=False, repr=False, hash=False
-    )
 
     # -- what everyone can see ------------------------------------------------
 
@@ -199,21 +212,17 @@ class Game:
     def bids(self) -> SeatMap[int | None]:
         """Every seat's bid this hand (0 is Nil), ``None`` for a seat that has
         not bid yet, as in :attr:`View.bids <spades_core.engine.views.View.bids>`."""
-        return _deprecations.bids_made_so_far(self._bids)
+        return SeatMap(self._bids)
 
     @property
     def tricks_won(self) -> SeatMap[int]:
         """Tricks each seat has won this hand."""
         return SeatMap(self._won)
 
-    @property
+    @functools.cached_property
     def tricks(self) -> tuple[Trick, ...]:
         """The tricks completed this hand."""
-        records = self._trick_records
-        if records is None:
-            records = _shared_trick_records(self)
-            _store_trick_records(self, records)
-        return records
+        return tricks_of_plays(hand_first_leader(self), self._played)
 
     @property
     def current_trick(self) -> tuple[tuple[Seat, Card], ...]:
@@ -234,19 +243,20 @@ class Game:
 
     def hand(self, seat: Seat | str) -> CardSet:
         """The cards ``seat`` holds now. Hidden information: give players views."""
-        return CardSet(self._held[_check.seat(seat, "Game.hand")])
+        return CardSet(self._held[checks.seat(seat, "Game.hand")])
 
     def dealt_hand(self, seat: Seat | str) -> CardSet:
         """The 13 cards ``seat`` was dealt this hand."""
-        return CardSet(self._dealt[_check.seat(seat, "Game.dealt_hand")])
+        return CardSet(self._dealt[checks.seat(seat, "Game.dealt_hand")])
 
     def __getstate__(self) -> dict[str, object]:
-        return {name: getattr(self, name) for name in _FIELDS}
+        return {field.name: getattr(self, field.name) for field in attrs.fields(Game)}
 
     def __setstate__(self, state: dict[str, object]) -> None:
-        for name, value in _deprecations.game_state(state).items():
-            _SETTERS[name](self, value)
-        _deprecations.upgrade_pickled_game(self, _SETTERS)
+        # Unpickling makes a bare instance; it is initialised by the
+        # constructor from the state, brought up to date first.
+        fields = pickles.game_fields(state, Standing)
+        Game.__init__(self, **{name.lstrip("_"): value for name, value in fields.items()})
 
     def __repr__(self) -> str:
         where = f"hand {self.hand_number + 1}, {self.phase.name}"
@@ -259,27 +269,28 @@ class Game:
 
     # -- legal actions -----------------------------------------------------------
 
+    @functools.cached_property
+    def _legal(self) -> tuple[Action, ...]:
+        phase = self.phase
+        if phase is _PLAY:
+            return plays_of_mask(legal_play_mask(self))
+        if phase is _BID:
+            return legality.bid_actions(_bid_values(self))
+        if phase is _DEAL:
+            return (DEAL_FROM_SEED,)
+        return ()
+
     def legal_actions(self) -> tuple[Action, ...]:
         """The actions the seat to act may take (in ``DEAL``: dealing from the seed;
         empty only when the game is over)."""
-        legal = self._legal
-        if legal is None:
-            if self.phase is _PLAY:
-                # Asked once per card: the play case without the call that
-                # dispatches on the phase.
-                mask = _legal_play_mask(self)
-                legal = _plays_of_one_suit(mask) or _plays_of_slices(mask)
-            else:
-                legal = _legality.legal_actions(self)
-            _store_legal(self, legal)
-        return legal
+        return self._legal
 
     def legal_bids(self) -> tuple[int, ...]:
         """The bids open to the seat to act, as :meth:`bid` takes them: whole
         numbers, 0 for Nil (empty outside bidding)."""
-        if self.phase is not Phase.BID:
+        if self.phase is not _BID:
             return ()
-        return tuple(action.value for action in self.legal_actions())  # type: ignore[union-attr]
+        return tuple(action.value for action in self._legal)  # type: ignore[union-attr]
 
     def explain_bids(self) -> str | None:
         """Why the seat to act may make only the bids it may: one sentence from
@@ -296,26 +307,28 @@ class Game:
         In Classic Spades a partnership's bids may total at most 13, and your
         partner bid 4, so you may bid Nil or 1-9.
         """
-        if self.phase is not Phase.BID:
+        if self.phase is not _BID:
             return None
-        return _legality.bid_explanation(self)
+        setup = self._standing.setup
+        seat = self._to_act
+        return legality.bid_explanation(
+            setup.variant, setup.rules, seat, self._held[seat], self._bids
+        )
 
     def legal_cards(self) -> CardSet:
         """The cards the seat to act may play, as :meth:`play` takes them
         (empty outside play); index it in card-id order like a tuple."""
-        if self.phase is not Phase.PLAY:
+        if self.phase is not _PLAY:
             return CardSet(0)
-        return CardSet(_legality.legal_play_mask(self))
+        return CardSet(legal_play_mask(self))
 
     def legal_mask(self) -> tuple[bool, ...]:
         """66 booleans, ``True`` at each legal action id (see :mod:`spades_core.encoding`)."""
-        from spades_core.engine.encoding import legal_mask
-
-        return legal_mask(self)
+        return mask_of(self._legal)
 
     def legal_plays(self) -> CardSet:
         """Deprecated name of :meth:`legal_cards` (removed in 0.3.0)."""
-        _deprecations.deprecated("Game.legal_plays()", "Game.legal_cards()")
+        deprecation.deprecated("Game.legal_plays()", "Game.legal_cards()")
         return self.legal_cards()
 
     def why_illegal(
@@ -325,9 +338,9 @@ class Game:
         notations :meth:`apply` reads), or ``None`` if it is legal. A ``seat``
         that cannot be read raises :class:`~spades_core.InvalidNotationError`."""
         if seat is not None:
-            seat = _check.seat(seat, "Game.why_illegal")
+            seat = checks.seat(seat, "Game.why_illegal")
         try:
-            _legality.check(self, action_of(action), seat)
+            check(self, action_of(action), seat)
         except IllegalActionError as error:
             return error
         return None
@@ -343,99 +356,30 @@ class Game:
         With ``seat``, also checks that it is that seat's turn. Raises
         :class:`~spades_core.IllegalActionError` for anything not legal.
         """
-        if seat is None:
-            # A legal play or bid is applied here, a call or two sooner than
-            # through transitions.apply, which does the rest.
-            if type(action) is Play and self.phase is _PLAY:
-                card = action.card.id
-                legal = self._legal
-                if legal is not None:
-                    # A pre-built play found in the cached legal plays is
-                    # legal: sooner than working the legal mask out again.
-                    for candidate in legal:
-                        if candidate is action:
-                            return _play_unchecked(self, card)
-                if _legal_play_mask(self) >> card & 1:
-                    return _play_unchecked(self, card)
-            elif type(action) is Bid and self.phase is _BID:
-                legal = self._legal
-                if legal is not None:
-                    for candidate in legal:
-                        if candidate is action:
-                            return _bid_unchecked(self, action.value)
-        return _transitions.apply(self, action, seat)
+        return apply(self, action, seat)
 
     def deal(self, hands: Mapping[Seat, object] | Mapping[str, object] | None = None) -> Game:
         """The game with the next hand dealt: from the seed, or the explicit
         ``hands`` (a mapping from each seat to its 13 cards)."""
-        return _transitions.deal(self, hands)
+        return deal(self, hands)
 
     def bid(self, value: Bid | int | str, *, seat: Seat | str | None = None) -> Game:
         """The game after the seat to act bids ``value`` (0 or ``"nil"`` is Nil,
         ``3`` or ``"3"``, a :class:`~spades_core.Bid`)."""
-        return _transitions.apply(self, Bid.of(value), seat)
+        return apply(self, Bid.of(value), seat)
 
     def play(self, card: Card | Play | str, *, seat: Seat | str | None = None) -> Game:
         """The game after the seat to act plays ``card`` (a Card, ``"QH"``, a
         :class:`~spades_core.Play`)."""
-        return _transitions.apply(self, Play.of(card), seat)
+        return apply(self, Play.of(card), seat)
 
     def view(self, seat: Seat | str) -> View:
         """What ``seat`` may see of the game (see :mod:`spades_core.views`)."""
-        from spades_core.engine.views import view_for
-
-        return view_for(self, _check.seat(seat, "Game.view"))
+        return _view(self, checks.seat(seat, "Game.view"))
 
     def public_view(self) -> View:
         """What a spectator may see of the game."""
-        from spades_core.engine.views import view_for
-
-        return view_for(self, None)
-
-
-# The cache slot is written past the frozen __setattr__ (it is not part of the value).
-_store_legal: Callable[[Game, tuple[Action, ...]], None] = vars(Game)["_legal"].__set__
-_store_trick_records: Callable[[Game, tuple[Trick, ...]], None] = vars(Game)[
-    "_trick_records"
-].__set__
-_FIELDS: Final = tuple(field.name for field in attrs.fields(Game))
-_SETTERS: Final[dict[str, Callable[[Game, object], None]]] = {
-    name: vars(Game)[name].__set__ for name in _FIELDS
-}
-
-
-# The Trick records built for a tuple of card ids, by the tuple's identity:
-# every game of a hand holds the same tuple from the end of one trick to the
-# end of the next, and no two hands share one but the empty tuple (whose
-# records are empty whoever leads). Each entry holds its tuple, so the id
-# cannot be reused while the entry lasts.
-_RECORDS_BY_PLAYED: Final[dict[int, tuple[tuple[int, ...], tuple[Trick, ...]]]] = {}
-_MOST_RECORDS: Final = 1024
-
-
-def _shared_trick_records(game: Game) -> tuple[Trick, ...]:
-    # The records of game's completed tricks, built once for all the games
-    # holding the same tuple of card ids (up to _MOST_RECORDS tuples, then
-    # the table starts afresh).
-    played = game._played
-    found = _RECORDS_BY_PLAYED.get(id(played))
-    if found is not None and found[0] is played:
-        return found[1]
-    records = tricks_of_plays(hand_first_leader(game), played)
-    if len(_RECORDS_BY_PLAYED) >= _MOST_RECORDS:
-        _RECORDS_BY_PLAYED.clear()
-    _RECORDS_BY_PLAYED[id(played)] = (played, records)
-    return records
-
-
-def hand_first_leader(game: Game) -> int:
-    """The seat number that leads (or led) the first trick of ``game``'s hand
-    in progress, by :func:`~spades_core.tricks.first_leader`."""
-    return first_leader(
-        game._standing.dealer,
-        game._dealt,
-        game._standing.setup.rules.first_lead is FirstLead.TWO_OF_CLUBS,
-    )
+        return _view(self, None)
 
 
 def new_game(
@@ -460,29 +404,335 @@ def new_game(
     if isinstance(variant, Variant):
         chosen = variant
     else:
-        _check.instance(variant, str, "new_game", "variant", "a variant id or a Variant")
+        checks.instance(variant, str, "new_game", "variant", "a variant id or a Variant")
         chosen = load_variant(variant)
     if seed is None:
         seed = secrets.randbits(64)
     else:
-        _check.seed(seed, "new_game")
+        checks.seed(seed, "new_game")
     rules = chosen.rules(**options)
     if dealer is None:
-        first = SEATS[first_dealer(seed)]
+        first = SEATS[rng.first_dealer(seed)]
     else:
-        first = _check.seat(dealer, "new_game", "dealer")
-    return _transitions.between_hands(
+        first = checks.seat(dealer, "new_game", "dealer")
+    return between_hands(
         GameSetup(chosen, rules, seed, first), first, (0, 0), (0, 0), HandResults(), None
     )
 
 
-# Imported last: legality and transitions build and read Game objects, so they import this module.
-from spades_core.engine import transitions as _transitions  # noqa: E402
-from spades_core.engine.transitions import bid_unchecked as _bid_unchecked  # noqa: E402
-from spades_core.engine.transitions import play_unchecked as _play_unchecked  # noqa: E402
-from spades_core.rules import legality as _legality  # noqa: E402
-from spades_core.rules.legality import PLAYS_BY_MASK as _PLAYS_BY_MASK  # noqa: E402
-from spades_core.rules.legality import legal_play_mask as _legal_play_mask  # noqa: E402
+# -- what is legal -----------------------------------------------------------------
 
-_plays_of_one_suit: Final[Callable[[int], tuple[Play, ...] | None]] = _PLAYS_BY_MASK.one_suit.get
-_plays_of_slices: Final[Callable[[int], tuple[Play, ...]]] = _PLAYS_BY_MASK.of_mask
+
+def hand_first_leader(game: Game) -> int:
+    """The seat number that leads (or led) the first trick of ``game``'s hand
+    in progress, by :func:`~spades_core.tricks.first_leader`."""
+    return first_leader(
+        game._standing.dealer,
+        game._dealt,
+        game._standing.setup.rules.first_lead is _TWO_OF_CLUBS_FIRST,
+    )
+
+
+def legal_play_mask(game: Game) -> int:
+    """The mask of cards the seat to act may play (the game must be in ``PLAY``)."""
+    trick = game._trick
+    held = game._held[game._to_act]
+    if trick:
+        return legal_card_mask(held, trick[0] // RANKS, game._broken, False)
+    return legal_card_mask(held, NO_SUIT, game._broken, _leads_two_of_clubs(game))
+
+
+def _leads_two_of_clubs(game: Game) -> bool:
+    # Whether a card leading now is the forced first lead of the hand.
+    return not game._played and game._standing.setup.rules.first_lead is _TWO_OF_CLUBS_FIRST
+
+
+def _bid_values(game: Game) -> tuple[int, ...]:
+    setup = game._standing.setup
+    seat = game._to_act
+    return legality.bid_values(setup.variant, setup.rules, seat, game._held[seat], game._bids)
+
+
+def check(game: Game, action: object, seat: object = None) -> None:
+    """Raise the :class:`IllegalActionError` that applying ``action`` (by
+    ``seat``, if given: a :class:`Seat` or its name) would raise; return ``None``
+    if it is legal."""
+    if seat is not None and type(seat) is not Seat:
+        seat = checks.seat(seat, "Game.apply")
+    phase = game.phase
+    to_act = game._to_act
+    if seat is not None and (to_act == NO_SEAT or seat != to_act):
+        if to_act == NO_SEAT:
+            raise IllegalActionError(
+                IllegalReason.NOT_YOUR_TURN,
+                f"no seat is to act now ({phase.name}); "
+                + ("the game is over" if phase is _GAME_OVER else "deal the next hand"),
+            )
+        name = seat.name if hasattr(seat, "name") else repr(seat)
+        raise IllegalActionError(
+            IllegalReason.NOT_YOUR_TURN, f"it is {SEATS[to_act].name}'s turn, not {name}'s"
+        )
+    refusal: IllegalActionError | None
+    if isinstance(action, Deal):
+        if phase is not _DEAL:
+            raise phase_refusal(phase, to_act, "deal")
+        given = legality.explicit_hands(action)
+        if given is not None:
+            deal_of(given)
+        return
+    if isinstance(action, Bid):
+        if phase is not _BID:
+            raise phase_refusal(phase, to_act, "bid")
+        setup = game._standing.setup
+        refusal = bid_refusal(
+            setup.variant, setup.rules, to_act, game._held[to_act], game._bids, action.value
+        )
+    elif isinstance(action, Play):
+        if phase is not _PLAY:
+            raise phase_refusal(phase, to_act, "play a card")
+        refusal = card_refusal(
+            to_act,
+            game._held[to_act],
+            game._trick,
+            game._broken,
+            _leads_two_of_clubs(game),
+            action.card.id,
+        )
+    else:
+        refusal = IllegalActionError(
+            IllegalReason.NOT_AN_ACTION,
+            f"not an action: {brief(action)}; use one of game.legal_actions(), a Bid or a Play",
+        )
+    if refusal is not None:
+        raise refusal
+
+
+# -- the step ------------------------------------------------------------------------
+
+
+def apply(game: Game, action: object, seat: object = None) -> Game:
+    """The game after ``action``; raises :class:`IllegalActionError` if it is not legal.
+
+    The one path from an action to the next game: :meth:`Game.apply`,
+    :meth:`Game.bid`, :meth:`Game.play` and :mod:`spades_core.transitions`
+    all take it.
+    """
+    # Only a real Seat takes the fast path: True or 1.0 would equal a seat number.
+    if seat is None or (type(seat) is Seat and seat == game._to_act):
+        kind = type(action)
+        if kind is Play:
+            if game.phase is _PLAY:
+                card = action.card.id  # type: ignore[attr-defined]
+                if legal_play_mask(game) >> card & 1:
+                    return play_unchecked(game, card)
+        elif kind is Bid:
+            if game.phase is _BID and action in game._legal:
+                return bid_unchecked(game, action.value)  # type: ignore[union-attr]
+        elif kind is Deal and game.phase is _DEAL:
+            return deal(game, action)
+    kind = type(action)
+    if kind is not Play and kind is not Bid and kind is not Deal:
+        # A card, a number or text: read once, then the paths above.
+        return apply(game, action_of(action), seat)
+    check(game, action, seat)
+    if seat is not None:
+        # check() accepted a seat given by name ("N"): it is the seat to act.
+        return apply(game, action, None)
+    raise AssertionError(f"check() accepted an action apply() rejected: {brief(action)}")
+
+
+def deal(game: Game, hands: object = None) -> Game:
+    """The game with its next hand dealt, from the seed (``hands=None``), a
+    :class:`Deal`, or a mapping from each seat to its 13 cards."""
+    if game.phase is not _DEAL:
+        raise phase_refusal(game.phase, game._to_act, "deal")
+    if hands is DEAL_FROM_SEED:
+        # The deal legal_actions() offers, every hand of a simulation: from the seed.
+        hands = None
+    elif isinstance(hands, Deal):
+        hands = legality.explicit_hands(hands)
+    if hands is None:
+        standing = game._standing
+        masks = rng.deal_masks(standing.setup.seed, len(standing.results), standing.dealer)
+    else:
+        masks = tuple(cardset.mask for cardset in deal_of(hands).hands or ())  # type: ignore[assignment]
+    return deal_unchecked(game, masks)
+
+
+def deal_unchecked(game: Game, masks: tuple[int, ...]) -> Game:
+    """The game (in ``DEAL``) with the hands ``masks`` dealt (by seat number:
+    four disjoint 13-card masks), without checking them."""
+    leader = LEFT_OF[game._standing.dealer]
+    return Game(
+        game._standing, _BID, masks, masks, _NO_BIDS, leader, leader, (), _NO_TRICKS, (), False
+    )
+
+
+def bid_unchecked(game: Game, value: int) -> Game:
+    """The game after the seat to act bids ``value``, without checking it."""
+    seat = game._to_act
+    bids = list(game._bids)
+    bids[seat] = value
+    standing = game._standing
+    to_act = (seat + 1) % 4
+    phase = _BID
+    if to_act == LEFT_OF[standing.dealer]:
+        phase = _PLAY
+        to_act = first_leader(
+            standing.dealer, game._held, standing.setup.rules.first_lead is _TWO_OF_CLUBS_FIRST
+        )
+    dealt = game._dealt
+    return Game(
+        standing, phase, dealt, dealt, tuple(bids), to_act, to_act, (), _NO_TRICKS, (), False
+    )
+
+
+def play_unchecked(game: Game, card: int) -> Game:
+    """The game after the seat to act plays card id ``card``, without checking it."""
+    seat = game._to_act
+    bit = _BITS[card]
+    # The four hands unpacked and packed again: sooner than a list and back.
+    north, east, south, west = game._held
+    if seat == 0:
+        north ^= bit
+    elif seat == 1:
+        east ^= bit
+    elif seat == 2:
+        south ^= bit
+    else:
+        west ^= bit
+    held = (north, east, south, west)
+    trick = game._trick
+    broken = game._broken
+    standing = game._standing
+    if not broken and card >= FIRST_SPADE:
+        broken = breaks_spades(
+            card,
+            trick[0] // RANKS if trick else NO_SUIT,
+            standing.setup.rules.break_rule is _ANY_SPADE,
+        )
+    # Concatenation builds the one tuple; unpacking would build a list first.
+    trick += (card,)
+    leader = game._leader
+    if len(trick) < 4:
+        return Game(
+            standing,
+            _PLAY,
+            game._dealt,
+            held,
+            game._bids,
+            LEFT_OF[seat],
+            leader,
+            trick,
+            game._won,
+            game._played,
+            broken,
+        )
+    winner = (leader + trick_winner(trick)) % 4
+    north, east, south, west = game._won
+    if winner == 0:
+        north += 1
+    elif winner == 1:
+        east += 1
+    elif winner == 2:
+        south += 1
+    else:
+        west += 1
+    won = (north, east, south, west)
+    played = game._played + trick
+    if len(played) == 52:
+        bids: tuple[int, ...] = game._bids  # type: ignore[assignment]  # all made by now
+        return score_hand(game, game._dealt, bids, won, hand_first_leader(game), played)
+    return Game(
+        standing, _PLAY, game._dealt, held, game._bids, winner, winner, (), won, played, broken
+    )
+
+
+def score_hand(
+    game: Game,
+    dealt: tuple[int, ...],
+    bids: tuple[int, ...],
+    won: tuple[int, ...],
+    first_leader: int,
+    plays: tuple[int, ...],
+) -> Game:
+    """The game after a hand of ``game`` is scored: the result recorded, scores
+    and bags updated, and either the next hand awaited (dealer rotated) or the
+    game over.
+
+    ``game`` gives the setup, dealer, running totals and earlier results; the
+    hand itself is ``dealt`` (masks by seat), ``bids`` and ``won`` (by seat),
+    and ``plays``, its 52 card ids in play order, the first trick led by
+    ``first_leader``.
+    """
+    standing = game._standing
+    setup = standing.setup
+    variant = setup.variant
+    rules = setup.rules
+    points, bags = checked_score_hand(variant, rules, bids, won, standing.bags)
+    scores = (standing.scores[0] + points[0], standing.scores[1] + points[1])
+    results = standing.results
+    over, winner = checked_game_end(variant, rules, scores, len(results) + 1)
+    dealer = standing.dealer
+    result = HandResult(
+        len(results), dealer, dealt, bids, won, points, bags, scores, first_leader, plays
+    )
+    return between_hands(
+        setup,
+        dealer if over else SEATS[LEFT_OF[dealer]],
+        scores,
+        bags,
+        results.appended(result),
+        winner,
+        over=over,
+    )
+
+
+def between_hands(
+    setup: GameSetup,
+    dealer: Seat,
+    scores: tuple[int, int],
+    bags: tuple[int, int],
+    results: Sequence[HandResult],
+    winner: Team | None,
+    *,
+    over: bool = False,
+) -> Game:
+    """A game with no hand in progress after ``results``: waiting for
+    ``dealer`` to deal, or over when ``winner`` is set or ``over`` (a draw)."""
+    history = results if isinstance(results, HandResults) else HandResults(results)
+    standing = Standing(setup, dealer, scores, bags, history, winner)
+    phase = _GAME_OVER if over or winner is not None else _DEAL
+    return Game(
+        standing, phase, _NO_CARDS, _NO_CARDS, _NO_BIDS, NO_SEAT, NO_SEAT, (), _NO_TRICKS, (), False
+    )
+
+
+# -- views ---------------------------------------------------------------------------
+
+
+def _view(game: Game, seat: Seat | None) -> View:
+    standing = game._standing
+    setup = standing.setup
+    return view_of(
+        seat,
+        setup.variant,
+        setup.rules,
+        game.phase,
+        dealer=standing.dealer,
+        scores=standing.scores,
+        bags=standing.bags,
+        results=standing.results,
+        winner=standing.winner,
+        dealt=game._dealt,
+        held=game._held,
+        bids=game._bids,
+        to_act=game._to_act,
+        leader=game._leader,
+        trick=game._trick,
+        won=game._won,
+        played=game._played,
+        broken=game._broken,
+        tricks=game.tricks,
+        legal=game._legal if seat is not None and seat == game._to_act else (),
+    )

@@ -43,12 +43,13 @@ import random
 from collections.abc import Callable
 from typing import Final, TypeAlias
 
+from spades_core.engine import arguments
 from spades_core.engine.game import Game, Phase, hand_first_leader
 from spades_core.engine.transitions import score_hand
 from spades_core.rules import rng as _seeded
 from spades_core.rules.legality import bid_values
 from spades_core.rules.tricks import LEFT_OF, first_leader, play_tricks, rule_flags
-from spades_core.values import _check
+from spades_core.values import checks
 from spades_core.values.errors import ArgumentTypeError, IllegalActionError, IllegalReason, brief
 
 __all__ = ["Chooser", "playout"]
@@ -79,9 +80,9 @@ def playout(game: Game, choose: Chooser | random.Random, *, hands: int | None = 
     negative ``hands``, and :class:`~spades_core.IllegalActionError` (``NOT_AN_ACTION``) when a
     chooser returns something other than an index into the legal actions.
     """
-    _check.game(game, "playout")
+    arguments.game(game, "playout")
     if hands is not None:
-        _check.count(hands, "playout", "hands", minimum=0)
+        checks.count(hands, "playout", "hands", minimum=0)
     if isinstance(choose, random.Random):
         pick: Chooser = _uniform(choose)
     elif callable(choose):
@@ -89,7 +90,7 @@ def playout(game: Game, choose: Chooser | random.Random, *, hands: int | None = 
     else:
         raise ArgumentTypeError(
             f"playout: choose must be a random.Random or a function from a number of legal "
-            f"actions to an index; got {_check.described(choose)}"
+            f"actions to an index; got {checks.described(choose)}"
         )
     played = 0
     while game.phase is not _GAME_OVER and (hands is None or played < hands):
@@ -175,7 +176,7 @@ def _finish_hand(game: Game, pick: Chooser) -> Game:
             made = list(game._bids)
             seat = game._to_act
         for _ in range(made.count(None)):
-            values = bid_values(setup, seat, dealt[seat], tuple(made))
+            values = bid_values(setup.variant, setup.rules, seat, dealt[seat], tuple(made))
             made[seat] = values[pick(len(values))]
             seat = (seat + 1) % 4
         bids = tuple(made)

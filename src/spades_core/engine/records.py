@@ -57,13 +57,13 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final, NoReturn
 
-from spades_core.engine import _compat as _deprecations
+from spades_core.engine import arguments
 from spades_core.engine.game import SEATS, Game, Phase, new_game
 from spades_core.rules import rng
 from spades_core.rules.registry import load_variant
 from spades_core.rules.rng import MAX_SEED
 from spades_core.rules.variant import Variant
-from spades_core.values import _check
+from spades_core.values import checks, deprecation
 from spades_core.values.actions import BIDS, PLAYS, Action, Play
 from spades_core.values.cards import ALL_CARDS, Card, CardSet
 from spades_core.values.errors import (
@@ -151,7 +151,7 @@ def to_record(game: Game) -> dict[str, Any]:
     with reason ``too_large``: no record is written that :func:`from_record`
     would refuse.
     """
-    _check.game(game, "to_record")
+    arguments.game(game, "to_record")
     count = len(game.hand_results) + (game.phase in (Phase.BID, Phase.PLAY))
     if count > MAX_HANDS:
         _fail(
@@ -211,9 +211,9 @@ def dumps(game: Game, *, indent: int | None = None) -> str:
     :data:`MAX_HANDS` hands, or a text longer than :data:`MAX_RECORD_SIZE`
     in UTF-8) raises it with reason ``too_large``.
     """
-    _check.game(game, "dumps")
+    arguments.game(game, "dumps")
     if indent is not None:
-        _check.whole_number(indent, "dumps", "indent")
+        checks.whole_number(indent, "dumps", "indent")
         if not 0 <= indent <= MAX_INDENT:
             raise RulesError(
                 f"dumps: indent is a number of spaces from 0 to {MAX_INDENT}, or None; "
@@ -624,7 +624,7 @@ def from_record(record: object, *, variant: Variant | None = None) -> Game:
     match the record's. Raises :class:`RecordFormatError` for any bad record.
     """
     if variant is not None:
-        _check.instance(variant, Variant, "from_record", "variant", "a Variant or None")
+        checks.instance(variant, Variant, "from_record", "variant", "a Variant or None")
     if not isinstance(record, dict):
         _fail(f"a record is a JSON object; got {_type_name(record)}", RecordReason.NOT_AN_OBJECT)
     _check_fields(record, _RECORD_FIELDS, "the record")
@@ -651,7 +651,7 @@ def loads(text: str | bytes, *, variant: Variant | None = None) -> Game:
     :class:`~spades_core.Variant`. See :func:`from_record` for ``variant``.
     """
     if variant is not None:
-        _check.instance(variant, Variant, "loads", "variant", "a Variant or None")
+        checks.instance(variant, Variant, "loads", "variant", "a Variant or None")
     return from_record(read_json(text), variant=variant)
 
 
@@ -676,6 +676,46 @@ def load_lines(lines: Iterable[str | bytes], *, variant: Variant | None = None) 
             ) from None
 
 
-def __getattr__(name: str) -> Any:
-    """Names this module offered in release 0.1 (see :mod:`spades_core.engine._compat`)."""
-    return _deprecations.module_attribute(__name__, name)
+# The deprecated records.REASONS of release 0.1: the reasons as strings, among them copies of
+# IllegalReason's values (a replayed illegal action now has reason
+# ILLEGAL_ACTION, and the IllegalReason in illegal_reason).
+_RECORD_REASONS: Final = frozenset(
+    {
+        "not_json",
+        "not_an_object",
+        "wrong_format",
+        "unsupported_version",
+        "missing_field",
+        "unknown_field",
+        "wrong_type",
+        "bad_value",
+        "unknown_variant",
+        "variant_unavailable",
+        "variant_version",
+        "bad_option",
+        "too_large",
+        "missing_deal",
+        "invalid_deal",
+        "bad_card",
+        "too_many_bids",
+        "too_many_plays",
+        "incomplete_hand",
+        "after_game_over",
+        "wrong_phase",
+        "bid_not_allowed",
+        "card_not_in_hand",
+        "must_follow_suit",
+        "spades_not_broken",
+        "must_lead_two_of_clubs",
+    }
+)
+
+__getattr__ = deprecation.OldNames(
+    "spades_core.records",
+    {
+        "REASONS": (
+            _RECORD_REASONS,
+            "spades_core.RecordReason (RecordFormatError.reason is one of its members)",
+        )
+    },
+).attribute

@@ -46,16 +46,16 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
-from spades_core.engine._build import card_set
+from spades_core.engine import arguments
 from spades_core.engine.game import SEATS, Game, Phase, new_game
 from spades_core.engine.transitions import between_hands
 from spades_core.engine.views import View
 from spades_core.rules.tricks import RANKS, SPADES
 from spades_core.rules.variant import checked_legal_bids
-from spades_core.values import _check
-from spades_core.values._check import described
+from spades_core.values import checks
 from spades_core.values.actions import BIDS, PLAYS, Deal
 from spades_core.values.cards import FULL_DECK_MASK, SUIT_MASKS, CardSet, ids_of_mask
+from spades_core.values.checks import described
 from spades_core.values.errors import (
     ArgumentTypeError,
     IllegalActionError,
@@ -175,7 +175,7 @@ class HiddenCards:
     )
 
     def __init__(self, view: View) -> None:
-        _check.view(view, "HiddenCards")
+        arguments.view(view, "HiddenCards")
         if view.phase not in (Phase.BID, Phase.PLAY):
             raise InconsistentViewError(
                 f"a view in the {view.phase.name} phase hides no cards; nothing to sample"
@@ -359,7 +359,7 @@ class HiddenCards:
 
     def sample(self, rng: random.Random) -> tuple[int, int, int, int]:
         """The four hands as held now (masks by seat number), hidden cards placed at random."""
-        rng = _check.random_generator(rng, "HiddenCards.sample")
+        rng = checks.random_generator(rng, "HiddenCards.sample")
         for _ in range(_MAX_BID_TRIES):
             held = self._place(rng)
             if self._bids_fit(held):
@@ -415,7 +415,7 @@ class HiddenCards:
             raise ArgumentTypeError(
                 f"HiddenCards.game: held must be four card masks; got {described(held)}"
             )
-        _check.whole_number(seed, "HiddenCards.game", "seed")
+        checks.whole_number(seed, "HiddenCards.game", "seed")
         return replay_hand(_hand_start(self.view, seed), self.view, self.dealt(held))
 
     def dealt(self, held: Sequence[int]) -> tuple[int, int, int, int]:
@@ -455,7 +455,7 @@ class HiddenCards:
         if legal is None:
             view = self.view
             legal = checked_legal_bids(
-                view.variant, view.rules, SEATS[seat], card_set(dealt), made_before
+                view.variant, view.rules, SEATS[seat], CardSet(dealt), made_before
             )
             if len(known) >= _HANDS_REMEMBERED:
                 known.clear()
@@ -615,8 +615,8 @@ def determinize(view: View, rng: random.Random) -> Game:
     Raises :class:`~spades_core.InconsistentViewError` when no deal fits the
     view (which never happens for a view of a real game).
     """
-    _check.view(view, "determinize")
-    rng = _check.random_generator(rng, "determinize")
+    arguments.view(view, "determinize")
+    rng = checks.random_generator(rng, "determinize")
     seed = rng.getrandbits(64)
     start = _hand_start(view, seed)
     if view.phase not in (Phase.BID, Phase.PLAY):

@@ -35,23 +35,30 @@ from typing import TYPE_CHECKING, Any, Final, final
 
 import attrs
 
-from spades_core.engine import _compat as _deprecations
-from spades_core.engine.game import Phase
+from spades_core.rules.hooks import checked_explain_bids, checked_revealed_spade_counts
 from spades_core.rules.results import HandResults, Trick
-from spades_core.rules.tricks import NO_SUIT, RANKS, breaks_spades, rule_flags, shown_out
-from spades_core.rules.variant import checked_explain_bids, checked_revealed_spade_counts
-from spades_core.values import _check
+from spades_core.rules.tricks import (
+    NO_SUIT,
+    RANKS,
+    breaks_spades,
+    first_leader,
+    rule_flags,
+    shown_out,
+    trick_winner,
+)
+from spades_core.values import checks
+from spades_core.values.action_ids import mask_of
 from spades_core.values.actions import Action, Bid, Play
-from spades_core.values.cards import Card, CardSet, Suit
+from spades_core.values.cards import ALL_CARDS, Card, CardSet, Suit
 from spades_core.values.errors import RulesError
 from spades_core.values.options import Rules
+from spades_core.values.phase import Phase
 from spades_core.values.seats import Seat, SeatMap, Team, TeamMap
 
 if TYPE_CHECKING:
-    from spades_core.engine.game import Game
     from spades_core.rules.variant import Variant
 
-__all__ = ["View", "view_for"]
+__all__ = ["View", "view_of"]
 
 
 @final
@@ -90,7 +97,6 @@ class View:
 
     # -- what the viewer may do: as on Game ----------------------------------------
 
-    @_deprecations.method_once_an_attribute
     def legal_actions(self) -> tuple[Action, ...]:
         """The viewer's legal actions when it is to act, as
         :meth:`Game.legal_actions() <spades_core.Game.legal_actions>` gives
@@ -113,14 +119,10 @@ class View:
     def legal_mask(self) -> tuple[bool, ...]:
         """66 booleans, ``True`` at each of the viewer's legal action ids (see
         :mod:`spades_core.encoding`); all ``False`` when it is not to act."""
-        from spades_core.engine.encoding import ACTIONS
-
-        legal = set(self._legal_actions)
-        return tuple(action in legal for action in ACTIONS)
+        return mask_of(self._legal_actions)
 
     # -- cards: as on Game, for the viewer's own seat -------------------------------
 
-    @_deprecations.method_once_an_attribute
     def hand(self, seat: Seat | str | None = None) -> CardSet:
         """The cards ``seat`` holds now, as :meth:`Game.hand()
         <spades_core.Game.hand>` gives them. A view shows its own seat's only:
@@ -130,7 +132,6 @@ class View:
         self._own_seat(seat, "View.hand")
         return self._hand
 
-    @_deprecations.method_once_an_attribute
     def dealt_hand(self, seat: Seat | str | None = None) -> CardSet:
         """The 13 cards ``seat`` was dealt this hand, as :meth:`Game.dealt_hand()
         <spades_core.Game.dealt_hand>` gives them, for the viewer's own seat
@@ -153,15 +154,16 @@ class View:
         return {name: getattr(self, name) for name in _VIEW_FIELDS}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        # Views pickled before hand and legal_actions became methods name
-        # their fields without the underscore.
-        for name, value in _deprecations.view_state(state).items():
-            object.__setattr__(self, name, value)
+        # Unpickling makes a bare instance; it is initialised by the
+        # constructor from the state (a view pickled by release 0.1 names
+        # hand and legal_actions without the underscore).
+        fields = {name.lstrip("_"): value for name, value in state.items()}
+        View.__init__(self, **fields)
 
     def _own_seat(self, seat: object, call: str) -> None:
         if seat is None:
             return
-        asked = _check.seat(seat, call)
+        asked = checks.seat(seat, call)
         if asked is not self.seat:
             whose = "a spectator's view" if self.seat is None else f"{self.seat}'s view"
             raise RulesError(f"{call}: {whose} does not show {asked}'s cards")
@@ -198,7 +200,7 @@ class View:
 
     def spades_left(self, seat: Seat | str) -> int | None:
         """Spades ``seat`` still holds, when its bid revealed its count."""
-        seat = _check.seat(seat, "View.spades_left")
+        seat = checks.seat(seat, "View.spades_left")
         count = self.spade_counts[seat]
         if count is None:
             return None
@@ -295,77 +297,109 @@ _SUIT_SETS: tuple[frozenset[Suit], ...] = tuple(
     frozenset(suit for suit in Suit if mask >> suit & 1) for mask in range(16)
 )
 _NO_SUITS = _SUIT_SETS[0]
+_SEATS: Final = (Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST)
 # The seats in play order when each seat leads.
 _PLAY_ORDER: Final = tuple(tuple((leader + i) % 4 for i in range(4)) for leader in range(4))
 
 
-def _shown_out(game: Game) -> SeatMap[frozenset[Suit]]:
-    """What every card played this hand proves, replayed with the trick rules."""
-    any_spade, _ = rule_flags(game._standing.setup.rules)
-    # The card ids of each trick are slices of the game's own, in play order.
-    played = game._played
-    tricks: list[tuple[int, tuple[int, ...]]] = [
-        (trick.leader, played[start : start + 4])
-        for start, trick in zip(range(0, len(played), 4), game.tricks, strict=True)
-    ]
-    if game._trick:
-        tricks.append((game._leader, game._trick))
+def _shown_out(
+    any_spade: bool,
+    first_leader: int,
+    played: tuple[int, ...],
+    leader: int,
+    trick: tuple[int, ...],
+) -> SeatMap[frozenset[Suit]]:
+    """What every card played this hand proves, replayed with the trick rules:
+    ``played`` are the card ids of the completed tricks in play order, the
+    first led by seat number ``first_leader``; ``trick`` the cards of the trick
+    in progress, led by ``leader``."""
     out = [0, 0, 0, 0]
     broken = False
-    for leader, cards in tricks:
+    lead = first_leader
+    tricks = [played[start : start + 4] for start in range(0, len(played), 4)]
+    if trick:
+        tricks.append(trick)
+    for number, cards in enumerate(tricks):
+        if number == len(played) // 4:
+            lead = leader
         led = NO_SUIT
         suit = cards[0] // RANKS
         # The trick in progress may have fewer cards than seats.
-        for seat, card in zip(_PLAY_ORDER[leader], cards, strict=False):
+        for seat, card in zip(_PLAY_ORDER[lead], cards, strict=False):
             out[seat] |= shown_out(card, led, broken)
             if not broken:
                 broken = breaks_spades(card, led, any_spade)
             led = suit
+        if len(cards) == 4:
+            lead = (lead + trick_winner(cards)) % 4
     return SeatMap(tuple(_SUIT_SETS[mask] for mask in out))
 
 
-def view_for(game: Game, seat: Seat | None) -> View:
-    """The view of ``game`` for ``seat`` (``None``: a spectator)."""
-    in_hand = game.phase in (Phase.BID, Phase.PLAY)
+def view_of(
+    seat: Seat | None,
+    variant: Variant,
+    rules: Rules,
+    phase: Phase,
+    *,
+    dealer: Seat,
+    scores: tuple[int, int],
+    bags: tuple[int, int],
+    results: HandResults,
+    winner: Team | None,
+    dealt: tuple[int, ...],
+    held: tuple[int, ...],
+    bids: tuple[int | None, ...],
+    to_act: int,
+    leader: int,
+    trick: tuple[int, ...],
+    won: tuple[int, ...],
+    played: tuple[int, ...],
+    broken: bool,
+    tricks: tuple[Trick, ...],
+    legal: tuple[Action, ...],
+) -> View:
+    """The view for ``seat`` (``None``: a spectator) of a game given by its
+    parts, as :meth:`Game.view <spades_core.Game.view>` passes them: hands as
+    masks and seats as numbers by seat (``to_act`` -1 for none), the card ids
+    of the completed tricks (``played``) and of the one in progress
+    (``trick``, led by ``leader``), and the legal actions of the viewer."""
+    in_hand = phase is Phase.BID or phase is Phase.PLAY
     viewer = None if seat is None else Seat(seat)
-    to_act = game.to_act
-    bids: SeatMap[int | None] = SeatMap(game._bids)
-    standing = game._standing
-    setup = standing.setup
     if in_hand:
         spade_counts: SeatMap[int | None] = SeatMap(
-            checked_revealed_spade_counts(setup.variant, setup.rules, game._bids, dealt=game._dealt)
+            checked_revealed_spade_counts(variant, rules, bids, dealt=dealt)
         )
-        shown_out = _shown_out(game)
-        cards_left = SeatMap(tuple(mask.bit_count() for mask in game._held))
+        any_spade, two_of_clubs = rule_flags(rules)
+        first = first_leader(dealer, dealt, two_of_clubs)
+        shown = _shown_out(any_spade, first, played, leader, trick)
+        cards_left = SeatMap(tuple(mask.bit_count() for mask in held))
     else:
         spade_counts = SeatMap((None, None, None, None))
-        shown_out = SeatMap((_NO_SUITS,) * 4)
+        shown = SeatMap((_NO_SUITS,) * 4)
         cards_left = SeatMap((0, 0, 0, 0))
-    legal: tuple[Action, ...] = ()
-    if viewer is not None and viewer == to_act:
-        legal = game.legal_actions()
     return View(
         seat=viewer,
-        variant=setup.variant,
-        rules=setup.rules,
-        phase=game.phase,
-        hand_number=len(standing.results),
-        dealer=standing.dealer,
-        to_act=to_act,
-        hand=CardSet(game._held[viewer]) if viewer is not None and in_hand else CardSet(0),
-        bids=bids,
-        tricks=game.tricks,
-        current_trick=game.current_trick,
-        leader=game.leader,
-        tricks_won=SeatMap(game._won),
-        spades_broken=game._broken,
-        scores=TeamMap(standing.scores),
-        bags=TeamMap(standing.bags),
-        hand_results=standing.results,
-        winner=standing.winner,
+        variant=variant,
+        rules=rules,
+        phase=phase,
+        hand_number=len(results),
+        dealer=dealer,
+        to_act=_SEATS[to_act] if to_act >= 0 else None,
+        hand=CardSet(held[viewer]) if viewer is not None and in_hand else CardSet(0),
+        bids=SeatMap(bids),
+        tricks=tricks,
+        current_trick=tuple(
+            (_SEATS[(leader + i) % 4], ALL_CARDS[card]) for i, card in enumerate(trick)
+        ),
+        leader=_SEATS[leader] if phase is Phase.PLAY else None,
+        tricks_won=SeatMap(won),
+        spades_broken=broken,
+        scores=TeamMap(scores),
+        bags=TeamMap(bags),
+        hand_results=results,
+        winner=winner,
         legal_actions=legal,
-        shown_out=shown_out,
+        shown_out=shown,
         spade_counts=spade_counts,
         cards_left=cards_left,
     )

@@ -32,9 +32,10 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from spades_core.engine import arguments
 from spades_core.engine.game import Phase
 from spades_core.engine.views import View
-from spades_core.values import _check
+from spades_core.values import checks
 from spades_core.values.errors import ArgumentTypeError
 from spades_core.values.seats import Seat
 
@@ -168,12 +169,12 @@ def _set_cards(vector: Vector, offset: int, mask: int) -> None:
 
 
 def _check_arguments(view: object, out: object, size: int, call: str) -> None:
-    _check.view(view, call)
+    arguments.view(view, call)
     if out is not None and not (
         isinstance(out, np.ndarray) and out.shape == (size,) and out.dtype == np.float32
     ):
         raise ArgumentTypeError(
-            f"{call}: out must be a float32 array of {size} numbers; got {_check.described(out)}"
+            f"{call}: out must be a float32 array of {size} numbers; got {checks.described(out)}"
         )
 
 

@@ -66,6 +66,7 @@ import numpy as np
 import pyspiel
 
 from spades_core.bots import deal_sampler, playout_value
+from spades_core.engine import arguments
 from spades_core.engine.encoding import (
     BID_ID_BASE,
     NUM_ACTIONS,
@@ -83,7 +84,7 @@ from spades_core.envs import _episode, features
 from spades_core.rules.registry import available_variants, load_variant
 from spades_core.rules.rng import hands_of_deck
 from spades_core.rules.variant import Variant
-from spades_core.values import _check
+from spades_core.values import checks
 from spades_core.values.actions import Action
 from spades_core.values.cards import ALL_CARDS
 from spades_core.values.errors import (
@@ -230,7 +231,7 @@ def game_parameters(
     if rules is None:
         rules = chosen.rules()
     else:
-        _check.instance(rules, Rules, "game_parameters", "rules", "a Rules (from Variant.rules)")
+        checks.instance(rules, Rules, "game_parameters", "rules", "a Rules (from Variant.rules)")
     parameters: dict[str, Any] = {"variant": chosen.id, **own}
     for name, value in rules.overrides:
         parameter = _OPTIONS.get(name)
@@ -316,7 +317,7 @@ class SpadesCoreGame(pyspiel.Game):  # type: ignore[misc]
         if params is not None and not isinstance(params, Mapping):
             raise ArgumentTypeError(
                 "SpadesCoreGame: params must be a mapping of names to values; "
-                f"got {_check.described(params)}"
+                f"got {checks.described(params)}"
             )
         given = dict(params or {})
         variant_id = given.get("variant", _OWN_PARAMETERS["variant"])
@@ -374,7 +375,7 @@ class SpadesCoreGame(pyspiel.Game):  # type: ignore[misc]
     def state_from_game(self, game: Game) -> SpadesCoreState:
         """A state at ``game`` (of this game's variant and rules), starting an
         episode at its current hand (its points count from the current scores)."""
-        _check.game(game, "state_from_game")
+        arguments.game(game, "state_from_game")
         if game.variant.id != self.variant.id or not _same_rules(
             game.variant, game.rules, self.rules
         ):
@@ -1048,7 +1049,7 @@ class ISMCTSPlayer:
         if not callable(make_bot):
             raise ArgumentTypeError(
                 "ISMCTSPlayer: make_bot must build a bot from a game; "
-                f"got {_check.described(make_bot)}"
+                f"got {checks.described(make_bot)}"
             )
         self._make_bot = make_bot
         self._rng = random.Random(seed)
@@ -1130,7 +1131,7 @@ class ISMCTSPlayer:
 
     def choose(self, view: View) -> Action:
         """The bot's action for ``view`` (one of ``view.legal_actions()``)."""
-        _check.view(view, "ISMCTSPlayer.choose")
+        arguments.view(view, "ISMCTSPlayer.choose")
         if not view.is_my_turn:
             raise IllegalActionError(
                 IllegalReason.NOT_YOUR_TURN, f"the view's seat ({view.seat}) is not to act"
@@ -1159,11 +1160,11 @@ class ISMCTSPlayer:
 
 
 def _check_search(simulations: object, seed: object, uct_c: object, call: str) -> None:
-    _check.count(simulations, call, "simulations", minimum=1)
-    _check.seed(seed, call, maximum=2**32 - 1)
+    checks.count(simulations, call, "simulations", minimum=1)
+    checks.seed(seed, call, maximum=2**32 - 1)
     if type(uct_c) not in (int, float):
         raise ArgumentTypeError(
-            f"{call}: uct_c must be a positive number; got {_check.described(uct_c)}"
+            f"{call}: uct_c must be a positive number; got {checks.described(uct_c)}"
         )
     if not 0 < uct_c < float("inf"):  # type: ignore[operator]
         raise RulesError(f"uct_c must be a positive number; got {brief(uct_c)}")
@@ -1185,7 +1186,7 @@ class NormalRollouts:
 
     def evaluate(self, state: SpadesCoreState) -> np.ndarray[Any, np.dtype[np.float64]]:
         """Each player's value of ``state`` (a state of a ``hands=1`` episode)."""
-        _check.instance(
+        checks.instance(
             state, SpadesCoreState, "NormalRollouts.evaluate", "state", "a SpadesCoreState"
         )
         value = playout_value(state.game, Team.NS) / VALUE_SCALE
@@ -1193,7 +1194,7 @@ class NormalRollouts:
 
     def prior(self, state: SpadesCoreState) -> list[tuple[int, float]]:
         """Equal probabilities over the legal actions."""
-        _check.instance(
+        checks.instance(
             state, SpadesCoreState, "NormalRollouts.prior", "state", "a SpadesCoreState"
         )
         legal = state.legal_actions()

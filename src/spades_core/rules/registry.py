@@ -40,8 +40,8 @@ from typing import Final, cast, final
 
 import attrs
 
-from spades_core.rules.variant import Variant
-from spades_core.values import _check
+from spades_core.rules.variant import Variant, set_variant_loader
+from spades_core.values import checks
 from spades_core.values.errors import (
     DuplicateVariantError,
     VariantLoadError,
@@ -330,7 +330,7 @@ def load_variant(variant_id: str) -> Variant:
     :class:`NotAVariantError`, :class:`VariantIdMismatchError`); anything but
     text, :class:`~spades_core.ArgumentTypeError`.
     """
-    _check.instance(variant_id, str, "load_variant", "variant_id", "a variant id like 'classic'")
+    checks.instance(variant_id, str, "load_variant", "variant_id", "a variant id like 'classic'")
     return _REGISTRY.load(variant_id)
 
 
@@ -340,3 +340,6 @@ def refresh_variants() -> None:
     Existing games keep their variant objects."""
     importlib.invalidate_caches()
     _REGISTRY.refresh()
+
+
+set_variant_loader(load_variant)

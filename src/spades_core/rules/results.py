@@ -9,6 +9,7 @@ copying them: a game of 60,000 hands costs the same per hand as one of 10.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
 from typing import Any, Final, SupportsIndex, final, overload
@@ -16,7 +17,6 @@ from typing import Any, Final, SupportsIndex, final, overload
 import attrs
 
 from spades_core.rules.tricks import LEFT_OF, trick_winner
-from spades_core.values._construction import under_construction
 from spades_core.values.cards import ALL_CARDS, Card, CardSet
 from spades_core.values.seats import Seat, SeatMap, TeamMap
 
@@ -73,7 +73,6 @@ class HandResult:
     _scores: tuple[int, int]
     _first_leader: int
     _plays: tuple[int, ...]
-    _played: tuple[Trick, ...] | None = attrs.field(default=None, eq=False, repr=False, hash=False)
 
     @property
     def number(self) -> int:
@@ -115,14 +114,10 @@ class HandResult:
         """Running score per team after the hand."""
         return TeamMap(self._scores)
 
-    @property
+    @functools.cached_property
     def played(self) -> tuple[Trick, ...]:
         """The 13 tricks in order."""
-        played = self._played
-        if played is None:
-            played = tricks_of_plays(self._first_leader, self._plays)
-            _store_played(self, played)
-        return played
+        return tricks_of_plays(self._first_leader, self._plays)
 
     def summary(self) -> dict[str, Any]:
         """The result as plain JSON-ready data: dealer, bids, tricks, points,
@@ -234,38 +229,21 @@ class HandResults(Sequence[HandResult]):
         return HandResults, (tuple(self._as_list()),)
 
 
-_new_object = object.__new__
-_set_items: Callable[[HandResults, list[HandResult]], None] = vars(HandResults)["_items"].__set__
-_set_length: Callable[[HandResults, int], None] = vars(HandResults)["_length"].__set__
-
-
 def _history(items: list[HandResult], length: int) -> HandResults:
-    history: HandResults = _new_object(HandResults)
-    _set_items(history, items)
-    _set_length(history, length)
+    # A history sharing ``items``, of which it reads the first ``length``.
+    history: HandResults = object.__new__(HandResults)
+    history._items = items
+    history._length = length
     return history
-
-
-# The cache slot is written past the frozen __setattr__ (it is not part of the value).
-_store_played: Callable[[HandResult, tuple[Trick, ...]], None] = vars(HandResult)["_played"].__set__
-# Built by plain stores (see spades_core.values._construction): a trick record per trick played.
-_TRICK_UNDER_CONSTRUCTION: Final = under_construction(Trick)
 
 
 def make_trick(leader: int, cards: Sequence[int], winner: int) -> Trick:
     """The :class:`Trick` record of four card ids led by seat number ``leader``."""
-    trick: Any = _new_object(_TRICK_UNDER_CONSTRUCTION)
-    trick.leader = SEATS[leader]
-    trick.cards = (
-        ALL_CARDS[cards[0]],
-        ALL_CARDS[cards[1]],
-        ALL_CARDS[cards[2]],
-        ALL_CARDS[cards[3]],
+    return Trick(
+        SEATS[leader],
+        (ALL_CARDS[cards[0]], ALL_CARDS[cards[1]], ALL_CARDS[cards[2]], ALL_CARDS[cards[3]]),
+        SEATS[winner],
     )
-    trick.winner = SEATS[winner]
-    trick.__class__ = Trick
-    built: Trick = trick
-    return built
 
 
 def tricks_of_plays(first_leader: int, plays: Sequence[int]) -> tuple[Trick, ...]:

@@ -29,6 +29,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from spades_core.rules.tricks import LEFT_OF
+from spades_core.values.checks import MAX_SEED
 
 __all__ = [
     "MAX_SEED",
@@ -40,8 +41,6 @@ __all__ = [
     "shuffled_deck",
 ]
 
-MAX_SEED: Final = (1 << 64) - 1
-"""The largest seed: a seed is a whole number from 0 to 2**64-1 (one 64-bit word)."""
 _MASK64: Final = (1 << 64) - 1
 _GAMMA: Final = 0x9E3779B97F4A7C15
 _PURPOSE_DEALER: Final = 1

@@ -13,19 +13,14 @@ checked against the fixtures without playing a hand:
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING, Any, Final, final
+from typing import Any, Final, final
 
 import attrs
 
-from spades_core.values import _check
-from spades_core.values._enums import CheckedLookup
-from spades_core.values.errors import ArgumentTypeError, RulesError
+from spades_core.values import checks
+from spades_core.values.enums import CheckedLookup
 from spades_core.values.options import BagOverflow, DoubleNil, NilTricks, Rules
 from spades_core.values.seats import Seat, Team, TeamMap
-
-if TYPE_CHECKING:
-    from spades_core.engine.game import Game
-    from spades_core.engine.views import View
 
 __all__ = [
     "TRICK_POINTS",
@@ -35,7 +30,6 @@ __all__ = [
     "bag_cost",
     "game_outcome",
     "itemised_score",
-    "score_breakdown",
     "score_hand",
     "score_team",
     "why_games_may_not_end",
@@ -50,7 +44,7 @@ class ScoreKind(enum.Enum, metaclass=CheckedLookup):
 
     @classmethod
     def _missing_(cls, value: object) -> ScoreKind:
-        raise _check.not_a_member(cls, value)
+        raise checks.not_a_member(cls, value)
 
     CONTRACT_MADE = "contract_made"
     """The partnership took at least its contract: 10 points per trick bid."""
@@ -351,8 +345,8 @@ def bag_cost(limit: int | None, penalty: int) -> float:
     # The hard bot's search asks this at every leaf: the usual case is one test.
     if type(penalty) is int and (limit is None or (type(limit) is int and limit > 0)):
         return 0.0 if limit is None else penalty / limit
-    _check.whole_number(penalty, "bag_cost", "penalty")
-    _check.count(limit, "bag_cost", "limit", minimum=1)
+    checks.whole_number(penalty, "bag_cost", "penalty")
+    checks.count(limit, "bag_cost", "limit", minimum=1)
     raise AssertionError("unreachable: the checks above raise")  # pragma: no cover
 
 
@@ -417,62 +411,4 @@ def why_games_may_not_end(rules: Rules) -> str | None:
         f"{cost}, more than the {TRICK_POINTS} points a bid trick earns, and with no "
         "loss floor and no hand limit nothing stops scores that keep falling; "
         "set loss_floor or max_hands"
-    )
-
-
-def score_breakdown(game: Game | View, hand: int = -1) -> ScoreBreakdown:
-    """The itemised score of a finished hand of ``game`` (a
-    :class:`~spades_core.Game` or a :class:`~spades_core.views.View` of one):
-    by default the last, else the hand numbered ``hand`` (0-based; negative
-    counts from the end, as in ``game.hand_results[hand]``).
-
-    The items are the variant's own (see
-    :meth:`~spades_core.Variant.score_items`): the standard scoring's steps
-    for a variant that scores the standard way, and for one that scores its
-    own way without itemising, one :attr:`ScoreKind.VARIANT` item per team
-    carrying its points. Either way each team's items add up to the hand's
-    points. Computed when asked for: playing a hand never builds it.
-
-    >>> import random
-    >>> import spades_core as sc
-    >>> from spades_core.playouts import playout
-    >>> game = playout(sc.new_game("classic", seed=4), random.Random(4))
-    >>> breakdown = score_breakdown(game)
-    >>> sum(item.points for item in breakdown.team_items(sc.Team.NS)) == game.scores[sc.Team.NS]
-    True
-
-    Raises :class:`~spades_core.ArgumentTypeError` for something other than a
-    game or view, or a ``hand`` that is not a whole number, and
-    :class:`~spades_core.RulesError` for a hand that has not been finished.
-    """
-    from spades_core.rules.results import HandResults
-    from spades_core.rules.variant import Variant, checked_score_items
-
-    variant = getattr(game, "variant", None)
-    rules = getattr(game, "rules", None)
-    results = getattr(game, "hand_results", None)
-    if (
-        not isinstance(variant, Variant)
-        or not isinstance(rules, Rules)
-        or not isinstance(results, HandResults)
-    ):
-        raise ArgumentTypeError(
-            f"score_breakdown: game must be a Game or a View; got {_check.described(game)}"
-        )
-    hand = _check.whole_number(hand, "score_breakdown", "hand")
-    count = len(results)
-    number = hand + count if hand < 0 else hand
-    if not 0 <= number < count:
-        raise RulesError(
-            f"score_breakdown: hand {hand} is not a finished hand of this game "
-            f"({_count(count, 'hand')} finished)"
-        )
-    result = results[number]
-    before = results[number - 1].bags.values_ if number else (0, 0)
-    return checked_score_items(
-        variant,
-        rules,
-        result.bids.values_,
-        result.tricks.values_,
-        (before[0], before[1]),
     )

@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from spades_core.engine import _compat as _deprecations
+from spades_core.values import deprecation
 from spades_core.values.cards import SUIT_MASKS
 from spades_core.values.options import BreakRule, FirstLead, Rules
 
@@ -294,5 +294,10 @@ def play_tricks(
         won[winner] += 1
 
 
-__getattr__ = _deprecations.module_getattr(__name__)
-"""Names this module offered in release 0.1 (see :mod:`spades_core.engine._compat`)."""
+# Assigned, not defined: a compiled module's own __getattr__ would be asked
+# for __file__ while the module is still being set up.
+__getattr__ = deprecation.OldNames(
+    "spades_core.tricks",
+    {"legal_mask": (legal_card_mask, "spades_core.tricks.legal_card_mask")},
+).attribute
+"""Names this module offered in release 0.1, with a warning."""

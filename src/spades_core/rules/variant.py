@@ -36,20 +36,19 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from itertools import islice
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Final, TypeAlias
+from typing import Any, Final, TypeAlias
 
+from spades_core.rules.array_forms import ArrayForms
 from spades_core.rules.scoring import (
-    ScoreBreakdown,
     ScoreItem,
-    ScoreKind,
     game_outcome,
     itemised_score,
     score_hand,
 )
-from spades_core.values import _check
+from spades_core.values import checks
 from spades_core.values.cards import SUIT_MASKS, CardSet, Suit
 from spades_core.values.errors import (
     ArgumentTypeError,
@@ -61,21 +60,15 @@ from spades_core.values.errors import (
 from spades_core.values.options import STANDARD_OPTIONS, UNIVERSAL_OPTIONS, OptionSpec, Rules
 from spades_core.values.seats import Seat, SeatMap, Team, TeamMap
 
-if TYPE_CHECKING:
-    from spades_core.batch import ArrayForms
-
 __all__ = [
     "HAND_SCORE_LIMIT",
+    "NUMBER_OF_BIDS",
     "OptionDefaults",
     "Variant",
-    "checked_explain_bids",
-    "checked_game_end",
-    "checked_game_outcome",
     "checked_legal_bids",
-    "checked_revealed_spade_counts",
-    "checked_score_hand",
-    "checked_score_items",
     "describe_bids",
+    "hook_failure",
+    "set_variant_loader",
 ]
 
 _ID_PATTERN = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
@@ -91,6 +84,18 @@ OptionDefaults: TypeAlias = Mapping[Any, object]
 name or an :class:`OptionSpec`) mapped to its default. (Typed loosely because
 a mapping's key type is invariant: ``dict[str, object]`` is not a
 ``Mapping[str | OptionSpec, object]``; the constructor checks every key.)"""
+
+
+# The registry's loader of installed variants, which pickling asks whether a
+# variant is the installed one of its id: the registry sits above this
+# module, so it passes its loader in when it is imported.
+_installed_variants: list[Callable[[str], Variant]] = []
+
+
+def set_variant_loader(load: Callable[[str], Variant]) -> None:
+    """Make ``load`` (the registry's :func:`~spades_core.load_variant`) the
+    function that finds an installed variant by id when a variant is pickled."""
+    _installed_variants[:] = [load]
 
 
 class Variant:
@@ -191,10 +196,9 @@ class Variant:
         derivation = self.__dict__.get("_derivation")
         if derivation is not None:
             return (_derive, derivation)
-        from spades_core.rules.registry import load_variant
-
+        load_variant = _installed_variants[0] if _installed_variants else None
         try:
-            installed = load_variant(self.id) is self
+            installed = load_variant is not None and load_variant(self.id) is self
         except SpadesError:
             installed = False
         if not installed:
@@ -385,7 +389,7 @@ class Variant:
         Nil or 3-5 here."``.
         """
         legal = checked_legal_bids(self, rules, seat, hand, bids)
-        if len(legal) == _EVERY_BID:
+        if len(legal) == NUMBER_OF_BIDS:
             return None
         return f"The {self.title} rules allow you to bid only {describe_bids(legal)} here."
 
@@ -511,7 +515,8 @@ _BID_LISTS: Final[dict[object, tuple[int, ...]]] = {}
 _SPADES: Final = SUIT_MASKS[Suit.SPADES]
 
 
-def _failed(variant: Variant, hook: str, error: BaseException) -> VariantLoadError:
+def hook_failure(variant: Variant, hook: str, error: BaseException) -> VariantLoadError:
+    """The error for ``variant``'s ``hook`` failing with ``error``."""
     return VariantLoadError(f"variant {variant.id!r} failed in {hook}: {brief(error, 200)}")
 
 
@@ -528,7 +533,7 @@ def checked_legal_bids(
     except SpadesError:
         raise
     except (Exception, SystemExit) as error:
-        raise _failed(variant, "legal_bids", error) from error
+        raise hook_failure(variant, "legal_bids", error) from error
     kind = type(values)
     key: object = None
     if kind is tuple or kind is range:
@@ -555,7 +560,7 @@ def _check_bid_list(variant: Variant, values: object, key: object) -> tuple[int,
         try:  # at most 15: enough to see one too many
             bids = list(islice(values, 15))
         except (Exception, SystemExit) as error:
-            raise _failed(variant, "legal_bids", error) from error
+            raise hook_failure(variant, "legal_bids", error) from error
     if (
         not bids
         or not all(type(bid) is int and 0 <= bid <= 13 for bid in bids)
@@ -577,250 +582,10 @@ def _check_bid_list(variant: Variant, values: object, key: object) -> tuple[int,
     return checked
 
 
-def checked_revealed_spade_counts(
-    variant: Variant,
-    rules: Rules,
-    bids: tuple[int | None, ...],
-    *,
-    dealt: tuple[int, ...] | None = None,
-) -> tuple[int | None, ...]:
-    """The dealt spade counts the bids made so far reveal, by seat number
-    (``None``: not revealed), by the variant's
-    :meth:`~Variant.revealed_spade_counts` for ``bids`` by seat number
-    (``None`` for a seat that has not bid).
-
-    Raises :class:`~spades_core.VariantLoadError` naming the variant when the
-    hook fails or answers anything but a mapping of seats to counts 0-13;
-    and, given ``dealt`` (the four dealt hands' card masks), when it reveals
-    a count that is not the number of spades the seat was dealt: a count the
-    deal does not have would make every view of the hand one that no deal
-    can produce.
-    """
-    if type(variant).revealed_spade_counts is Variant.revealed_spade_counts:
-        return (None, None, None, None)
-    made = MappingProxyType({_SEATS[i]: bid for i, bid in enumerate(bids) if bid is not None})
-    try:
-        counts = variant.revealed_spade_counts(rules, made)
-        found = tuple(counts.get(seat) for seat in _SEATS)
-    except SpadesError:
-        raise
-    except (Exception, SystemExit) as error:
-        raise _failed(variant, "revealed_spade_counts", error) from error
-    if not all(count is None or (type(count) is int and 0 <= count <= 13) for count in found):
-        raise VariantLoadError(
-            f"variant {variant.id!r}: revealed_spade_counts must map seats to spade counts "
-            f"0-13; it returned {brief(counts)}"
-        )
-    if dealt is not None:
-        for seat, count in zip(_SEATS, found, strict=True):
-            if count is not None and count != (dealt[seat] & _SPADES).bit_count():
-                # The message does not say what the seat holds: a player may read it.
-                raise VariantLoadError(
-                    f"variant {variant.id!r}: revealed_spade_counts reveals {count} spades for "
-                    f"{seat.name.title()}, which {seat.name.title()} was not dealt; a revealed "
-                    "count must be what the bids prove about the deal"
-                )
-    return found
-
-
-def _team_numbers(value: object, lowest: int) -> tuple[int, int] | None:
-    """The two whole numbers a hook's ``TeamMap`` holds, if they lie within
-    ``lowest`` and :data:`HAND_SCORE_LIMIT`; ``None`` for anything else."""
-    if type(value) is not TeamMap:
-        return None
-    numbers = value.values_
-    if type(numbers) is not tuple or len(numbers) != 2:
-        return None
-    first, second = numbers
-    if type(first) is not int or type(second) is not int:
-        return None
-    if not (lowest <= first <= HAND_SCORE_LIMIT and lowest <= second <= HAND_SCORE_LIMIT):
-        return None
-    return first, second
-
-
-def checked_score_hand(
-    variant: Variant,
-    rules: Rules,
-    bids: tuple[int, ...],
-    tricks: tuple[int, ...],
-    bags_before: tuple[int, int],
-) -> tuple[tuple[int, int], tuple[int, int]]:
-    """``((points NS, points EW), (bags NS, bags EW))`` by the variant's
-    :meth:`~Variant.score_hand` for bids and tricks by seat number.
-
-    Raises :class:`~spades_core.VariantLoadError` naming the variant when the
-    hook fails or answers anything but two ``TeamMap`` objects of whole
-    numbers, points within ±:data:`HAND_SCORE_LIMIT` and bags from 0.
-    """
-    if type(variant).score_hand is Variant.score_hand:
-        return score_hand(rules, bids, tricks, bags_before)  # type: ignore[arg-type]
-    try:
-        result: object = variant.score_hand(
-            rules, SeatMap(bids), SeatMap(tricks), TeamMap(bags_before)
-        )
-    except SpadesError:
-        raise
-    except (Exception, SystemExit) as error:
-        raise _failed(variant, "score_hand", error) from error
-    points = bags = None
-    if type(result) is tuple and len(result) == 2:
-        points = _team_numbers(result[0], -HAND_SCORE_LIMIT)
-        bags = _team_numbers(result[1], 0)
-    if points is None or bags is None:
-        raise VariantLoadError(
-            f"variant {variant.id!r}: score_hand must return (points, bags after) as two "
-            f"TeamMap objects of whole numbers, points within ±{HAND_SCORE_LIMIT:,} and "
-            f"bags from 0 to {HAND_SCORE_LIMIT:,}; it returned {brief(result, 120)}"
-        )
-    return points, bags
-
-
-def checked_game_outcome(variant: Variant, rules: Rules, scores: tuple[int, int]) -> Team | None:
-    """The variant's :meth:`~Variant.game_outcome` for running ``scores`` (NS, EW).
-
-    Raises :class:`~spades_core.VariantLoadError` naming the variant when the
-    hook fails or answers anything but ``Team.NS``, ``Team.EW`` or ``None``.
-    """
-    if type(variant).game_outcome is Variant.game_outcome:
-        return game_outcome(rules, scores)
-    try:
-        outcome: object = variant.game_outcome(rules, TeamMap(scores))
-    except SpadesError:
-        raise
-    except (Exception, SystemExit) as error:
-        raise _failed(variant, "game_outcome", error) from error
-    if outcome is not None and type(outcome) is not Team:
-        raise VariantLoadError(
-            f"variant {variant.id!r}: game_outcome must return Team.NS, Team.EW or None; "
-            f"it returned {brief(outcome)}"
-        )
-    return outcome
-
-
-def checked_game_end(
-    variant: Variant, rules: Rules, scores: tuple[int, int], hands: int
-) -> tuple[bool, Team | None]:
-    """Whether the game is over after its ``hands``-th hand left ``scores``
-    (NS, EW), and the winner (``None``: none yet, or a draw).
-
-    The variant's :meth:`~Variant.game_outcome` decides first. When it plays
-    on and ``rules.max_hands`` hands have been played, the game ends anyway:
-    the higher score wins, and equal scores are a draw.
-    """
-    winner = checked_game_outcome(variant, rules, scores)
-    if winner is not None:
-        return True, winner
-    limit = rules.max_hands
-    if limit is None or hands < limit:
-        return False, None
-    ns, ew = scores
-    return True, None if ns == ew else (Team.NS if ns > ew else Team.EW)
-
-
-# -- itemising a hand's score, checked ------------------------------------------
-
-_MOST_SCORE_ITEMS: Final = 100
-
-
-def checked_score_items(
-    variant: Variant,
-    rules: Rules,
-    bids: tuple[int, ...],
-    tricks: tuple[int, ...],
-    bags_before: tuple[int, int],
-) -> ScoreBreakdown:
-    """The :class:`~spades_core.scoring.ScoreBreakdown` of a hand by the
-    variant's :meth:`~Variant.score_items`, for bids and tricks by seat number.
-
-    A variant that overrides :meth:`~Variant.score_hand` but not
-    :meth:`~Variant.score_items` gets one ``VARIANT`` item per team carrying
-    the points and bags its ``score_hand`` gave. Raises
-    :class:`~spades_core.VariantLoadError` naming the variant when the hook
-    fails, answers anything but :class:`~spades_core.scoring.ScoreItem`
-    objects, or items that do not add up to the points and bags of
-    :meth:`~Variant.score_hand`.
-    """
-    points, bags = checked_score_hand(variant, rules, bids, tricks, bags_before)
-    kind = type(variant)
-    if kind.score_items is Variant.score_items and kind.score_hand is not Variant.score_hand:
-        items: tuple[ScoreItem, ...] = tuple(
-            ScoreItem(
-                ScoreKind.VARIANT,
-                team,
-                points[team],
-                bags[team] - bags_before[team],
-                f"scored by the {variant.title} rules",
-            )
-            for team in Team
-        )
-    else:
-        items = _asked_score_items(variant, rules, bids, tricks, bags_before)
-    for team in Team:
-        mine = [item for item in items if item.team is team]
-        if (
-            sum(item.points for item in mine) != points[team]
-            or bags_before[team] + sum(item.bags for item in mine) != bags[team]
-        ):
-            raise VariantLoadError(
-                f"variant {variant.id!r}: score_items must add up to what score_hand gives "
-                f"each team; {team.name}'s items give {sum(item.points for item in mine)} "
-                f"points and {sum(item.bags for item in mine):+} bags, score_hand "
-                f"{points[team]} points and {bags[team] - bags_before[team]:+} bags"
-            )
-    ordered = tuple(item for team in Team for item in items if item.team is team)
-    return ScoreBreakdown(ordered, TeamMap(points), TeamMap(bags_before), TeamMap(bags))
-
-
-def _asked_score_items(
-    variant: Variant,
-    rules: Rules,
-    bids: tuple[int, ...],
-    tricks: tuple[int, ...],
-    bags_before: tuple[int, int],
-) -> tuple[ScoreItem, ...]:
-    try:
-        answer: object = variant.score_items(
-            rules, SeatMap(bids), SeatMap(tricks), TeamMap(bags_before)
-        )
-        items = (
-            tuple(islice(answer, _MOST_SCORE_ITEMS + 1))
-            if isinstance(answer, Iterable) and not isinstance(answer, str | bytes | Mapping)
-            else None
-        )
-    except SpadesError:
-        raise
-    except (Exception, SystemExit) as error:
-        raise _failed(variant, "score_items", error) from error
-    if (
-        items is None
-        or len(items) > _MOST_SCORE_ITEMS
-        or not all(
-            type(item) is ScoreItem
-            and type(item.kind) is ScoreKind
-            and type(item.team) is Team
-            and (item.seat is None or type(item.seat) is Seat)
-            and type(item.label) is str
-            and type(item.points) is int
-            and type(item.bags) is int
-            and abs(item.points) <= HAND_SCORE_LIMIT
-            and abs(item.bags) <= HAND_SCORE_LIMIT
-            for item in items
-        )
-    ):
-        raise VariantLoadError(
-            f"variant {variant.id!r}: score_items must return at most {_MOST_SCORE_ITEMS} "
-            "ScoreItem objects, each with a ScoreKind, a Team, whole numbers of points and "
-            f"bags and a str label; it returned {brief(answer, 120)}"
-        )
-    return items
-
-
 # -- explaining bid limits, checked ---------------------------------------------
 
-_EVERY_BID: Final = 14
+NUMBER_OF_BIDS: Final = 14
 """How many bids there are, Nil to 13: a seat with all of them open has no limit to explain."""
-_LONGEST_EXPLANATION: Final = 400
 
 
 def describe_bids(bids: Iterable[int]) -> str:
@@ -834,9 +599,9 @@ def describe_bids(bids: Iterable[int]) -> str:
     """
     if isinstance(bids, (str, bytes)) or not isinstance(bids, Iterable):
         raise ArgumentTypeError(
-            f"describe_bids: bids must be an iterable of bids (0-13); got {_check.described(bids)}"
+            f"describe_bids: bids must be an iterable of bids (0-13); got {checks.described(bids)}"
         )
-    values = sorted({_check.bid_value(bid, "describe_bids", "each bid") for bid in bids})
+    values = sorted({checks.bid_value(bid, "describe_bids", "each bid") for bid in bids})
     words = ["Nil"] if values and values[0] == 0 else []
     runs: list[list[int]] = []
     for value in values:
@@ -854,43 +619,3 @@ def describe_bids(bids: Iterable[int]) -> str:
     if len(words) <= 1:
         return words[0] if words else "no bid"
     return ", ".join(words[:-1]) + " or " + words[-1]
-
-
-def checked_explain_bids(
-    variant: Variant, rules: Rules, seat: Seat, hand: CardSet, bids: Mapping[Seat, int]
-) -> str | None:
-    """The variant's :meth:`~Variant.explain_bids`, checked: one sentence, or
-    ``None`` when every bid from Nil to 13 is open.
-
-    Raises :class:`~spades_core.VariantLoadError` naming the variant and the
-    hook when the hook fails, answers anything but ``None`` or one sentence
-    (text on one line, at most 400 characters, ending with ".", "!" or "?"),
-    or answers ``None`` while :meth:`~Variant.legal_bids` limits the bids.
-    """
-    try:
-        text: object = variant.explain_bids(rules, seat, hand, bids)
-    except SpadesError:
-        raise
-    except (Exception, SystemExit) as error:
-        raise _failed(variant, "explain_bids", error) from error
-    if text is None:
-        legal = checked_legal_bids(variant, rules, seat, hand, bids)
-        if len(legal) != _EVERY_BID:
-            raise VariantLoadError(
-                f"variant {variant.id!r}: explain_bids returned None, but legal_bids allows "
-                f"only {describe_bids(legal)}; return one sentence saying what limits the bid"
-            )
-        return None
-    sentence = text.strip() if type(text) is str else ""
-    if not (
-        sentence
-        and len(sentence) <= _LONGEST_EXPLANATION
-        and sentence.isprintable()
-        and sentence[-1] in ".!?"
-    ):
-        raise VariantLoadError(
-            f"variant {variant.id!r}: explain_bids must return None or one sentence (text on "
-            f"one line of at most {_LONGEST_EXPLANATION} characters, ending with '.', '!' or "
-            f"'?'); it returned {brief(text, 120)}"
-        )
-    return sentence

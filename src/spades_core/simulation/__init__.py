@@ -16,9 +16,6 @@ nets ``1 - bag_penalty / bag_limit`` (see :mod:`spades_core.simulation.stats`).
 
 from __future__ import annotations
 
-from typing import Any
-
-from spades_core.engine import _compat as _deprecations
 from spades_core.simulation.backends import BackendError, SimulationError
 from spades_core.simulation.core import (
     DEFAULT_HAND_LIMIT,
@@ -34,6 +31,7 @@ from spades_core.simulation.journal import JournalError
 from spades_core.simulation.progress import Progress
 from spades_core.simulation.roundrobin import TournamentResult, tournament
 from spades_core.simulation.stats import Interval
+from spades_core.values import deprecation
 
 __all__ = [
     "DEFAULT_HANDS",
@@ -54,6 +52,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Names this module offered in release 0.1 (see :mod:`spades_core.engine._compat`)."""
-    return _deprecations.module_attribute(__name__, name)
+__getattr__ = deprecation.OldNames(
+    "spades_core.simulation",
+    {"DEFAULT_MAX_HANDS": (DEFAULT_HAND_LIMIT, "spades_core.simulation.DEFAULT_HAND_LIMIT")},
+).attribute

@@ -19,7 +19,6 @@ from typing import Any, Final, TypedDict
 import attrs
 from typing_extensions import Unpack
 
-from spades_core.engine import _compat as _deprecations
 from spades_core.engine.game import new_game
 from spades_core.players import PlayerSpec, make_player, parse_player
 from spades_core.rules.registry import load_variant
@@ -37,7 +36,8 @@ from spades_core.simulation.journal import Journal, Kept, journal_seed, read_jou
 from spades_core.simulation.progress import Progress
 from spades_core.simulation.stats import Interval, bag_cost, mean_interval, wilson_interval
 from spades_core.simulation.work import ItemResult, Match, Mode
-from spades_core.values._check import count, described, instance, whole_number
+from spades_core.values import deprecation
+from spades_core.values.checks import count, described, instance, whole_number
 from spades_core.values.errors import ArgumentTypeError, RulesError, SpadesError, brief
 
 __all__ = [
@@ -462,12 +462,12 @@ def run_settings(
     keywords of :func:`simulate` and :func:`~spades_core.simulation.tournament`:
     ``hand_limit`` and the house rules as keywords, or the deprecated
     ``max_hands=`` (the hand limit) and ``options=`` (a mapping of house rules)."""
-    limit = _deprecations.renamed_keyword(call, "max_hands", max_hands, "hand_limit", hand_limit)
+    limit = deprecation.renamed_keyword(call, "max_hands", max_hands, "hand_limit", hand_limit)
     rules: dict[str, object] = dict(house_rules)
     if rules and isinstance(variant, str):
         _check_house_rules(call, variant, rules)
     if options is not None:
-        _deprecations.deprecated(f"{call}(options={{...}})", f"{call}(..., option=value)")
+        deprecation.deprecated(f"{call}(options={{...}})", f"{call}(..., option=value)")
         if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
             raise ArgumentTypeError(
                 f"{call}: options must map option names to values; got {described(options)}"
@@ -596,6 +596,7 @@ def simulate(
     return summarize(plan, match, results)
 
 
-def __getattr__(name: str) -> Any:
-    """Names this module offered in release 0.1 (see :mod:`spades_core.engine._compat`)."""
-    return _deprecations.module_attribute(__name__, name)
+__getattr__ = deprecation.OldNames(
+    "spades_core.simulation.core",
+    {"DEFAULT_MAX_HANDS": (DEFAULT_HAND_LIMIT, "spades_core.simulation.core.DEFAULT_HAND_LIMIT")},
+).attribute

@@ -41,7 +41,7 @@ from spades_core.simulation.core import (
 from spades_core.simulation.progress import Progress
 from spades_core.simulation.stats import Interval, mean_interval
 from spades_core.simulation.work import ItemResult, Match
-from spades_core.values._check import described
+from spades_core.values.checks import described
 from spades_core.values.errors import ArgumentTypeError, RulesError
 
 __all__ = [

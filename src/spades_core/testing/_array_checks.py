@@ -27,14 +27,13 @@ from typing import TYPE_CHECKING, Any, Final
 
 from spades_core.engine.encoding import ACTIONS
 from spades_core.engine.game import Game, Phase, new_game
-from spades_core.rules.registry import load_variant
-from spades_core.rules.variant import (
-    Variant,
+from spades_core.rules.hooks import (
     checked_game_outcome,
-    checked_legal_bids,
     checked_revealed_spade_counts,
     checked_score_hand,
 )
+from spades_core.rules.registry import load_variant
+from spades_core.rules.variant import Variant, checked_legal_bids
 from spades_core.testing._failure import ConformanceError
 from spades_core.testing.strategies import accepts_options, pick_option_value, random_deal
 from spades_core.values.cards import CardSet

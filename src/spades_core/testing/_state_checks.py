@@ -8,9 +8,9 @@ from functools import partial
 
 from spades_core.engine.game import SEATS, Game, Phase
 from spades_core.engine.records import dumps, loads
+from spades_core.rules.hooks import checked_game_end, checked_game_outcome, checked_score_hand
 from spades_core.rules.results import Trick
 from spades_core.rules.tricks import LEFT_OF, NO_SUIT, legal_card_mask, trick_winner
-from spades_core.rules.variant import checked_game_end, checked_game_outcome, checked_score_hand
 from spades_core.testing._failure import ConformanceError, fail, guard, seat_text
 from spades_core.values.actions import DEAL_FROM_SEED, Bid, Play
 from spades_core.values.cards import ALL_CARDS, FULL_DECK_MASK, CardSet

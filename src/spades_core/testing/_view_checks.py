@@ -59,7 +59,7 @@ def _swapped(game: Game, first: Seat, second: Seat, suit: Suit) -> Game | None:
     for seat in (first, second):
         dealt[seat] ^= change
         held[seat] ^= change
-    return attrs.evolve(game, dealt=tuple(dealt), held=tuple(held), legal=None)
+    return attrs.evolve(game, dealt=tuple(dealt), held=tuple(held))
 
 
 def _view_of(game: Game, seat: Seat | None) -> View:

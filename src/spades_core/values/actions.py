@@ -25,7 +25,7 @@ from typing import Final, final
 
 import attrs
 
-from spades_core.values import _check
+from spades_core.values import checks
 from spades_core.values.cards import ALL_CARDS, Card, CardSet
 from spades_core.values.errors import IllegalActionError, IllegalReason, InvalidNotationError, brief
 from spades_core.values.seats import Seat
@@ -234,7 +234,7 @@ def deal_of(hands: object) -> Deal:
     seen = 0
     for key, cards in hands.items():
         try:
-            seat = _check.seat(key, "deal", "a key of the deal")
+            seat = checks.seat(key, "deal", "a key of the deal")
         except InvalidNotationError as error:
             raise _bad_deal(f"in the deal: {error}") from None
         if seat in by_seat:

@@ -25,9 +25,9 @@ from typing import Final, TypeVar, final, overload
 
 import attrs
 
-from spades_core.values._enums import CheckedLookup
-from spades_core.values._notation import not_a, read_notation
+from spades_core.values.enums import CheckedLookup
 from spades_core.values.errors import ArgumentTypeError, InvalidNotationError, RulesError, brief
+from spades_core.values.notation import not_a, read_notation
 
 __all__ = [
     "ALL_CARDS",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 
-from spades_core.values._enums import CheckedLookup
+from spades_core.values.enums import CheckedLookup
 
 __all__ = [
     "ArgumentTypeError",

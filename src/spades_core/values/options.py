@@ -19,8 +19,8 @@ from typing import Any, Final, Generic, Literal, NoReturn, TypeVar, final, overl
 
 import attrs
 
-from spades_core.values import _check
-from spades_core.values._enums import CheckedLookup
+from spades_core.values import checks
+from spades_core.values.enums import CheckedLookup
 from spades_core.values.errors import RulesError, brief
 
 __all__ = [
@@ -49,7 +49,7 @@ class _OptionEnum(enum.StrEnum, metaclass=CheckedLookup):
 
     @classmethod
     def _missing_(cls, value: object) -> NoReturn:
-        raise _check.not_a_member(cls, value)
+        raise checks.not_a_member(cls, value)
 
 
 class NilTricks(_OptionEnum):

@@ -14,8 +14,8 @@ from typing import Generic, TypeVar, final
 
 import attrs
 
-from spades_core.values._enums import CheckedLookup
-from spades_core.values._notation import not_a, read_notation
+from spades_core.values.enums import CheckedLookup
+from spades_core.values.notation import not_a, read_notation
 
 __all__ = ["Seat", "SeatMap", "Team", "TeamMap"]
 

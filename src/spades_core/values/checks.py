@@ -8,8 +8,8 @@ the argument instead of an ``AttributeError`` or ``TypeError`` from deep
 inside. The kinds:
 
 * a value of a type the argument does not take: :class:`ArgumentTypeError`
-  (:func:`instance`, :func:`whole_number`, :func:`game`, :func:`view`,
-  :func:`random_generator`);
+  (:func:`instance`, :func:`whole_number`, :func:`random_generator`; the
+  engine's :mod:`~spades_core.engine.arguments` adds games and views);
 * a value of the right type that the argument does not take (a seed or a
   count out of range): :class:`RulesError` (:func:`seed`, :func:`count`);
 * a seat that cannot be read, of any type: :class:`InvalidNotationError`
@@ -20,32 +20,29 @@ from __future__ import annotations
 
 import enum
 import random
-from typing import TYPE_CHECKING, TypeVar
+from typing import Final, TypeVar
 
-from spades_core.rules.rng import MAX_SEED
 from spades_core.values.errors import ArgumentTypeError, InvalidNotationError, RulesError, brief
 from spades_core.values.seats import Seat
 
-if TYPE_CHECKING:
-    from spades_core.engine.game import Game
-    from spades_core.engine.views import View
-
 __all__ = [
+    "MAX_SEED",
     "bid_value",
     "count",
     "described",
-    "game",
     "instance",
     "not_a_member",
     "random_generator",
     "seat",
     "seed",
-    "view",
     "whole_number",
 ]
 
 
 T = TypeVar("T")
+
+MAX_SEED: Final = (1 << 64) - 1
+"""The largest seed: seeds are whole numbers from 0 to 2**64-1."""
 
 _SHOWN_AS_VALUES = (type(None), bool, int, float, str, bytes)
 
@@ -116,20 +113,6 @@ def seed(value: object, call: str, name: str = "seed", *, maximum: int = MAX_SEE
             f"{call}: {name} must be a whole number from 0 to {limit}; got {brief(value)}"
         )
     return number
-
-
-def game(value: object, call: str, name: str = "game") -> Game:
-    """``value`` if it is a :class:`~spades_core.Game`."""
-    from spades_core.engine.game import Game
-
-    return instance(value, Game, call, name, "a Game (from new_game)")
-
-
-def view(value: object, call: str, name: str = "view") -> View:
-    """``value`` if it is a :class:`~spades_core.views.View`."""
-    from spades_core.engine.views import View
-
-    return instance(value, View, call, name, "a View (game.view(seat))")
 
 
 def seat(value: object, call: str, name: str = "seat") -> Seat:
