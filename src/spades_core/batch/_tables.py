@@ -10,14 +10,6 @@ import numpy.typing as npt
 
 from spades_core.engine.encoding import BID_ID_BASE, NUM_ACTIONS
 from spades_core.engine.game import Phase
-from spades_core.envs.features import (
-    BAG_CLIP,
-    NO_LIMIT_BAGS,
-    OBSERVATION_SECTIONS,
-    OBSERVATION_SIZE,
-    PHASE_SLOTS,
-    SCORE_CLIP,
-)
 from spades_core.rules.rng import MAX_SEED
 from spades_core.rules.tricks import LEFT_OF
 from spades_core.rules.variant import Variant
@@ -28,6 +20,14 @@ from spades_core.values.errors import (
     IllegalReason,
     RulesError,
     brief,
+)
+from spades_core.values.observation import (
+    BAG_CLIP,
+    NO_LIMIT_BAGS,
+    OBSERVATION_SECTIONS,
+    OBSERVATION_SIZE,
+    PHASE_SLOTS,
+    SCORE_CLIP,
 )
 from spades_core.values.seats import Seat
 

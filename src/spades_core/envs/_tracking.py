@@ -27,6 +27,7 @@ from spades_core.engine.game import SEATS, Game, Phase
 from spades_core.envs import features
 from spades_core.rules.hooks import checked_revealed_spade_counts
 from spades_core.rules.tricks import NO_SUIT, RANKS, shown_out
+from spades_core.values.observation import SECTION_OFFSETS
 
 __all__ = ["ObservationTracker"]
 
@@ -48,7 +49,7 @@ _BY_TEAM: Final = frozenset(("scores", "bags"))
 
 
 def _start(name: str) -> int:
-    start, _, _ = features._OFFSETS[name]
+    start, _, _ = SECTION_OFFSETS[name]
     return start
 
 
@@ -84,7 +85,7 @@ def _gather(viewer: int | None) -> npt.NDArray[np.intp]:
     origin = 0 if viewer is None else viewer
     index: list[int] = []
     for name, _shape in features.OBSERVATION_SECTIONS:
-        start, end, _ = features._OFFSETS[name]
+        start, end, _ = SECTION_OFFSETS[name]
         if name == "hand":
             first = _hand_start(viewer)
             index.extend(range(first, first + _CARDS))

@@ -33,10 +33,20 @@ import numpy as np
 import numpy.typing as npt
 
 from spades_core.engine import arguments
-from spades_core.engine.game import Phase
 from spades_core.engine.views import View
 from spades_core.values import checks
 from spades_core.values.errors import ArgumentTypeError
+from spades_core.values.observation import (
+    BAG_CLIP,
+    HISTORY_SECTIONS,
+    INFORMATION_STATE_SIZE,
+    NO_LIMIT_BAGS,
+    OBSERVATION_SECTIONS,
+    OBSERVATION_SIZE,
+    PHASE_SLOTS,
+    SCORE_CLIP,
+    SECTION_OFFSETS,
+)
 from spades_core.values.seats import Seat
 
 __all__ = [
@@ -58,67 +68,12 @@ __all__ = [
 Vector = npt.NDArray[np.float32]
 """A one-dimensional float32 array."""
 
-OBSERVATION_SECTIONS: Final[tuple[tuple[str, tuple[int, ...]], ...]] = (
-    ("phase", (4,)),  # one-hot: deal, bid, play, game over
-    ("hand", (52,)),  # the viewer's cards now
-    ("bids", (4, 15)),  # per seat: slot 0 = no bid yet, else 1 + bid (Nil is slot 1)
-    ("trick", (4, 52)),  # the card each seat put on the trick in progress
-    ("played", (4, 52)),  # every card each seat played this hand, trick in progress included
-    ("won", (4, 14)),  # tricks won this hand, one-hot 0-13
-    ("shown_out", (4, 4)),  # suits each seat is known to be out of
-    ("spade_count", (4, 15)),  # dealt spades a bid revealed: slot 0 = unknown, else 1 + count
-    ("leader", (4,)),  # who led (or is to lead) the trick in progress
-    ("to_act", (4,)),  # who is to bid or play
-    ("dealer", (4,)),
-    ("spades_broken", (1,)),
-    ("scores", (2,)),  # own team, other team: score / target score, clipped to [-2, 2]
-    ("bags", (2,)),  # own team, other team: bags / bag limit (10 if none), clipped to [0, 2]
-)
-"""The observation's sections in order: ``(name, shape)``; seats are relative to the viewer."""
-
-HISTORY_SECTIONS: Final[tuple[tuple[str, tuple[int, ...]], ...]] = (
-    ("dealt", (52,)),  # the viewer's 13 cards as dealt this hand
-    ("history", (52, 56)),  # n-th card played this hand: relative seat one-hot, then card one-hot
-)
-"""What :func:`information_state` appends to the observation."""
-
-
-def _layout(
-    sections: tuple[tuple[str, tuple[int, ...]], ...], start: int
-) -> tuple[dict[str, tuple[int, int, tuple[int, ...]]], int]:
-    offsets = {}
-    position = start
-    for name, shape in sections:
-        size = int(np.prod(shape))
-        offsets[name] = (position, position + size, shape)
-        position += size
-    return offsets, position
-
-
-_OFFSETS, _OBSERVATION_END = _layout(OBSERVATION_SECTIONS, 0)
-_HISTORY_OFFSETS, _INFORMATION_STATE_END = _layout(HISTORY_SECTIONS, _OBSERVATION_END)
-_OFFSETS.update(_HISTORY_OFFSETS)
-
-OBSERVATION_SIZE: Final = _OBSERVATION_END
-"""How many numbers :func:`observation` gives (681)."""
-INFORMATION_STATE_SIZE: Final = _INFORMATION_STATE_END
-"""How many numbers :func:`information_state` gives (3,645)."""
-
-PHASE_SLOTS: Final = {Phase.DEAL: 0, Phase.BID: 1, Phase.PLAY: 2, Phase.GAME_OVER: 3}
-"""The slot of each phase in the one-hot ``phase`` section."""
-SCORE_CLIP: Final = 2.0
-"""Scores are given as score / target score, clipped to [-SCORE_CLIP, SCORE_CLIP]."""
-BAG_CLIP: Final = 2.0
-"""Bags are given as bags / bag limit, clipped to [0, BAG_CLIP]."""
-NO_LIMIT_BAGS: Final = 10
-"""The bag count that stands for the bag limit when there is none."""
-
 
 def _bounds(low: bool) -> Vector:
     bound = np.zeros(OBSERVATION_SIZE, np.float32) if low else np.ones(OBSERVATION_SIZE, np.float32)
-    start, end, _ = _OFFSETS["scores"]
+    start, end, _ = SECTION_OFFSETS["scores"]
     bound[start:end] = -SCORE_CLIP if low else SCORE_CLIP
-    start, end, _ = _OFFSETS["bags"]
+    start, end, _ = SECTION_OFFSETS["bags"]
     if not low:
         bound[start:end] = BAG_CLIP
     return bound
@@ -133,12 +88,12 @@ OBSERVATION_HIGH: Final[Vector] = _bounds(low=False)
 def section(vector: Vector, name: str) -> Vector:
     """The named section of an observation or information-state vector, in its shape
     (a view into ``vector``, not a copy)."""
-    start, end, shape = _OFFSETS[name]
+    start, end, shape = SECTION_OFFSETS[name]
     return vector[start:end].reshape(shape)
 
 
 def _start(name: str) -> int:
-    return _OFFSETS[name][0]
+    return SECTION_OFFSETS[name][0]
 
 
 # Flat offsets: writing single entries of the flat vector is much faster than
