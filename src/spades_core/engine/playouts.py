@@ -99,28 +99,9 @@ def playout(game: Game, choose: Chooser | random.Random, *, hands: int | None = 
     return game
 
 
-# rng.choice(seq) draws rng._randbelow(len(seq)), and so does rng.randrange(n).
-# For random.Random and subclasses that keep its getrandbits-based draw, that
-# is the loop in _uniform, written out to save two calls per decision; any
-# other generator is asked through randrange.
-_STANDARD_BELOW: Final = getattr(random.Random, "_randbelow_with_getrandbits", None)
-# n.bit_length() for every number of legal actions (at most 52 cards or 14 bids).
-_BIT_LENGTHS: Final = tuple(n.bit_length() for n in range(53))
-
-
 def _uniform(rng: random.Random) -> Chooser:
-    if _STANDARD_BELOW is None or getattr(type(rng), "_randbelow", None) is not _STANDARD_BELOW:
-        return rng.randrange
-    getrandbits = rng.getrandbits
-
-    def below(n: int) -> int:
-        bits = _BIT_LENGTHS[n]
-        drawn = getrandbits(bits)
-        while drawn >= n:
-            drawn = getrandbits(bits)
-        return drawn
-
-    return below
+    # rng.choice(seq) draws what rng.randrange(len(seq)) draws: the same choices.
+    return rng.randrange
 
 
 def _checked(choose: Chooser) -> Chooser:

@@ -68,68 +68,12 @@ from spades_core.values.seats import Seat
 
 __all__ = ["HiddenCards", "determinize"]
 
-# random.Random.shuffle(x) swaps x[i] with x[rng._randbelow(i + 1)] for i from
-# len(x) - 1 down to 1, and rng.randrange(n) returns rng._randbelow(n). For
-# random.Random, and subclasses that keep its getrandbits-based draw, _shuffle
-# and _below write that draw out, saving a call or two per card placed; any
-# other generator is asked through its own methods. Either way the draws are
-# the same.
-_STANDARD_BELOW: Final = getattr(random.Random, "_randbelow_with_getrandbits", None)
 
-
-def _standard_draws(rng: random.Random) -> bool:
-    """Whether ``rng`` shuffles and draws below ``n`` as :class:`random.Random` does."""
-    kind = type(rng)
-    return (
-        _STANDARD_BELOW is not None
-        and getattr(kind, "_randbelow", None) is _STANDARD_BELOW
-        and kind.shuffle is random.Random.shuffle
-        and kind.randrange is random.Random.randrange
-    )
-
-
-# Per list length, the steps of the written-out shuffle: (i, i + 1, its bit
-# length), so a step draws without working its bound out again.
-_SHUFFLE_STEPS: Final = tuple(
-    tuple((i, i + 1, (i + 1).bit_length()) for i in range(length - 1, 0, -1))
-    for length in range(53)
-)
-
-
-def _shuffle(rng: random.Random, standard: bool, cards: list[int]) -> None:
-    """``rng.shuffle(cards)``, written out when ``standard`` (:func:`_standard_draws`)."""
-    if not standard:
-        rng.shuffle(cards)
-        return
-    getrandbits = rng.getrandbits
-    for i, n, bits in _SHUFFLE_STEPS[len(cards)]:
-        j = getrandbits(bits)
-        while j >= n:
-            j = getrandbits(bits)
-        cards[i], cards[j] = cards[j], cards[i]
-
-
-def _skip_shuffle(rng: random.Random, standard: bool, length: int) -> None:
+def _skip_shuffle(rng: random.Random, length: int) -> None:
     """Draw what shuffling a list of ``length`` would draw, for a shuffle
-    whose order nobody reads: ``rng`` ends where :func:`_shuffle` leaves it."""
-    if not standard:
-        rng.shuffle(list(range(length)))
-        return
-    getrandbits = rng.getrandbits
-    for _i, n, bits in _SHUFFLE_STEPS[length]:
-        while getrandbits(bits) >= n:
-            pass
-
-
-def _below(rng: random.Random, standard: bool, n: int) -> int:
-    """``rng.randrange(n)`` for ``n > 0``, written out when ``standard``."""
-    if not standard:
-        return rng.randrange(n)
-    bits = n.bit_length()
-    drawn = rng.getrandbits(bits)
-    while drawn >= n:
-        drawn = rng.getrandbits(bits)
-    return drawn
+    whose order nobody reads: ``rng`` ends where ``rng.shuffle`` of such a
+    list leaves it."""
+    rng.shuffle(list(range(length)))
 
 
 _NO_QUOTA: Final = (0, 0, 0, 0)
@@ -491,16 +435,15 @@ class HiddenCards:
         quota = self._quota
         hidden = self._hidden
         start_ids = self._start_ids
-        standard = _standard_draws(rng)
         suit_ids: list[Sequence[int]] = list(start_ids)
         if quota == _NO_QUOTA:
             # Every spade stays to be placed, so the order of their shuffle
             # does not matter; its draws are still made, so that a generator
             # gives the same sample with or without spade quotas to fill.
-            _skip_shuffle(rng, standard, len(start_ids[SPADES]))
+            _skip_shuffle(rng, len(start_ids[SPADES]))
         else:
             spades = list(start_ids[SPADES])
-            _shuffle(rng, standard, spades)
+            rng.shuffle(spades)
             for seat in hidden:
                 for _ in range(quota[seat]):
                     card = spades.pop()
@@ -520,25 +463,25 @@ class HiddenCards:
                 free_cards += suit_ids[suit]
                 continue
             cards = list(suit_ids[suit])
-            _shuffle(rng, standard, cards)
+            rng.shuffle(cards)
             takers = eligible_seats[suit]
             for card in cards:
                 options = [s for s in takers if need[s] > 0]
                 if not options:
                     return None
                 if guided:
-                    chosen = self._guided_choice(rng, standard, options, need, counts, suit)
+                    chosen = self._guided_choice(rng, options, need, counts, suit)
                     if chosen is None:  # pragma: no cover - feasibility is kept invariant
                         return None
                 elif len(options) == 1:
                     chosen = options[0]
                 else:
-                    chosen = _weighted(rng, standard, options, need)
+                    chosen = _weighted(rng, options, need)
                 held[chosen] |= 1 << card
                 need[chosen] -= 1
                 counts[suit] -= 1
         if free_cards:
-            _shuffle(rng, standard, free_cards)
+            rng.shuffle(free_cards)
             position = 0
             for seat in hidden:
                 for card in free_cards[position : position + need[seat]]:
@@ -549,7 +492,6 @@ class HiddenCards:
     def _guided_choice(
         self,
         rng: random.Random,
-        standard: bool,
         options: list[int],
         need: list[int],
         counts: list[int],
@@ -557,7 +499,7 @@ class HiddenCards:
     ) -> int | None:
         remaining = list(options)
         while remaining:
-            seat = _weighted(rng, standard, remaining, need)
+            seat = _weighted(rng, remaining, need)
             remaining.remove(seat)
             need[seat] -= 1
             counts[suit] -= 1
@@ -569,13 +511,13 @@ class HiddenCards:
         return None
 
 
-def _weighted(rng: random.Random, standard: bool, seats: list[int], need: Sequence[int]) -> int:
+def _weighted(rng: random.Random, seats: list[int], need: Sequence[int]) -> int:
     if len(seats) == 1:
         return seats[0]
     total = 0
     for seat in seats:
         total += need[seat]
-    pick = _below(rng, standard, total)
+    pick = rng.randrange(total)
     for seat in seats:
         pick -= need[seat]
         if pick < 0:
