@@ -270,37 +270,37 @@ def test_hidden_cards_refuse_a_seat_that_has_not_bid_or_is_not_a_seat() -> None:
 
 
 class _OwnDraws(random.Random):
-    """A generator with a draw of its own: the placement must ask it."""
+    """A generator with a draw of its own: the sampler must ask it."""
 
     def _randbelow(self, n: int) -> int:
         return n - 1
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.integers(0, 2**32), st.lists(st.integers(0, 51), max_size=40), st.integers(1, 60))
-def test_the_placements_written_out_draws_are_the_generators_own(
-    seed: int, cards: list[int], n: int
-) -> None:
-    """The placement's shuffle and draw below ``n``, written out for
-    ``random.Random``, give what ``rng.shuffle`` and ``rng.randrange`` give,
-    and leave the generator in the same state; a generator with a draw of
-    its own is asked through its methods."""
-    from spades_core.engine.sampling import _below, _shuffle, _skip_shuffle, _standard_draws
+@given(st.integers(0, 2**32), st.integers(0, 52))
+def test_a_shuffle_nobody_reads_draws_what_the_shuffle_draws(seed: int, length: int) -> None:
+    from spades_core.engine.sampling import _skip_shuffle
 
     for kind in (random.Random, _OwnDraws):
         ours, theirs = kind(seed), kind(seed)
-        standard = _standard_draws(ours)
-        assert standard is (kind is random.Random)
-        mine, expected = list(cards), list(cards)
-        _shuffle(ours, standard, mine)
-        theirs.shuffle(expected)
-        assert mine == expected
-        assert _below(ours, standard, n) == theirs.randrange(n)
+        _skip_shuffle(ours, length)
+        theirs.shuffle(list(range(length)))
         assert ours.getstate() == theirs.getstate()
-        # A shuffle whose order nobody reads draws the same numbers.
-        _skip_shuffle(ours, standard, len(cards))
-        theirs.shuffle(list(cards))
-        assert ours.getstate() == theirs.getstate()
+
+
+def test_the_sampler_draws_through_the_generators_own_methods() -> None:
+    # Every draw goes through shuffle and randrange, so a generator with a
+    # draw of its own deals by it: the highest index at every step.
+    game = sc.new_game("classic", seed=3).deal()
+    view = game.view(sc.Seat.NORTH)
+
+    def hands(rng: random.Random) -> list[sc.CardSet]:
+        dealt = sc.determinize(view, rng)
+        return [dealt.hand(seat) for seat in sc.Seat]
+
+    own = hands(_OwnDraws(1))
+    assert own == hands(_OwnDraws(2))  # its draws ignore the seed
+    assert own != hands(random.Random(1))
 
 
 @settings(max_examples=30, deadline=None)
