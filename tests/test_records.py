@@ -523,7 +523,7 @@ def test_illegal_bid_in_mirror_is_rejected_at_its_index() -> None:
     record = to_record(game)
     record["hands"][0]["bids"][2] = (bids[2] + 1) % 14  # B1: the only bid is the spade count
     error = assert_error(record, "bid_not_allowed", 0, 2)
-    assert "mirror" in str(error)
+    assert "In Mirror Spades your bid is your spade count" in str(error)
 
 
 def test_B7_classic_team_bid_over_13_is_rejected() -> None:

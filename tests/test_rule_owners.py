@@ -318,4 +318,4 @@ def test_the_price_of_a_bag_is_written_once() -> None:
 
 
 def test_the_observation_layout_is_declared_once() -> None:
-    assert written_at(r"\(\('phase', .*") == ["features.py:"]
+    assert written_at(r"\(\('phase', .*") == ["observation.py:"]

@@ -69,11 +69,11 @@ __all__ = [
     "check",
     "deal",
     "deal_unchecked",
+    "finish_hand",
     "hand_first_leader",
     "legal_play_mask",
     "new_game",
     "play_unchecked",
-    "score_hand",
 ]
 
 TEAMS: Final = (Team.NS, Team.EW)
@@ -642,13 +642,13 @@ def play_unchecked(game: Game, card: int) -> Game:
     played = game._played + trick
     if len(played) == 52:
         bids: tuple[int, ...] = game._bids  # type: ignore[assignment]  # all made by now
-        return score_hand(game, game._dealt, bids, won, hand_first_leader(game), played)
+        return finish_hand(game, game._dealt, bids, won, hand_first_leader(game), played)
     return Game(
         standing, _PLAY, game._dealt, held, game._bids, winner, winner, (), won, played, broken
     )
 
 
-def score_hand(
+def finish_hand(
     game: Game,
     dealt: tuple[int, ...],
     bids: tuple[int, ...],

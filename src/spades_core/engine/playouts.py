@@ -44,8 +44,7 @@ from collections.abc import Callable
 from typing import Final, TypeAlias
 
 from spades_core.engine import arguments
-from spades_core.engine.game import Game, Phase, hand_first_leader
-from spades_core.engine.transitions import score_hand
+from spades_core.engine.game import Game, Phase, finish_hand, hand_first_leader
 from spades_core.rules import rng as _seeded
 from spades_core.rules.legality import bid_values
 from spades_core.rules.tricks import LEFT_OF, first_leader, play_tricks, rule_flags
@@ -94,7 +93,7 @@ def playout(game: Game, choose: Chooser | random.Random, *, hands: int | None = 
         )
     played = 0
     while game.phase is not _GAME_OVER and (hands is None or played < hands):
-        game = _finish_hand(game, pick)
+        game = _play_out_hand(game, pick)
         played += 1
     return game
 
@@ -118,7 +117,7 @@ def _checked(choose: Chooser) -> Chooser:
     return pick
 
 
-def _finish_hand(game: Game, pick: Chooser) -> Game:
+def _play_out_hand(game: Game, pick: Chooser) -> Game:
     """The game after the hand in progress (or the next one, in ``DEAL``) is
     played out and scored."""
     setup = game._standing.setup
@@ -166,5 +165,5 @@ def _finish_hand(game: Game, pick: Chooser) -> Game:
         plays = []
         play_tricks(dealt, first, (), False, any_spade, two_of_clubs, pick, plays, won)
 
-    # The game gives score_hand the setup, dealer, totals and earlier results.
-    return score_hand(game, dealt, bids, tuple(won), first, tuple(plays))  # type: ignore[arg-type]
+    # The game gives finish_hand the setup, dealer, totals and earlier results.
+    return finish_hand(game, dealt, bids, tuple(won), first, tuple(plays))  # type: ignore[arg-type]

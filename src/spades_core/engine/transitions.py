@@ -9,7 +9,7 @@ chose a legal action from :meth:`Game.legal_actions` or
 :func:`~spades_core.engine.game.legal_play_mask`; given an illegal action
 they produce a corrupt game, so use them only there.
 
-The hand is scored by the play of its 13th trick (:func:`score_hand` is the
+The hand is scored by the play of its 13th trick (:func:`finish_hand` is the
 step), using the variant's :meth:`~spades_core.Variant.score_hand` and
 :meth:`~spades_core.Variant.game_outcome` hooks.
 """
@@ -27,8 +27,8 @@ from spades_core.engine.game import (
     bid_unchecked,
     deal,
     deal_unchecked,
+    finish_hand,
     play_unchecked,
-    score_hand,
 )
 from spades_core.rules import legality, results, tricks
 from spades_core.values import deprecation
@@ -40,8 +40,8 @@ __all__ = [
     "bid_unchecked",
     "deal",
     "deal_unchecked",
+    "finish_hand",
     "play_unchecked",
-    "score_hand",
 ]
 
 
@@ -70,6 +70,7 @@ _OLD_NAMES: Final = deprecation.OldNames(
         "legal_bid_values": (_legal_bid_values, "Game.legal_bids()"),
         "make_trick": (results.make_trick, "spades_core.results.make_trick"),
         "trick_winner": (tricks.trick_winner, "spades_core.tricks.trick_winner"),
+        "score_hand": (finish_hand, "spades_core.transitions.finish_hand"),
     },
 )
 __getattr__ = _OLD_NAMES.attribute

@@ -138,16 +138,18 @@ def bid_refusal(
     """Why seat number ``seat`` holding the mask ``hand`` may not bid
     ``value`` after ``bids`` (by seat, ``None`` for no bid yet), as the
     :class:`IllegalActionError` the engine raises; ``None`` if the bid is
-    legal. The variant's ``legal_bids`` hook decides, checked."""
-    legal = checked_legal_bids(variant, rules, _SEATS[seat], CardSet(hand), bids_made(bids))
+    legal. The variant's ``legal_bids`` hook decides, checked, and its
+    :meth:`~spades_core.Variant.explain_bids` sentence says why: the one
+    phrasing of a refused bid."""
+    who = _SEATS[seat]
+    cards = CardSet(hand)
+    made = bids_made(bids)
+    legal = checked_legal_bids(variant, rules, who, cards, made)
     if value in legal:
         return None
-    shown = ", ".join("Nil" if b == 0 else str(b) for b in legal)
-    return _illegal(
-        IllegalReason.BID_NOT_ALLOWED,
-        f"{_SEATS[seat].name} may not bid {BIDS[value] if 0 <= value <= 13 else value}; "
-        f"the {variant.id} rules allow {shown}",
-    )
+    shown = BIDS[value] if 0 <= value <= 13 else value
+    why = checked_explain_bids(variant, rules, who, cards, made) or "bids are Nil (0) to 13."
+    return _illegal(IllegalReason.BID_NOT_ALLOWED, f"{who.name} may not bid {shown}: {why}")
 
 
 def card_refusal(
