@@ -5,7 +5,7 @@ more say so with a mark, on the test or on the whole module
 (``pytestmark = pytest.mark.integration("batch")``):
 
 * ``integration(EXTRA)`` — needs the extra ``EXTRA`` (``batch``,
-  ``openspiel``, ``pettingzoo``, ``ray``, ``plot``, ``web``);
+  ``openspiel``, ``pettingzoo``, ``gymnasium``, ``ray``, ``plot``, ``web``);
 * ``browser`` — drives Chromium through Playwright;
 * ``ray`` — starts Ray;
 * ``compiled`` — compares the pure-Python install (``.venv``) with the
@@ -47,6 +47,7 @@ EXTRA_MODULES: Final[dict[str, tuple[str, ...]]] = {
     "batch": ("numpy",),
     "openspiel": ("pyspiel", "numpy"),
     "pettingzoo": ("pettingzoo", "gymnasium", "numpy"),
+    "gymnasium": ("gymnasium", "numpy"),
     "ray": ("ray", "psutil"),
     "plot": ("matplotlib",),
     "web": ("starlette", "uvicorn", "websockets", "httpx2"),

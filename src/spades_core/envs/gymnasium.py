@@ -759,7 +759,10 @@ class SpadesVectorEnv(VectorEnv[Vector, npt.NDArray[np.int64], npt.NDArray[Any]]
 
 def _consecutive(seeds: npt.NDArray[np.uint64]) -> bool:
     first = int(seeds[0])
-    return bool((seeds == np.arange(first, first + len(seeds), dtype=np.uint64)).all())
+    if first + len(seeds) - 1 > MAX_SEED:
+        return False
+    steps = np.arange(len(seeds), dtype=np.uint64)
+    return bool((seeds - seeds[0] == steps).all())
 
 
 def _check_policies(policies: tuple[object, ...]) -> None:
