@@ -41,18 +41,13 @@ Both take the same keywords:
 * ``episode`` — ``"hand"`` (the default: one hand from 0-0) or ``"game"``
   (a whole game: scores and bags carry over, the deal rotates).
 * ``reward`` — what a step pays, from the learner's team's side, summed over
-  the hands scored during the step:
-
-  ============  ===============================================================
-  ``points``    the team's points for the hand (the default)
-  ``margin``    the team's points minus the other team's
-  ``adjusted``  the margin with bags at their cost: each team's points without
-                bag penalties, less ``bag_penalty / bag_limit`` a bag taken
-                (the bag-adjusted figure :mod:`spades_core.simulation` reports)
-  ``win``       +1 when the game ends won, -1 lost, 0 drawn or not over
-                (``episode="game"`` only)
-  ============  ===============================================================
-
+  the hands scored during the step: ``"points"`` (the default), the team's
+  points for the hand; ``"margin"``, those minus the other team's;
+  ``"adjusted"``, the margin with bags at their cost: each team's points
+  without bag penalties, less ``bag_penalty / bag_limit`` a bag taken (the
+  bag-adjusted figure :mod:`spades_core.simulation` reports); ``"win"``, +1
+  when the game ends won, -1 lost, 0 drawn or not over (``episode="game"``
+  only).
 * ``illegal`` — an action that is not legal: ``"raise"`` (the default) raises
   the engine's :class:`~spades_core.IllegalActionError`, its ``reason`` the
   rule broken, and changes nothing; ``"penalize"`` pays ``illegal_reward``
@@ -296,14 +291,14 @@ class SpadesEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
     ) -> tuple[Vector, dict[str, Any]]:
         """Start an episode: the next game (the game of ``seed`` when given),
         its first hand dealt, played up to the learner's first decision."""
-        if seed is not None:
-            seed = check_base_seed(seed, "reset")
-        super().reset(seed=seed)
         if options:
             raise RulesError(
                 f"reset takes no options (pass variant options to the environment); "
                 f"got {brief(options)}"
             )
+        if seed is not None:
+            seed = check_base_seed(seed, "reset")
+        super().reset(seed=seed)
         if seed is not None:
             self._base, self._episode = seed, 0
         elif self._base is None:
