@@ -308,6 +308,7 @@ def test_an_illegal_action_raises_the_engines_reason_and_changes_nothing() -> No
         vector.step(np.zeros(2, dtype=np.int64))
     with pytest.raises(sc.IllegalActionError):
         vector.step(actions.astype(np.float64))
+    np.testing.assert_array_equal(vector.action_masks(), infos["action_mask"].astype(np.bool_))
     after = vector.step(actions)
     fresh = spades_gym.SpadesVectorEnv(3, "classic")
     fresh.reset(seed=21)

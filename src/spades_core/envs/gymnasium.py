@@ -642,7 +642,6 @@ class SpadesVectorEnv(VectorEnv[Vector, npt.NDArray[np.int64], npt.NDArray[Any]]
                 f"step needs {n} whole-number action ids, one per table; got {brief(actions)}",
             )
         restarted = self._autoreset
-        self._seeds[restarted] = self._next_seeds[restarted]
         acting = ~restarted
         outside = acting & ((ids < 0) | (ids >= NUM_ACTIONS))
         if outside.any():
@@ -659,6 +658,7 @@ class SpadesVectorEnv(VectorEnv[Vector, npt.NDArray[np.int64], npt.NDArray[Any]]
             acting &= legal
         done = np.zeros(n, dtype=np.bool_)
         points, finished = tables.step(ids, where=acting)
+        self._seeds[restarted] = self._next_seeds[restarted]
         self._collect(points, finished, rewards, done)
         self._advance(rewards, done)
         self._autoreset = done
