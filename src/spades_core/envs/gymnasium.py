@@ -53,7 +53,9 @@ Both take the same keywords:
   rule broken, and changes nothing; ``"penalize"`` pays ``illegal_reward``
   (default -1) and changes nothing else: the same seat is to act again, with
   the same observation. An id outside 0-65 or a value that is not a whole
-  number raises under both (``NOT_AN_ACTION``).
+  number raises under both (``NOT_AN_ACTION``). Gymnasium's ``check_env``
+  steps with ids drawn from the whole action space: give it
+  ``illegal="penalize"``.
 
 **Observations** are :func:`spades_core.envs.features.observation` of the
 learner's seat to act (681 float32 numbers, a ``Box`` from
