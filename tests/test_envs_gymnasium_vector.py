@@ -373,3 +373,55 @@ def test_bad_seeds_raise_specific_errors() -> None:
         vector.reset(seed="7")  # type: ignore[arg-type]
     with pytest.raises(sc.IllegalActionError, match="reset"):
         vector.step(np.zeros(4, dtype=np.int64))
+
+
+def preferring(seed: int) -> spades_gym.ArrayPolicy:
+    """A deterministic array policy: the legal id a fixed random linear
+    function of the observation scores highest."""
+    weights = np.random.default_rng(seed).normal(size=(features.OBSERVATION_SIZE, 66))
+
+    def choose(observations: npt.NDArray[np.float32], masks: npt.NDArray[np.int8]) -> Any:
+        scores = observations.astype(np.float64) @ weights
+        return np.where(masks == 1, scores, -np.inf).argmax(axis=1)
+
+    return spades_gym.ArrayPolicy(choose)
+
+
+@pytest.mark.parametrize("variant", ["classic", "whiz"])
+def test_an_array_policy_plays_alike_in_both_environments(variant: str) -> None:
+    # Array policies at East and West, the easy policy at South: what each sees
+    # is its own seat's observation, in both environments.
+    opponents = [None, preferring(1), "easy", preferring(2)]
+    reference = sync_of(
+        3, lambda: spades_gym.SpadesEnv(variant, opponents=opponents, reward="margin")
+    )
+    vector = spades_gym.SpadesVectorEnv(3, variant, opponents=opponents, reward="margin")
+    assert assert_same_run(reference, vector, seed=17, steps=45) > 0
+
+
+def test_an_array_policys_illegal_or_malformed_answer_is_refused() -> None:
+    def card_zero(observations: Any, masks: Any) -> Any:
+        return np.zeros(len(masks), dtype=np.int64)
+
+    def nothing(observations: Any, masks: Any) -> Any:
+        return None
+
+    def play(env: Any) -> None:
+        """Reset and take the learner's first legal id until the others act."""
+        _, info = env.reset(seed=1)
+        for _ in range(20):
+            mask = np.atleast_2d(info["action_mask"])
+            actions = mask.argmax(axis=1)
+            *_, info = env.step(actions if mask.shape[0] > 1 else int(actions[0]))
+
+    for policy, reason in (
+        (card_zero, sc.IllegalReason.WRONG_PHASE),  # a card while bidding
+        (nothing, sc.IllegalReason.NOT_AN_ACTION),
+    ):
+        opponents = spades_gym.ArrayPolicy(policy)
+        with pytest.raises(sc.IllegalActionError) as raised:
+            play(spades_gym.SpadesVectorEnv(2, "classic", seat="W", opponents=opponents))
+        assert raised.value.reason is reason
+        with pytest.raises(sc.IllegalActionError) as single:
+            play(spades_gym.SpadesEnv("classic", seat="W", opponents=opponents))
+        assert single.value.reason is reason

@@ -37,7 +37,9 @@ Both take the same keywords:
   (``"random"``, ``"lowest"``, ``"easy"``, or a function of a
   :class:`~spades_core.batch.Decision`, see :mod:`spades_core.batch`).
   ``"random"`` (the default) and ``"easy"`` are both: the easy bot and the
-  easy batch policy choose alike, card for card.
+  easy batch policy choose alike, card for card; so is an
+  :class:`ArrayPolicy`, a function of the observations and masks of its
+  seat (a frozen copy of the learner, for self-play).
 * ``episode`` — ``"hand"`` (the default: one hand from 0-0) or ``"game"``
   (a whole game: scores and bags carry over, the deal rotates).
 * ``reward`` — what a step pays, from the learner's team's side, summed over
@@ -134,7 +136,7 @@ from spades_core.seats import Seat, Team
 from spades_core.simulation.work import score_without_penalty
 from spades_core.variant import Variant
 
-__all__ = ["ENV_ID", "SpadesEnv", "SpadesVectorEnv", "register"]
+__all__ = ["ENV_ID", "ArrayPolicy", "SpadesEnv", "SpadesVectorEnv", "register"]
 
 ENV_ID: Final = "spades_core/Spades-v0"
 """The id this module registers with Gymnasium."""
@@ -187,6 +189,22 @@ def _illegal_reward(value: object) -> float:
     if not math.isfinite(value):
         raise RulesError(f"illegal_reward must be a finite number; got {brief(value)}")
     return float(value)
+
+
+@attrs.frozen
+class ArrayPolicy:
+    """A player for the other seats that sees what the learner would see from
+    its seat, in both environments: ``function(observations, masks)`` gets
+    the ``(k, 681)`` float32 observations and ``(k, 66)`` int8 masks of the
+    ``k`` tables where its seat is to act, and returns ``k`` action ids.
+
+    :class:`SpadesEnv` calls it with ``k = 1``. It suits a frozen copy of the
+    learner's own policy (self-play). Its choices are checked: an illegal id
+    raises the engine's :class:`~spades_core.IllegalActionError`.
+    """
+
+    function: Callable[[Vector, npt.NDArray[np.int8]], npt.ArrayLike]
+    """The chooser, on arrays."""
 
 
 class _Setup:
@@ -260,7 +278,7 @@ class SpadesEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
         self.observation_space = _observation_space()
         self.action_space = gymnasium.spaces.Discrete(NUM_ACTIONS)
         self._opponents = tuple(
-            None if item is None else _player_source(item)
+            None if item is None else _player_source(item, self._observe)
             for item in seats_of_others(opponents, self._setup.learner, "player")
         )
         self._learner_at = tuple(seat in self._setup.learner for seat in range(4))
@@ -421,6 +439,10 @@ class SpadesEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
     def _mask(self) -> npt.NDArray[np.int8]:
         return _mask_of(self._bits)
 
+    def _observe(self, game: Game, seat: int) -> Vector:
+        # The tracker has followed every action of the episode up to game.
+        return self._tracker.observation(game, seat)
+
     def _observation(self) -> Vector:
         game = self._game
         if self._over or game is None:
@@ -434,9 +456,14 @@ class SpadesEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
         return {"action_mask": self._mask(), "seed": np.uint64(self._game_seed)}
 
 
-def _player_source(item: object) -> Callable[[int], _Chooser]:
-    """What builds the player of one seat for an episode, from its seed."""
-    if isinstance(item, str | PlayerSpec):
+def _player_source(
+    item: object, observe: Callable[[Game, int], Vector]
+) -> Callable[[int], _Chooser]:
+    """What builds the player of one seat for an episode, from its seed;
+    ``observe`` gives a seat's observation (for an :class:`ArrayPolicy`)."""
+    if isinstance(item, ArrayPolicy):
+        fixed = _on_arrays(item, observe)
+    elif isinstance(item, str | PlayerSpec):
         spec = parse_player(item)
         make_player(spec, seed=0)  # an unknown name or a refused option fails here
 
@@ -444,7 +471,7 @@ def _player_source(item: object) -> Callable[[int], _Chooser]:
             return _asking(make_player(spec, seed=seed))
 
         return from_spec
-    if callable(getattr(item, "choose", None)):
+    elif callable(getattr(item, "choose", None)):
         fixed = _asking(item)
     elif callable(item):
         fixed = _by_view(item)
@@ -458,6 +485,21 @@ def _player_source(item: object) -> Callable[[int], _Chooser]:
         return fixed
 
     return same
+
+
+def _on_arrays(policy: ArrayPolicy, observe: Callable[[Game, int], Vector]) -> _Chooser:
+    def choose(game: Game, seat: int) -> object:
+        observation = observe(game, seat)[None, :]
+        answer = np.asarray(policy.function(observation, _mask_of(legal_id_bits(game))[None, :]))
+        if answer.shape != (1,) or answer.dtype.kind not in "iu":
+            raise IllegalActionError(
+                IllegalReason.NOT_AN_ACTION,
+                f"an ArrayPolicy must return one whole-number action id per table; "
+                f"got {brief(answer)}",
+            )
+        return action_from_id(game, int(answer[0]))
+
+    return choose
 
 
 def _asking(player: Any) -> _Chooser:
@@ -521,11 +563,24 @@ class SpadesVectorEnv(VectorEnv[Vector, npt.NDArray[np.int64], npt.NDArray[Any]]
         self.observation_space = batch_space(self.single_observation_space, n)
         self.action_space = batch_space(self.single_action_space, n)
         others = seats_of_others(opponents, setup.learner, "batch policy")
-        first = next(item for item in others if item is not None)
-        self._policies = tuple(first if item is None else item for item in others)
         # Checked now: a name that is no batch policy fails here, not at the first step.
-        _check_policies(self._policies)
-        self._uniform = all(isinstance(item, str) and item == "random" for item in self._policies)
+        _check_policies(others)
+        self._on_arrays = tuple(item if isinstance(item, ArrayPolicy) else None for item in others)
+        batched = [
+            item for item in others if item is not None and not isinstance(item, ArrayPolicy)
+        ]
+        # The learner's seats (and those of array policies) are never asked: any policy fills them.
+        filler = batched[0] if batched else "lowest"
+        self._policies = tuple(
+            item if item is not None and not isinstance(item, ArrayPolicy) else filler
+            for item in others
+        )
+        self._batched_at = np.array(
+            [item is not None and not isinstance(item, ArrayPolicy) for item in others]
+        )
+        self._uniform = all(
+            item is None or (isinstance(item, str) and item == "random") for item in others
+        )
         self._learner_at = np.array([seat in setup.learner for seat in range(4)])
         self._forms = batch.CheckedForms(setup.variant, batch.array_forms_of(setup.variant))
         self._free_rules = (
@@ -683,20 +738,42 @@ class SpadesVectorEnv(VectorEnv[Vector, npt.NDArray[np.int64], npt.NDArray[Any]]
         """Play the other seats until every table's learner is to act."""
         tables = self.tables
         learner_at = self._learner_at
-        policies = self._policies
         uniform = self._uniform
         while True:
             waiting = ~learner_at[tables.to_act]
             if not waiting.any():
                 return
-            if uniform:
-                # Every other seat is "random": a uniform legal id drawn for every
-                # table at once costs less than asking the policy for the waiting ones.
-                chosen = tables.random_actions(self._rng)
-            else:
-                chosen = tables.choose(policies, where=waiting, rng=self._rng)
+            # With "random" at every other seat, a uniform legal id drawn for every
+            # table at once costs less than asking the policy for the waiting ones.
+            chosen = tables.random_actions(self._rng) if uniform else self._choose(waiting)
             points, finished = tables.step(chosen, where=waiting)
             self._collect(points, finished, rewards, done)
+
+    def _choose(self, waiting: npt.NDArray[np.bool_]) -> npt.NDArray[np.intp]:
+        """The other seats' choices at the waiting tables."""
+        tables = self.tables
+        seat = tables.to_act
+        batched = waiting & self._batched_at[seat]
+        chosen = tables.choose(self._policies, where=batched, rng=self._rng)
+        if batched is waiting or (batched == waiting).all():
+            return chosen
+        observations = tables.observe()
+        masks = tables.legal_mask().view(np.int8)
+        for number, policy in enumerate(self._on_arrays):
+            if policy is None:
+                continue
+            rows = np.flatnonzero(waiting & (seat == number))
+            if not len(rows):
+                continue
+            answer = np.asarray(policy.function(observations[rows], masks[rows]))
+            if answer.shape != (len(rows),) or answer.dtype.kind not in "iu":
+                raise IllegalActionError(
+                    IllegalReason.NOT_AN_ACTION,
+                    f"an ArrayPolicy must return one whole-number action id per table "
+                    f"({len(rows)} here); got {brief(answer)}",
+                )
+            chosen[rows] = answer
+        return chosen
 
     def _collect(
         self,
@@ -771,6 +848,8 @@ def _consecutive(seeds: npt.NDArray[np.uint64]) -> bool:
 
 def _check_policies(policies: tuple[object, ...]) -> None:
     for item in policies:
+        if item is None or isinstance(item, ArrayPolicy):
+            continue
         if isinstance(item, str) and item not in batch.BUILTIN_POLICIES:
             names = ", ".join(map(repr, batch.BUILTIN_POLICIES))
             raise RulesError(
