@@ -5,7 +5,7 @@ more say so with a mark, on the test or on the whole module
 (``pytestmark = pytest.mark.integration("batch")``):
 
 * ``integration(EXTRA)`` — needs the extra ``EXTRA`` (``batch``,
-  ``openspiel``, ``pettingzoo``, ``ray``, ``plot``, ``web``);
+  ``openspiel``, ``pettingzoo``, ``gymnasium``, ``ray``, ``plot``, ``web``);
 * ``browser`` — drives Chromium through Playwright;
 * ``ray`` — starts Ray;
 * ``compiled`` — compares the pure-Python install (``.venv``) with the
@@ -47,6 +47,7 @@ EXTRA_MODULES: Final[dict[str, tuple[str, ...]]] = {
     "batch": ("numpy",),
     "openspiel": ("pyspiel", "numpy"),
     "pettingzoo": ("pettingzoo", "gymnasium", "numpy"),
+    "gymnasium": ("gymnasium", "numpy"),
     "ray": ("ray", "psutil"),
     "plot": ("matplotlib",),
     "web": ("starlette", "uvicorn", "websockets", "httpx2"),
@@ -134,12 +135,15 @@ def declared_extras(path: Path) -> set[str]:
 
 
 def imported_modules(path: Path, _seen: frozenset[Path] = frozenset()) -> set[str]:
-    """The modules of extras that a module imports at its top level, itself
-    or through the tests' own helper modules it imports (and those of the
+    """The modules of extras that a module imports at its top level, itself,
+    through the tests' own helper modules it imports (and those of the
     extras such a helper declares: ``web_table_support`` loads the web
-    table's server)."""
+    table's server), or through the framework adapters of
+    ``spades_core.envs`` it imports (``spades_v0`` re-exports the PettingZoo
+    environment)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     names: set[str] = set()
+    adapters: set[Path] = set()
     for node in tree.body:
         nodes = [node, *getattr(node, "body", ())] if isinstance(node, ast.Try) else [node]
         for statement in nodes:
@@ -147,7 +151,12 @@ def imported_modules(path: Path, _seen: frozenset[Path] = frozenset()) -> set[st
                 names |= {alias.name.split(".")[0] for alias in statement.names}
             elif isinstance(statement, ast.ImportFrom) and statement.module and not statement.level:
                 names.add(statement.module.split(".")[0])
+                if statement.module.startswith("spades_core.envs."):
+                    adapters.add(SOURCE / (statement.module.replace(".", "/") + ".py"))
     found = names & {name for modules in EXTRA_MODULES.values() for name in modules}
+    for adapter in adapters:
+        if adapter.is_file() and adapter != path and adapter not in _seen:
+            found |= imported_modules(adapter, _seen | {path})
     for name in names:
         helper = ROOT / "tests" / f"{name}.py"
         if helper.is_file() and helper != path and helper not in _seen:

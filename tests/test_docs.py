@@ -33,7 +33,7 @@ PAGES = [*sorted(DOCS.rglob("*.md")), ROOT / "README.md"]
 PYTHON = {"python", "py", "python3"}
 FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n`]*)$")
 VARIANT_PAGES = {"classic": "classic.md", "mirror": "mirror.md", "whiz": "whiz.md"}
-PAGE_EXTRAS = {"batch.md": ("batch",), "integrations.md": ("openspiel", "pettingzoo")}
+PAGE_EXTRAS = {"batch.md": ("batch",), "integrations.md": ("openspiel", "pettingzoo", "gymnasium")}
 """Pages whose code needs extras (left out of a run without them)."""
 
 

@@ -49,6 +49,16 @@ def test_importing_spades_core_imports_no_framework() -> None:
             {"pettingzoo", "gymnasium", "numpy"},
             marks=pytest.mark.integration("pettingzoo"),
         ),
+        pytest.param(
+            "spades_core.envs.gymnasium",
+            {"gymnasium", "numpy"},
+            marks=pytest.mark.integration("gymnasium"),
+        ),
+        pytest.param(
+            "spades_core.envs.spades_v0",
+            {"pettingzoo", "gymnasium", "numpy"},
+            marks=pytest.mark.integration("pettingzoo"),
+        ),
     ],
 )
 def test_an_integration_imports_its_framework(module: str, expected: set[str]) -> None:

@@ -32,8 +32,8 @@ from spades_core.values.observation import (
 from spades_core.values.seats import Seat
 
 from ._deal import CARD_BITS, deal_hands, first_dealers
-from ._play import make_rng, resolve_variant
-from ._policies import random_bids, random_cards
+from ._play import Chooser, make_rng, resolve_variant
+from ._policies import Decision, random_bids, random_cards, resolve_policies
 from ._refusals import row_refusal
 from ._rules import (
     NO_BID,
@@ -167,6 +167,13 @@ class Tables:
         """Cards each seat played to the tricks completed this hand, as masks."""
         self.broken = np.zeros(n, dtype=np.bool_)
         """Whether spades are broken at each table."""
+        self.scored = np.zeros(n, dtype=np.bool_)
+        """After :meth:`step`: the tables that scored a hand in that step (every
+        hand, whether or not it ended the episode)."""
+        self.scored_bids = np.full((n, 4), NO_BID, dtype=np.int8)
+        """The bids of the last hand each table scored, by seat; -1 before its first."""
+        self.scored_tricks = np.zeros((n, 4), dtype=np.int8)
+        """The tricks each seat won in the last hand each table scored."""
         self.winners = np.full(n, -1, dtype=np.int8)
         """After :meth:`step`: the winning team (0 NS, 1 EW) of each game that
         ended in that step, -1 elsewhere and for a game that ended in a draw
@@ -233,14 +240,17 @@ class Tables:
         masks[:, 5:9] = self.played.reshape(-1)[at].reshape(n, 4) | masks[:, 1:5]
         bits = np.unpackbits(masks.astype("<u8").view(np.uint8), axis=1, bitorder="little")
         bits = bits.reshape(n, 9, 64)[:, :, :52]
-        obs = np.zeros((n, OBSERVATION_SIZE), dtype=np.float32)
-        obs[:, _AT["hand"] : _AT["hand"] + 52] = bits[:, 0]
-        obs[:, _AT["trick"] : _AT["trick"] + 208] = bits[:, 1:5].reshape(n, 208)
-        obs[:, _AT["played"] : _AT["played"] + 208] = bits[:, 5:9].reshape(n, 208)
+        # The 0/1 entries are set in bytes and turned into floats in one pass,
+        # four times less memory to write than setting floats one section at a time.
+        cells = np.zeros((n, OBSERVATION_SIZE), dtype=np.uint8)
+        cells[:, _AT["hand"] : _AT["hand"] + 52] = bits[:, 0]
+        # Each row's slice is contiguous, so reshaping it gives a view to write through.
+        cells[:, _AT["trick"] : _AT["trick"] + 208].reshape(n, 4, 52)[:] = bits[:, 1:5]
+        cells[:, _AT["played"] : _AT["played"] + 208].reshape(n, 4, 52)[:] = bits[:, 5:9]
         out = self._shown_out.reshape(-1)[at].reshape(n, 4, 1)
         out_bits = np.unpackbits(out, axis=2, bitorder="little")[:, :, :4]
-        obs[:, _AT["shown_out"] : _AT["shown_out"] + 16] = out_bits.reshape(n, 16)
-        flat = obs.reshape(-1)
+        cells[:, _AT["shown_out"] : _AT["shown_out"] + 16] = out_bits.reshape(n, 16)
+        flat = cells.reshape(-1)
         base = rows * OBSERVATION_SIZE
         phase = np.where(self.phase == PLAYING, _PHASE_PLAY, _PHASE_BID)
         flat[base + _AT["phase"] + phase] = 1
@@ -256,7 +266,8 @@ class Tables:
         flat[base[playing] + _AT["leader"] + leader] = 1
         flat[base + _AT["to_act"] + ((self.to_act - seat) & 3)] = 1
         flat[base + _AT["dealer"] + ((self.dealer - seat) & 3)] = 1
-        obs[:, _AT["spades_broken"]] = self.broken
+        cells[:, _AT["spades_broken"]] = self.broken
+        obs = cells.astype(np.float32)
         rules = self._rules.rules
         own = (seat & 1).astype(np.intp)
         scores = self.scores[rows[:, None], np.stack([own, 1 - own], axis=1)]
@@ -294,8 +305,14 @@ class Tables:
 
     # -- acting -----------------------------------------------------------------------
 
-    def step(self, actions: object) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+    def step(
+        self, actions: object, where: object = None
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
         """Every table's seat to act takes its action (an ``(n,)`` array of ids).
+
+        ``where``, an ``(n,)`` boolean array, limits the step to the tables
+        where it is true: the others keep waiting, unchanged, and their
+        entries of ``actions`` are not read.
 
         Returns ``(rewards, done)``: the points each team scored in a hand
         finished by this step, ``(n, 2)`` (zero elsewhere), and which tables
@@ -303,19 +320,36 @@ class Tables:
         illegal action raises :class:`~spades_core.IllegalActionError` naming
         the first such table, and changes nothing.
         """
-        chosen = self._checked(actions)
+        active = self._where(where)
+        chosen = self._checked(actions, active)
         rewards = np.zeros((self.n, 2), dtype=np.int64)
         done = np.zeros(self.n, dtype=np.bool_)
         self.winners[:] = -1
-        bidding = np.flatnonzero(self.phase == BIDDING)
-        playing = np.flatnonzero(self.phase == PLAYING)
-        if len(bidding):
-            self._bid(bidding, chosen[bidding] - BID_ID_BASE)
-        if len(playing):
-            self._play(playing, chosen[playing], rewards, done)
+        self.scored[:] = False
+        bidding = self.phase == BIDDING
+        playing = ~bidding
+        if active is not None:
+            bidding &= active
+            playing &= active
+        bidding_rows = np.flatnonzero(bidding)
+        playing_rows = np.flatnonzero(playing)
+        if len(bidding_rows):
+            self._bid(bidding_rows, chosen[bidding_rows] - BID_ID_BASE)
+        if len(playing_rows):
+            self._play(playing_rows, chosen[playing_rows], rewards, done)
         return rewards, done
 
-    def _checked(self, actions: object) -> Ids:
+    def _where(self, where: object) -> npt.NDArray[np.bool_] | None:
+        if where is None:
+            return None
+        array = np.asarray(where)
+        if array.shape != (self.n,) or array.dtype != np.bool_:
+            raise ArgumentTypeError(
+                f"where must be None or {self.n} booleans, one per table; got {brief(where)}"
+            )
+        return array
+
+    def _checked(self, actions: object, active: npt.NDArray[np.bool_] | None = None) -> Ids:
         ids = np.asarray(actions)
         if ids.shape != (self.n,) or ids.dtype.kind not in "iu":
             raise IllegalActionError(
@@ -328,10 +362,84 @@ class Tables:
         in_range = np.where(playing, (ids >= 0) & (ids < BID_ID_BASE), ids >= BID_ID_BASE)
         in_range &= ids < NUM_ACTIONS
         ok = in_range & ((self._legal >> np.where(in_range, bit, 0).astype(np.uint64)) & _ONE != 0)
+        if active is not None:
+            ok |= ~active
         if not ok.all():
             row = int(np.flatnonzero(~ok)[0])
             raise self._refusal(row, int(ids[row]))
         return ids
+
+    def choose(self, policy: object, *, where: object = None, rng: object = None) -> Ids:
+        """The action id that ``policy`` chooses at each table, -1 at the tables
+        outside ``where`` (an ``(n,)`` boolean array; ``None``: every table).
+
+        ``policy`` is what :func:`~spades_core.batch.play_hands` takes: a
+        built-in policy's name, a policy function of a :class:`Decision`, or
+        a sequence of four of them by seat; random choices draw from ``rng``
+        (a ``numpy.random.Generator`` or a seed for one). A policy that is not
+        built in is checked: an illegal choice raises
+        :class:`~spades_core.IllegalActionError` naming the table.
+        """
+        policies, trusted = resolve_policies(policy)
+        generator = make_rng(rng)
+        active = self._where(where)
+        chooser = Chooser(self._rules.variant, policies, trusted, 0)
+        chosen = np.full(self.n, -1, dtype=np.intp)
+        for phase, name in ((BIDDING, "bid"), (PLAYING, "play")):
+            at_phase = self.phase == phase
+            rows = np.flatnonzero(at_phase if active is None else at_phase & active)
+            if len(rows):
+                chosen[rows] = chooser(self._decision(rows, name, generator), rows)
+        return chosen
+
+    def _decision(self, rows: Ids, phase: str, rng: np.random.Generator) -> Decision:
+        seat = self.to_act[rows]
+        size = self.trick_size[rows]
+        leader = self.leader[rows]
+        trick = self.trick[rows]
+        winning = trick[np.arange(len(rows)), (self._winner[rows] - leader) & 3]
+        legal = self._legal[rows]
+        return Decision(
+            phase,
+            self._rules.rules,
+            seat,
+            self.hands.reshape(-1)[self._seat_base[rows] + seat],
+            legal.astype(np.int32) if phase == "bid" else legal,
+            self.bids[rows],
+            self.won[rows],
+            trick,
+            size,
+            np.where(size > 0, winning, -1).astype(np.int8),
+            leader,
+            self.dealer[rows],
+            self.broken[rows],
+            rng,
+        )
+
+    def restart(self, tables: object, seeds: object) -> None:
+        """Start new games at ``tables`` (table numbers) from ``seeds`` (one seed
+        each, 0 to 2**64-1), dealt as ``sc.new_game(variant, seed=...)`` deals."""
+        rows = np.asarray(tables)
+        values = np.asarray(seeds)
+        if (
+            rows.ndim != 1
+            or rows.dtype.kind not in "iu"
+            or values.shape != rows.shape
+            or values.dtype.kind not in "iu"
+        ):
+            raise ArgumentTypeError(
+                "restart needs an array of table numbers and one whole-number seed for each; "
+                f"got {brief(tables)} and {brief(seeds)}"
+            )
+        if len(rows) and not (((rows >= 0) & (rows < self.n)).all() and (values >= 0).all()):
+            raise RulesError(
+                f"restart: table numbers are 0 to {self.n - 1} and seeds 0 to 2**64-1; "
+                f"got {brief(tables)} and {brief(seeds)}"
+            )
+        if len(np.unique(rows)) != len(rows):
+            raise RulesError(f"restart: each table may be named once; got {brief(tables)}")
+        if len(rows):
+            self._start_games(rows.astype(np.intp), values.astype(np.uint64))
 
     def _refusal(self, row: int, action: int) -> IllegalActionError:
         """The engine's refusal of ``action`` at table ``row``, naming the table."""
@@ -433,6 +541,9 @@ class Tables:
         rules = self._rules
         points, bags = rules.score_hands(self.bids[rows], self.won[rows], self.bags[rows])
         rewards[rows] = points
+        self.scored[rows] = True
+        self.scored_bids[rows] = self.bids[rows]
+        self.scored_tricks[rows] = self.won[rows]
         if self.episode == "hand":
             done[rows] = True
             self._start_games(rows, self._take_seeds(len(rows)))
