@@ -122,24 +122,31 @@ def deal_fits(counts: Sequence[int], need: Sequence[int], room: Sequence[int]) -
     >>> deal_fits((2, 0, 0, 1), (1, 2, 0, 0), spades_only + spades_only + (0,) * 8)
     False
     """
-    n0 = need[0]
-    n1 = need[1]
-    n2 = need[2]
-    n3 = need[3]
+    return _cut_holds(
+        counts[0], counts[1], counts[2], counts[3], need[0], need[1], need[2], need[3], room
+    )
+
+
+def _cut_holds(
+    c0: int, c1: int, c2: int, c3: int, n0: int, n1: int, n2: int, n3: int, room: Sequence[int]
+) -> bool:
+    """:func:`deal_fits` with the counts and needs as ints (no lists to build
+    for a question that changes one or two of them)."""
     if n0 < 0 or n1 < 0 or n2 < 0 or n3 < 0:
         return False
-    c0 = counts[0]
-    c1 = counts[1]
-    c2 = counts[2]
-    c3 = counts[3]
     if c0 < 0 or c1 < 0 or c2 < 0 or c3 < 0 or c0 + c1 + c2 + c3 != n0 + n1 + n2 + n3:
         return False
+    counts = (c0, c1, c2, c3)
+    # A set with a suit of no cards asks no more than the set without it.
+    empty = (c0 == 0) | (c1 == 0) << 1 | (c2 == 0) << 2 | (c3 == 0) << 3
     supply = [0] * 16
     room0 = [0] * 16
     room1 = [0] * 16
     room2 = [0] * 16
     room3 = [0] * 16
     for suits in range(1, 16):
+        if suits & empty:
+            continue
         suit = _LOWEST[suits]
         rest = _REST[suits]
         supply[suits] = cards = supply[rest] + counts[suit]
@@ -277,6 +284,7 @@ class Knowledge:
         "_quota",
         "_room",
         "_spades",
+        "_takes",
         "_void",
     )
 
@@ -304,46 +312,37 @@ class Knowledge:
         self._need = need
         self._room = room
         self._quota = quota
-        may = list(fixed)
-        for seat in hidden:
-            for suit in _SUITS:
-                if self._takes_some(seat, suit):
-                    may[seat] |= pool & SUIT_MASKS[suit]
-        shared = 0
-        seen = 0
-        for seat in hidden:
-            shared |= seen & may[seat]
-            seen |= may[seat]
-        must = list(fixed)
-        void = [0, 0, 0, 0]
-        spades = [UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN]
-        for seat in range(4):
-            if seat in hidden:
-                must[seat] |= may[seat] & ~shared
-            for suit in _SUITS:
-                if not may[seat] & SUIT_MASKS[suit]:
-                    void[seat] |= 1 << suit
-            low, high = self.count_range(seat, SPADES)
-            if low == high:
-                spades[seat] = low
-        self._may = (may[0], may[1], may[2], may[3])
-        self._must = (must[0], must[1], must[2], must[3])
-        self._void = (void[0], void[1], void[2], void[3])
-        self._spades = (spades[0], spades[1], spades[2], spades[3])
+        # Answers are worked out when first asked (a coach's sentence asks a
+        # few), and kept: per seat and suit whether the seat may take a card
+        # of the suit from the pool (-1: not asked yet), then the tables.
+        self._takes = [-1] * 16
+        self._may: tuple[int, int, int, int] | None = None
+        self._must: tuple[int, int, int, int] | None = None
+        self._void: tuple[int, int, int, int] | None = None
+        self._spades: tuple[int, int, int, int] | None = None
 
     @property
     def may_hold(self) -> tuple[int, int, int, int]:
         """Per seat, the mask of the cards some consistent deal gives it."""
+        if self._may is None:
+            self._settle()
+        assert self._may is not None
         return self._may
 
     @property
     def must_hold(self) -> tuple[int, int, int, int]:
         """Per seat, the mask of the cards every consistent deal gives it."""
+        if self._must is None:
+            self._settle()
+        assert self._must is not None
         return self._must
 
     @property
     def void(self) -> tuple[int, int, int, int]:
         """Per seat, the 4-bit set of the suits it certainly holds no card of."""
+        if self._void is None:
+            self._settle()
+        assert self._void is not None
         return self._void
 
     @property
@@ -351,6 +350,13 @@ class Knowledge:
         """Per seat, the spades it holds where every consistent deal gives it
         the same number (a revealed count, or one that counting fixes);
         :data:`UNKNOWN` elsewhere."""
+        if self._spades is None:
+            spades = [UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN]
+            for seat in range(4):
+                low, high = self.count_range(seat, SPADES)
+                if low == high:
+                    spades[seat] = low
+            self._spades = (spades[0], spades[1], spades[2], spades[3])
         return self._spades
 
     def could_hold(self, seat: int, cards: int, lacking: int = 0) -> bool:
@@ -363,6 +369,16 @@ class Knowledge:
             return False
         if seat not in self._hidden:
             return bool(fixed & cards)
+        if fixed & cards and not lacking:
+            return True
+        if not lacking:
+            # Cards of a suit are interchangeable: any of them is as possible
+            # as the suit is.
+            pool = self._pool
+            for suit in _SUITS:
+                if cards & pool & SUIT_MASKS[suit] and self._takes_some(seat, suit):
+                    return True
+            return False
         quota = self._quota[seat]
         if lacking >> SPADES & 1 and quota > 0:
             return False
@@ -419,18 +435,51 @@ class Knowledge:
             return "(" + ", ".join(hex(value) for value in values) + ")"
 
         return (
-            f"Knowledge(may_hold={masks(self._may)}, must_hold={masks(self._must)}, "
-            f"void={self._void}, spades_left={self._spades})"
+            f"Knowledge(may_hold={masks(self.may_hold)}, must_hold={masks(self.must_hold)}, "
+            f"void={self.void}, spades_left={self.spades_left})"
         )
+
+    def _settle(self) -> None:
+        """Work out :attr:`may_hold`, :attr:`must_hold` and :attr:`void`."""
+        hidden = self._hidden
+        pool = self._pool
+        may = list(self._fixed)
+        for seat in hidden:
+            for suit in _SUITS:
+                if self._takes_some(seat, suit):
+                    may[seat] |= pool & SUIT_MASKS[suit]
+        shared = 0
+        seen = 0
+        for seat in hidden:
+            shared |= seen & may[seat]
+            seen |= may[seat]
+        must = list(self._fixed)
+        void = [0, 0, 0, 0]
+        for seat in range(4):
+            if seat in hidden:
+                must[seat] |= may[seat] & ~shared
+            for suit in _SUITS:
+                if not may[seat] & SUIT_MASKS[suit]:
+                    void[seat] |= 1 << suit
+        self._may = (may[0], may[1], may[2], may[3])
+        self._must = (must[0], must[1], must[2], must[3])
+        self._void = (void[0], void[1], void[2], void[3])
 
     def _takes_some(self, seat: int, suit: int) -> bool:
         """Whether some consistent deal gives hidden ``seat`` a card of
         ``suit`` beyond the ones it is known to hold."""
+        at = 4 * seat + suit
+        known = self._takes[at]
+        if known >= 0:
+            return known == 1
         if not self._pool & SUIT_MASKS[suit]:
-            return False
-        if suit == SPADES and self._quota[seat] != UNKNOWN:
-            return self._quota[seat] > 0
-        return _fits_taking(self._counts, self._need, self._room, seat, suit, 1)
+            found = False
+        elif suit == SPADES and self._quota[seat] != UNKNOWN:
+            found = self._quota[seat] > 0
+        else:
+            found = _fits_taking(self._counts, self._need, self._room, seat, suit, 1)
+        self._takes[at] = 1 if found else 0
+        return found
 
 
 def _suits_of(mask: int) -> int:
@@ -455,10 +504,14 @@ def _fits_taking(
     at = 4 * seat + suit
     if counts[suit] < taken or need[seat] < taken or room[at] < taken:
         return False
-    less = list(counts)
-    less[suit] -= taken
-    fewer = list(need)
-    fewer[seat] -= taken
-    smaller = list(room)
-    smaller[at] -= taken
-    return deal_fits(less, fewer, smaller)
+    if room[at] < _ANY:
+        smaller = list(room)
+        smaller[at] -= taken
+        room = smaller
+    # (Room for any number stays room for any number: the seat's need is
+    # at most 13 less what it took.)
+    c = [counts[0], counts[1], counts[2], counts[3]]
+    n = [need[0], need[1], need[2], need[3]]
+    c[suit] -= taken
+    n[seat] -= taken
+    return _cut_holds(c[0], c[1], c[2], c[3], n[0], n[1], n[2], n[3], room)
