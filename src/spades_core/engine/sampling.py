@@ -29,7 +29,13 @@ Hidden cards are placed suit-aware: a seat's spade quota first, then each
 remaining card to a seat that may hold its suit, chosen with probability
 proportional to the room left in that seat's hand. This is close to, but not
 exactly, uniform over the consistent deals; it never fails for a view of a
-real game.
+real game. The facts are those of :func:`knowledge_of`, the view's side of
+the one owner of what a seat knows (:mod:`spades_core.rules.knowledge`):
+the spades left are its :func:`~spades_core.rules.knowledge.revealed_spades_left`,
+whether the cards still to place can fill the hands is its
+:func:`~spades_core.rules.knowledge.deal_fits`, and every sample gives each
+seat only cards the owner says it may hold and every card it must (the tests
+hold the sampler to that).
 
 >>> import random
 >>> import spades_core as sc

@@ -46,11 +46,11 @@ from spades_core.engine.views import View
 from spades_core.tips._bids import bid_reason
 from spades_core.tips._plays import play_reason
 from spades_core.tips._seen import Seen
-from spades_core.tips._words import name
+from spades_core.tips._words import name as name  # spades_core.tips.name stays importable
 from spades_core.values import _check
 from spades_core.values.actions import Action, Bid, Play
 
-__all__ = ["Tip", "coach", "name"]
+__all__ = ["Tip", "coach"]
 
 
 @final
