@@ -287,14 +287,19 @@ def test_what_a_view_knows_agrees_with_the_matching_in_every_variant(
         assert known.could_hold(who, spades, 1 << led) == expected
 
 
-@pytest.mark.parametrize("variant", ["mirror", "whiz"])
-def test_the_samples_hold_only_cards_their_seats_may_hold(variant: str) -> None:
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [("mirror", {}), ("whiz", {}), ("classic", {"first_lead": "two_of_clubs"})],
+)
+def test_the_samples_hold_only_cards_their_seats_may_hold(
+    variant: str, options: dict[str, str]
+) -> None:
     """The sampler draws its deals from the same facts: over random positions,
     each sampled hand holds only cards its seat may hold and every card it must."""
     rng = random.Random(5)
     checked = 0
     for seed in range(40):
-        game = sc.new_game(variant, seed=seed)
+        game = sc.new_game(variant, seed=seed, **options)
         game = play_randomly(game, rng, steps=rng.randrange(5, 50))
         if game.phase is not Phase.PLAY:
             continue
@@ -309,6 +314,24 @@ def test_the_samples_hold_only_cards_their_seats_may_hold(variant: str) -> None:
                     assert known.must_hold[other] & ~held[other] == 0
             checked += 1
     assert checked >= 100
+
+
+def test_the_first_leader_under_two_of_clubs_must_hold_the_two() -> None:
+    game = sc.new_game("classic", seed=8, first_lead="two_of_clubs").deal()
+    while game.phase is Phase.BID:
+        game = game.bid(game.legal_bids()[-1])
+    leader = game.to_act
+    assert leader is not None
+    two = sc.Card.parse("2C")
+    for seat in Seat:
+        if seat is leader:
+            continue
+        hidden = HiddenCards(game.view(seat))
+        assert hidden.knowledge.must_hold[leader] & two.mask
+        assert all(hidden.sample(random.Random(n))[leader] & two.mask for n in range(5))
+        for other in Seat:
+            if other not in (seat, leader):
+                assert not hidden.knowledge.may_hold[other] & two.mask
 
 
 # -- the spades left, and refusals ----------------------------------------------------------
