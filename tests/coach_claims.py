@@ -3,16 +3,22 @@
 Each clause the coach can write is listed below with a pattern and a check.
 The checks work from the whole game (every hand, the public record) and are
 written here afresh, on :class:`~spades_core.Card` objects rather than the
-coach's masks: who could beat a card is worked out card by card from the
-cards the seat to act has not seen and the suits each seat has shown out of;
-a claim that nobody can beat a card is also held to the real hands. After the
+coach's masks: who may hold a card, and so who could beat one, is worked out
+with exact counting, card by card, by finding a deal of the cards the seat
+to act has not seen that fits the hand sizes, the suits each seat has shown
+out of and the spade counts the bids revealed (tests/deal_matching.py, apart
+from the library's own reasoning by suits); a claim that nobody can beat a
+card is also held to the real hands. After the
 clauses are found, what is left of the tip must be advice from a fixed list
 (``ADVICE``), so a clause the checks do not know fails the test instead of
 going unchecked.
 
-Run as a script to check many random positions and count what was checked::
+``make test`` checks 1,500 positions (tests/test_coach_words.py). Run as a
+script to check more random positions, spread evenly over the four variants,
+and count what was checked; the default, 12,000, is 3,000 per variant (a few
+minutes)::
 
-    .venv/bin/python tests/coach_claims.py --positions 30000 --seed 1
+    .venv/bin/python tests/coach_claims.py --positions 12000 --seed 1
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import spades_core as sc
+from deal_matching import facts_of, find_deal
 from spades_core import Bid, Card, CardSet, Game, NilTricks, Phase, Play, Seat, Suit
 from spades_core.bots.bidding import estimate_tricks
 from spades_core.rules.scoring import score_team
@@ -133,6 +140,8 @@ class Position:
         played = {c for trick in game.tricks for c in trick.cards} | {c for _, c in self.trick}
         self.unplayed = [c for c in CardSet.full_deck() if c not in played]
         self.unseen = [c for c in self.unplayed if c not in self.hand]
+        self.facts = facts_of(self.view)
+        self._possible: dict[tuple[int, int, frozenset[int]], bool] = {}
         self.winner: Seat | None = None
         self.best: Card | None = None
         for who, played_card in self.trick:
@@ -141,23 +150,33 @@ class Position:
 
     # -- what the seat to act can tell -------------------------------------------
 
-    def may_hold(self, seat: Seat, candidate: Card) -> bool:
-        """Whether the seat to act cannot rule out that ``seat`` holds ``candidate``."""
-        if candidate not in self.unseen or candidate.suit in self.view.shown_out[seat]:
+    def may_hold(self, seat: Seat, candidate: Card, lacking: frozenset[int] = frozenset()) -> bool:
+        """Whether some deal of the cards the seat to act has not seen, consistent
+        with the public record, gives ``seat`` the ``candidate`` and no card of
+        the suits in ``lacking``: worked out card by card (tests/deal_matching.py)."""
+        if candidate not in self.unseen:
             return False
-        return not (candidate.suit is Suit.SPADES and self.view.spades_left(seat) == 0)
+        key = (int(seat), candidate.id, lacking)
+        found = self._possible.get(key)
+        if found is None:
+            deal = find_deal(self.facts, ((int(seat), candidate.id),), lacking={int(seat): lacking})
+            found = self._possible[key] = deal is not None
+        return found
 
     def could_beat(self, seat: Seat, target: Card) -> tuple[bool, bool]:
-        """(with a higher card of the suit led, by trumping), as far as the seat to act knows."""
+        """(with a higher card of the suit led, by trumping), as far as the seat
+        to act can tell: whether some consistent deal gives ``seat`` a card of
+        the suit led that beats ``target``, or a spade that beats it and no card
+        of the suit led."""
         led = self.led if self.led is not None else target.suit
         by_rank = by_trump = False
         for candidate in self.unseen:
-            if not self.may_hold(seat, candidate) or not beats(candidate, target):
+            if not beats(candidate, target):
                 continue
             if candidate.suit is led:
-                by_rank = True
+                by_rank = by_rank or self.may_hold(seat, candidate)
             elif candidate.suit is Suit.SPADES:
-                by_trump = True
+                by_trump = by_trump or self.may_hold(seat, candidate, frozenset({int(led)}))
         return by_rank, by_trump
 
     def truly_beats(self, seat: Seat, target: Card, *, by_rank_only: bool = False) -> bool:
@@ -1104,7 +1123,9 @@ def positions(rng: random.Random, count: int) -> Iterator[Game]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Check the coach's clauses on random positions.")
-    parser.add_argument("--positions", type=int, default=3000)
+    parser.add_argument(
+        "--positions", type=int, default=12000, help="positions, spread over the variants"
+    )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     tally = Tally()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 from hypothesis import assume, event, given
 from hypothesis import strategies as st
@@ -24,7 +25,7 @@ from coach_claims import (
     positions,
 )
 from positions import deal, position
-from spades_core import Bid, Phase, Play, Seat
+from spades_core import Bid, CardSet, Phase, Play, Seat
 from spades_core.cli.commands import read_bid
 from spades_core.rules.variant import describe_bids
 from spades_core.testing.strategies import games
@@ -347,3 +348,125 @@ def test_a_plugin_without_words_of_its_own_gets_true_ones() -> None:
         counts[tip.idea] += 1
         game = game.apply(tip.action)
     assert sum(counts.values()) == 4
+
+
+# -- claims that counting proves false: who may hold what is exact ---------------------------
+
+
+def replayed(variant: str, options: dict[str, Any], bids: list[int], plays: str) -> sc.Game:
+    """A seeded game dealt, bid in turn from the seat to act, and played."""
+    game = sc.new_game(variant, **options).deal()
+    for bid in bids:
+        game = game.bid(bid)
+    for card in plays.split():
+        game = game.play(card)
+    return game
+
+
+def test_a_partner_whose_cards_are_all_counted_may_not_hold_spades() -> None:
+    # North, East and South have shown out of clubs, so West's five cards are
+    # the five unseen clubs. The coach once told East "Your partner is out of
+    # hearts and may still hold spades".
+    game = replayed(
+        "classic",
+        {"seed": 444229369194, "nil_value": 100, "bag_limit": 7, "break_rule": "offsuit_spade"}
+        | {"max_hands": 2},
+        [12, 1, 0, 8],
+        "3D 5D TD 2D 3H AH KH TH 8C 3C 7C TC 7D 9C QD AD 8H JH KC 9H 2H 9S 4H 6H 2C 9D QH "
+        "AS 8D 6C 6D KD",
+    )
+    assert game.to_act is Seat.EAST
+    view = game.view(Seat.EAST)
+    clubs = view.unseen & CardSet.parse("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC")
+    assert len(clubs) == view.cards_left[Seat.WEST] == 5
+    assert all(sc.Suit.CLUBS in view.shown_out[seat] for seat in (Seat.NORTH, Seat.SOUTH))
+    tip = sc.coach(view)
+    assert tip.idea == "lead_for_partner_ruff"
+    assert "may still hold spades" not in tip.reason
+    assert tip.reason == "Lead the 7♥."
+    check_tip(game, tip)
+
+
+def test_no_opponent_can_trump_when_the_counts_leave_them_no_spade() -> None:
+    # West has played both spades its Whiz bid revealed, and North's count
+    # takes all five unseen spades, so East (Nil, count unknown) holds none.
+    # The coach once said "an opponent who runs out of clubs could trump it later".
+    game = replayed(
+        "whiz",
+        {"seed": 1033673909928, "target_score": 100, "loss_floor": -100}
+        | {"double_nil": "no_loss", "whiz_nil_needs_no_ace": True, "max_hands": 1},
+        [0, 4, 2, 6],
+        "2H 6H 9H KH QH TH 4H JH JD AD 4D KD AH 5H QS 8H TS 5S JS AS",
+    )
+    assert game.to_act is Seat.SOUTH
+    view = game.view(Seat.SOUTH)
+    assert view.spades_left(Seat.WEST) == 0
+    assert view.spades_left(Seat.NORTH) == len(view.unseen.suit(sc.Suit.SPADES)) == 5
+    tip = sc.coach(view)
+    assert tip.action == Play.of("AC")
+    assert "could trump it later" not in tip.reason
+    assert tip.reason == (
+        "The A♣ is the highest club left, and no opponent can trump it: cash it now."
+    )
+    check_tip(game, tip)
+
+
+def test_a_seat_that_must_follow_suit_cannot_overtrump() -> None:
+    # South led the J♦. North and East each hold one card besides the three
+    # spades their bids revealed; East has shown out of diamonds, so its card
+    # is the 10♥, and North's (North is out of clubs) is the Q♦ or the K♦:
+    # North must follow suit and cannot overtrump a 9♠. The coach once said
+    # "trump with your A♠ rather than your 9♠, which North could overtrump".
+    game = replayed(
+        "whiz",
+        {"seed": 729802985470, "nil_value": 200, "bag_limit": 5, "bag_penalty": 250}
+        | {"whiz_nil_needs_no_ace": True, "max_hands": 2},
+        [3, 4, 3, 3],
+        "AC 2C 8C 6C 5H QH 2H 3C KC QC 5C 7C AH 3H 5D 4H KH 9H 6D 6H 7H 8H 7D JH AD TD 4D "
+        "8D 3D 7S 2D 9C 4C 8S TC 9D JD",
+    )
+    assert game.to_act is Seat.WEST
+    view = game.view(Seat.WEST)
+    assert view.spades_left(Seat.NORTH) == view.spades_left(Seat.EAST) == 3
+    assert [view.cards_left[seat] for seat in (Seat.NORTH, Seat.EAST)] == [4, 4]
+    assert sc.Suit.DIAMONDS in view.shown_out[Seat.EAST]
+    assert sc.Suit.CLUBS in view.shown_out[Seat.NORTH]
+    assert str(view.unseen - view.unseen.suit(sc.Suit.SPADES)) == "QD KD TH"
+    tip = sc.coach(view)
+    assert tip.action == Play.of("AS")
+    assert "could overtrump" not in tip.reason
+    assert tip.reason == (
+        "You are out of diamonds: trump with your A♠; nobody still to play can beat the A♠."
+    )
+    check_tip(game, tip)
+
+
+def test_a_partners_trick_is_threatened_only_by_a_seat_that_may_beat_it() -> None:
+    # West leads the 5♠ and wins it so far. South has shown out of hearts;
+    # West, out of clubs, diamonds and hearts, must hold the last unseen
+    # spade, the 6♠, so South's two cards are the K♦ and A♦ and it cannot
+    # beat a spade. The coach once told East "Your partner's 5♠ could still be
+    # beaten by South".
+    hands = deal(
+        N="QC KC 3D 5D 7D 8D 3H 8H 9H JH KH 7S QS",
+        E="4C 5C 7C 4D 6D JD 5H 6H AH 2S 8S 9S AS",
+        S="2C 9C TC AC 2D QD KD AD 2H 4H QH TS JS",
+        W="3C 6C 8C JC 9D TD 7H TH 3S 4S 5S 6S KS",
+    )
+    plays = cards_in(
+        "KC 4C TC JC KH AH QH 7H JD 2D TD 3D 7C 2C 6C QC JH 6H 2H TH 9H 5H 4H 9D 8H 4D AC 8C "
+        "8D 6D QD 3C 9C 3S 7D 5C 4S QS AS TS 2S JS KS 7S 5S 5D"
+    )
+    game = position("classic", hands, [9, 8, 0, 0, *plays], target_score=10000, loss_floor=None)
+    assert game.to_act is Seat.EAST
+    view = game.view(Seat.EAST)
+    assert view.shown_out[Seat.WEST] == {sc.Suit.CLUBS, sc.Suit.DIAMONDS, sc.Suit.HEARTS}
+    assert str(view.unseen) == "KD AD 3H 6S"
+    tip = sc.coach(view)
+    assert tip.idea == "secure_partner_trick"
+    assert "could still be beaten" not in tip.reason
+    assert tip.reason == (
+        "Your partner is winning this trick with the 5♠, but every card you may play beats it: "
+        "play the 8♠; nobody still to play can beat the 8♠."
+    )
+    check_tip(game, tip)

@@ -5,6 +5,12 @@ so that the same policy code runs both on real views (one decision) and
 inside the hard bot's play-outs (thousands of decisions on a mutable
 table). Cards are ids (``suit * 13 + rank``), hands 52-bit masks, seats ints
 0-3 (N, E, S, W).
+
+A table keeps the public facts the policies read: the suits each seat has
+shown out of, and the spades left that bids revealed (from the owner,
+:func:`~spades_core.rules.knowledge.revealed_spades_left`). What counting
+proves beyond them (exact voids, cards a seat must hold) is
+:func:`~spades_core.sampling.knowledge_of`'s; the policies do not read it.
 """
 
 from __future__ import annotations
@@ -13,7 +19,8 @@ from typing import Final, Self
 
 from spades_core.engine.game import Phase
 from spades_core.engine.views import View
-from spades_core.rules.tricks import FIRST_SPADE, SPADES
+from spades_core.rules.knowledge import UNKNOWN, revealed_spades_left
+from spades_core.rules.tricks import SPADES
 from spades_core.values.actions import Bid, Play
 from spades_core.values.cards import FULL_DECK_MASK, SUIT_MASKS
 from spades_core.values.options import NilTricks, Rules
@@ -24,8 +31,6 @@ FULL: Final = FULL_DECK_MASK
 """The 52-bit mask of the whole deck."""
 NO_BID: Final = -1
 """A seat that has not bid yet."""
-UNKNOWN: Final = -1
-"""A spade count the seat cannot know."""
 SPADE_MASK: Final = SUIT_MASKS[SPADES]
 """The 52-bit mask of the 13 spades."""
 SUIT: Final = SUIT_MASKS
@@ -83,9 +88,12 @@ class Table:
         self.played = 0
         """Every card played this hand, the current trick included."""
         self.voids: list[int] = [0, 0, 0, 0]
-        """Per seat, a 4-bit mask of the suits it is known to be out of."""
+        """Per seat, a 4-bit mask of the suits it has shown out of (the
+        policies read these, not the voids counting proves:
+        :func:`~spades_core.sampling.knowledge_of` has those)."""
         self.spades_left: list[int] = [UNKNOWN] * 4
-        """Per seat, spades still held when public (Mirror/Whiz bids), else -1."""
+        """Per seat, spades still held when public (Mirror/Whiz bids: the
+        owner's :func:`~spades_core.rules.knowledge.revealed_spades_left`), else -1."""
         self.broken = False
         self.tricks_done = 0
         self.bags: tuple[int, int] = (0, 0)
@@ -172,27 +180,19 @@ def table_from_view(view: View) -> Table:
             if type(action) is Play:
                 legal |= 1 << action.card.id
     table.legal = legal
-    played = 0
-    spades_played = [0, 0, 0, 0]
+    played_by = [0, 0, 0, 0]
     for trick in view.tricks:
         leader = int(trick.leader)
         for position, card in enumerate(trick.cards):
-            played |= 1 << card.id
-            if card.id >= FIRST_SPADE:
-                spades_played[(leader + position) % 4] += 1
+            played_by[(leader + position) % 4] |= 1 << card.id
     trick_cards = []
     for who, card in view.current_trick:
         trick_cards.append(card.id)
-        played |= 1 << card.id
-        if card.id >= FIRST_SPADE:
-            spades_played[who] += 1
+        played_by[who] |= 1 << card.id
     table.trick = trick_cards
     table.leader = int(view.leader) if view.leader is not None else 0
-    table.played = played
+    table.played = played_by[0] | played_by[1] | played_by[2] | played_by[3]
     table.voids = [sum(1 << suit for suit in suits) for suits in view.shown_out.values_]
-    counts = view.spade_counts.values_
-    table.spades_left = [
-        UNKNOWN if counts[s] is None else counts[s] - spades_played[s]  # type: ignore[operator]
-        for s in range(4)
-    ]
+    counts = [UNKNOWN if count is None else count for count in view.spade_counts.values_]
+    table.spades_left = list(revealed_spades_left(counts, played_by))
     return table

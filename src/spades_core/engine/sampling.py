@@ -29,7 +29,13 @@ Hidden cards are placed suit-aware: a seat's spade quota first, then each
 remaining card to a seat that may hold its suit, chosen with probability
 proportional to the room left in that seat's hand. This is close to, but not
 exactly, uniform over the consistent deals; it never fails for a view of a
-real game.
+real game. The facts are those of :func:`knowledge_of`, the view's side of
+the one owner of what a seat knows (:mod:`spades_core.rules.knowledge`):
+the spades left are its :func:`~spades_core.rules.knowledge.revealed_spades_left`,
+whether the cards still to place can fill the hands is its
+:func:`~spades_core.rules.knowledge.deal_fits`, and every sample gives each
+seat only cards the owner says it may hold and every card it must (the tests
+hold the sampler to that).
 
 >>> import random
 >>> import spades_core as sc
@@ -50,7 +56,15 @@ from spades_core.engine import arguments
 from spades_core.engine.game import SEATS, Game, Phase, new_game
 from spades_core.engine.transitions import between_hands
 from spades_core.engine.views import View
-from spades_core.rules.tricks import RANKS, SPADES
+from spades_core.rules.knowledge import (
+    NO_VIEWER,
+    UNKNOWN,
+    Knowledge,
+    deal_fits,
+    revealed_spades_left,
+    seat_knowledge,
+)
+from spades_core.rules.tricks import RANKS, SPADES, TWO_OF_CLUBS
 from spades_core.rules.variant import checked_legal_bids
 from spades_core.values import checks
 from spades_core.values.actions import BIDS, PLAYS, Deal
@@ -66,7 +80,7 @@ from spades_core.values.errors import (
 from spades_core.values.options import FirstLead
 from spades_core.values.seats import Seat
 
-__all__ = ["HiddenCards", "determinize"]
+__all__ = ["HiddenCards", "determinize", "knowledge_of"]
 
 
 def _skip_shuffle(rng: random.Random, length: int) -> None:
@@ -102,6 +116,7 @@ class HiddenCards:
         "_exact",
         "_fixed",
         "_hidden",
+        "_knowledge",
         "_legal_bids_known",
         "_made_before",
         "_must",
@@ -126,13 +141,8 @@ class HiddenCards:
             )
         self.view = view
         viewer = view.seat
-        played_by = [0, 0, 0, 0]
-        for trick in view.tricks:
-            for who, card in trick.plays:
-                played_by[who] |= 1 << card.id
-        for who, card in view.current_trick:
-            played_by[who] |= 1 << card.id
-        self.played_by: tuple[int, ...] = tuple(played_by)
+        played_by = _played_by(view)
+        self.played_by: tuple[int, ...] = played_by
         played = played_by[0] | played_by[1] | played_by[2] | played_by[3]
         own = view.hand().mask if viewer is not None else 0
         if own & played:
@@ -161,12 +171,14 @@ class HiddenCards:
             )
         void = [0, 0, 0, 0]
         exact = [-1, -1, -1, -1]
+        counts = _revealed_counts(view)
+        spades_left = revealed_spades_left(counts, played_by)
         for number in hidden:
             for suit in view.shown_out[SEATS[number]]:
                 void[number] |= 1 << suit
-            count = view.spade_counts[SEATS[number]]
-            if count is not None:
-                left = count - (played_by[number] & SUIT_MASKS[SPADES]).bit_count()
+            count = counts[number]
+            if count != UNKNOWN:
+                left = spades_left[number]
                 if left < 0:
                     raise InconsistentViewError(
                         f"{SEATS[number].name} bid {count} spades but has played more"
@@ -179,18 +191,9 @@ class HiddenCards:
         self._void = tuple(void)
         self._exact = tuple(exact)
         must: list[tuple[int, int]] = []
-        rules = view.rules
-        if (
-            rules.first_lead is FirstLead.TWO_OF_CLUBS
-            and view.phase is Phase.PLAY
-            and not view.tricks
-            and not view.current_trick
-            and view.to_act is not None
-            and view.to_act != viewer
-        ):
-            # The engine hands the first lead to the 2♣ holder: the seat to
-            # act is known to hold it.
-            must.append((0, int(view.to_act)))
+        known = _known_held(view)
+        for number in hidden:
+            must.extend((card, number) for card in ids_of_mask(known[number]))
         self._must = tuple(must)
         self._pool = pool
         # Suits with fewer seats able to take them are placed first, which
@@ -218,6 +221,7 @@ class HiddenCards:
         self._legal_bids_known: tuple[dict[int, tuple[int, ...]], ...] = ({}, {}, {}, {})
         self._need = tuple(need)
         self._dead_ends = 0
+        self._knowledge: Knowledge | None = None
         # What every placement starts from: the must-hold cards placed, the
         # spade quotas and who may take each suit (all fixed for the view).
         start_held = list(fixed)
@@ -366,6 +370,15 @@ class HiddenCards:
         """The 13-card hands dealt, from the held hands and the cards played."""
         p = self.played_by
         return (held[0] | p[0], held[1] | p[1], held[2] | p[2], held[3] | p[3])
+
+    @property
+    def knowledge(self) -> Knowledge:
+        """What the view's seat knows of every hand (:func:`knowledge_of`):
+        every sample gives each seat only cards it may hold, and every card
+        it must."""
+        if self._knowledge is None:
+            self._knowledge = knowledge_of(self.view)
+        return self._knowledge
 
     @property
     def hidden_bids(self) -> tuple[tuple[int, int], ...]:
@@ -527,22 +540,90 @@ def _weighted(rng: random.Random, seats: list[int], need: Sequence[int]) -> int:
 
 def _hall_ok(counts: Sequence[int], eligible: Sequence[int], need: Sequence[int]) -> bool:
     """Whether cards grouped by suit (``counts``) can fill every seat's ``need``
-    exactly when suit ``g`` may only go to the seats in ``eligible[g]``
-    (Hall's condition for a transportation problem)."""
-    if sum(counts) != sum(n for n in need if n > 0) or any(n < 0 for n in need):
-        return False
-    groups = [g for g in range(4) if counts[g] > 0]
-    for subset in range(1, 1 << len(groups)):
-        total = 0
-        seats = 0
-        for i, group in enumerate(groups):
-            if subset >> i & 1:
-                total += counts[group]
-                seats |= eligible[group]
-        room = sum(need[s] for s in range(4) if seats >> s & 1)
-        if total > room:
-            return False
-    return True
+    exactly when suit ``g`` may only go to the seats in ``eligible[g]``: the
+    owner's :func:`~spades_core.rules.knowledge.deal_fits`, asked with the
+    room each eligible seat has (any number) and the rest have (none)."""
+    room = [0] * 16
+    for suit in range(4):
+        seats = eligible[suit]
+        for seat in range(4):
+            if seats >> seat & 1:
+                room[4 * seat + suit] = 13
+    return deal_fits(counts, need, room)
+
+
+def _played_by(view: View) -> tuple[int, int, int, int]:
+    """Per seat, the mask of the cards it has played this hand."""
+    played_by = [0, 0, 0, 0]
+    for trick in view.tricks:
+        for who, card in trick.plays:
+            played_by[who] |= 1 << card.id
+    for who, card in view.current_trick:
+        played_by[who] |= 1 << card.id
+    return (played_by[0], played_by[1], played_by[2], played_by[3])
+
+
+def _revealed_counts(view: View) -> tuple[int, int, int, int]:
+    """The dealt spade counts the bids revealed, :data:`UNKNOWN` where none."""
+    counts = [UNKNOWN if count is None else count for count in view.spade_counts.values_]
+    return (counts[0], counts[1], counts[2], counts[3])
+
+
+def _known_held(view: View) -> tuple[int, int, int, int]:
+    """Per seat, the cards the rules prove it holds beyond what counting does:
+    under ``first_lead="two_of_clubs"``, before the first card, the engine has
+    handed the lead to the holder of the 2♣."""
+    held = [0, 0, 0, 0]
+    if (
+        view.rules.first_lead is FirstLead.TWO_OF_CLUBS
+        and view.phase is Phase.PLAY
+        and not view.tricks
+        and not view.current_trick
+        and view.to_act is not None
+        and view.to_act != view.seat
+    ):
+        held[view.to_act] = 1 << TWO_OF_CLUBS
+    return (held[0], held[1], held[2], held[3])
+
+
+def knowledge_of(view: View) -> Knowledge:
+    """What the seat of ``view`` knows of every hand, exactly: the owner,
+    :func:`~spades_core.rules.knowledge.seat_knowledge`, given the view's
+    unseen cards, hand sizes, shown-out suits, the spades left that the bids
+    revealed (less those played since), and the 2♣ of the seat to lead the
+    first trick under ``first_lead="two_of_clubs"``. :class:`HiddenCards`
+    draws its deals from the same facts.
+
+    In Mirror every bid is the bidder's spade count, so after the bids each
+    seat knows every seat's spades:
+
+    >>> import spades_core as sc
+    >>> game = sc.new_game("mirror", seed=11).deal()
+    >>> while game.phase is sc.Phase.BID:
+    ...     game = game.bid(game.legal_bids()[0])
+    >>> known = knowledge_of(game.view(sc.Seat.NORTH))
+    >>> known.spades_left == tuple(game.hand(seat).count(sc.Suit.SPADES) for seat in sc.Seat)
+    True
+
+    Raises :class:`~spades_core.InconsistentViewError` for a view no deal
+    fits (never a view of a real game); anything but a view raises
+    :class:`~spades_core.ArgumentTypeError`.
+    """
+    arguments.view(view, "knowledge_of")
+    seat = view.seat
+    shown_out = [0, 0, 0, 0]
+    for who, suits in enumerate(view.shown_out.values_):
+        for suit in suits:
+            shown_out[who] |= 1 << suit
+    return seat_knowledge(
+        NO_VIEWER if seat is None else int(seat),
+        view.hand().mask,
+        view.unseen.mask,
+        view.cards_left.values_,
+        shown_out,
+        revealed_spades_left(_revealed_counts(view), _played_by(view)),
+        _known_held(view),
+    )
 
 
 def determinize(view: View, rng: random.Random) -> Game:

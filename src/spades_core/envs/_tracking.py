@@ -13,6 +13,16 @@ seat's observation is then one gather of that vector, in the seat's order.
 The trick rules come from :mod:`spades_core.tricks`, the spade counts from the
 variant's hook, as for views. The test suite holds the twin to its owner
 (equal vectors, byte for byte) over random games, variants and options.
+
+What a seat knows of the hidden hands the tracker does not work out itself:
+its vectors carry the facts that
+:func:`~spades_core.rules.knowledge.seat_knowledge` (the owner of what a seat
+knows, exact by counting) reads — each seat's hand, the cards each seat
+played (and so how many it holds), the suits shown out and the revealed
+spade counts — kept up to date as a declared twin of the view's. The test
+suite holds that to the owner too: at every step of random hands, the
+knowledge worked out from a seat's tracked vector equals
+:func:`~spades_core.sampling.knowledge_of` for its view.
 """
 
 from __future__ import annotations
