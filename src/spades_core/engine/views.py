@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Final, final
 import attrs
 
 from spades_core.rules.hooks import checked_explain_bids, checked_revealed_spade_counts
+from spades_core.rules.knowledge import UNKNOWN, revealed_spades_left
 from spades_core.rules.results import HandResults, Trick
 from spades_core.rules.tricks import (
     NO_SUIT,
@@ -199,21 +200,28 @@ class View:
         return CardSet.full_deck() - self.played - self._hand
 
     def spades_left(self, seat: Seat | str) -> int | None:
-        """Spades ``seat`` still holds, when its bid revealed its count."""
-        seat = checks.seat(seat, "View.spades_left")
-        count = self.spade_counts[seat]
+        """Spades ``seat`` still holds, when its bid revealed its count (the
+        revealed count less the spades it has played, as
+        :func:`~spades_core.rules.knowledge.revealed_spades_left` counts them;
+        :func:`~spades_core.sampling.knowledge_of` also counts what follows
+        from the other hands)."""
+        asked = checks.seat(seat, "View.spades_left")
+        count = self.spade_counts[asked]
         if count is None:
             return None
-        played = sum(
-            1
-            for trick in self.tricks
-            for who, card in trick.plays
-            if who == seat and card.suit is Suit.SPADES
-        )
-        played += sum(
-            1 for who, card in self.current_trick if who == seat and card.suit is Suit.SPADES
-        )
-        return count - played
+        played = 0
+        for trick in self.tricks:
+            for who, card in trick.plays:
+                if who == asked:
+                    played |= card.mask
+        for who, card in self.current_trick:
+            if who == asked:
+                played |= card.mask
+        counts = [UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN]
+        counts[asked] = count
+        mine = [0, 0, 0, 0]
+        mine[asked] = played
+        return revealed_spades_left(counts, mine)[asked]
 
     def explain_bids(self) -> str | None:
         """Why the viewer may make only the bids it may, when it is to bid: one
