@@ -108,13 +108,16 @@ def mirror_chart(deals: int, out: Path) -> Path:
 
 def classic_table(deals: int) -> str:
     """Made-contract rates by partnership contract in classic, for easy and
-    for random players, as a Markdown table."""
+    for random players, as a Markdown table under its title."""
     rules = batch_rules("classic")
     columns = [
         rates_by_contract(batch.play_hands("classic", range(deals), policy=policy, rng=2), rules)
         for policy in ("easy", "random")
     ]
     lines = [
+        f"Classic Spades: partnership contracts (the two bids added up) made, {deals:,} deals "
+        "with easy players and as many with random players",
+        "",
         "| contract | easy: partnerships | easy: made | random: partnerships | random: made |",
         "|---:|---:|---:|---:|---:|",
     ]
@@ -155,7 +158,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     chart = mirror_chart(args.deals, args.out)
     table = classic_table(args.deals)
     (args.out / "classic_contracts.md").write_text(table, encoding="utf-8")
-    print(f"chart: {chart}")
+    print(
+        f"Mirror Spades: forced contracts made by the partnership's spade count, {args.deals:,} "
+        f"deals with easy players and as many with random players, charted in {chart}"
+    )
+    print()
     print(table, end="")
     return 0
 
