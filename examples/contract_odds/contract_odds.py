@@ -12,9 +12,10 @@ up) is made.
     python examples/contract_odds/contract_odds.py                  # 20,000 deals, seconds
     python examples/contract_odds/contract_odds.py --deals 1000000  # the docs' figures, a minute
 
-Writes ``contract_odds.png`` and ``classic_contracts.md`` (a Markdown table)
-to ``--out`` (default ``build/contract_odds``, never the repository's own
-files) and prints the table.
+Writes ``contract_odds.png`` and ``classic_contracts.md`` (a Markdown table
+under its title) to ``--out`` (default ``build/contract_odds``, never the
+repository's own files), and prints the chart's title and path, then the
+table with its title.
 """
 
 from __future__ import annotations
