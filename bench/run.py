@@ -38,14 +38,17 @@ too, for comparison. Section ``envs`` measures random hands through the
 OpenSpiel game and the PettingZoo environment of ``spades_core.envs`` beside
 the engine driven by action ids; the OpenSpiel game is played with the
 native row's loop, letter for letter, and once more picking deals from
-``chance_outcomes()``. When section ``os`` is chosen, the ``ratio`` rows give
-each Python path (``envs``, and ``a`` for classic) as a multiple of
-OpenSpiel's Python loop, each the median of interleaved pairs (in each pair
-the path and OpenSpiel's loop take eight turns each in alternation, a few
-hundredths of a second a turn, so that the machine's changing speed falls on
-both alike); with section ``batch``,
-``batch.play`` is given as a multiple of OpenSpiel's all-C++ loop. Each ratio
-is shown against its goal.
+``chance_outcomes()``; and, when ``shimmy[openspiel]`` is installed,
+OpenSpiel's own ``spades`` as a PettingZoo environment through Shimmy, the
+environment a PettingZoo user would pick instead of ours. When section ``os``
+is chosen, the ``ratio`` rows give each Python path (``envs``, and ``a`` for
+classic) as a multiple of OpenSpiel's Python loop, and section ``envs`` gives
+both PettingZoo environments as multiples of Shimmy's; each ratio is the
+median of interleaved pairs (in each pair the path and the one it is
+measured against take eight turns each in alternation, a few hundredths of a
+second a turn, so that the machine's changing speed falls on both alike).
+With section ``batch``, ``batch.play_hands`` is given as a multiple of
+OpenSpiel's all-C++ loop. Each ratio is shown against its goal.
 
 With ``--compiled`` the chosen sections run twice: here (the pure-Python
 install) and then, in a child process, in the compiled build's environment
@@ -721,20 +724,48 @@ def pettingzoo_run(hands: int, *, wrapped: bool) -> Callable[[int], float] | Non
     except ImportError:
         return None
     make = zoo.env if wrapped else zoo.raw_env
+    return aec_run(lambda: make(ENVS_VARIANT, hands=1), hands, lambda last: last[0]["action_mask"])
+
+
+def shimmy_run(hands: int) -> Callable[[int], float] | None:
+    """Hands per second of OpenSpiel's own ``spades`` as a PettingZoo
+    environment through Shimmy (``OpenSpielCompatibilityV0``, what a PettingZoo
+    user would pick instead of ours), played like :func:`pettingzoo_run`, or
+    ``None`` without ``shimmy``. Its action mask is in the agent's info."""
+    try:
+        shimmy: Any = importlib.import_module("shimmy")
+    except ImportError:
+        return None
+    return aec_run(
+        lambda: shimmy.OpenSpielCompatibilityV0(game_name="spades"),
+        hands,
+        lambda last: last[4]["action_mask"],
+    )
+
+
+def aec_run(
+    make: Callable[[], Any], hands: int, mask_of: Callable[[tuple[Any, ...]], Any]
+) -> Callable[[int], float]:
+    """Hands per second of the one-hand PettingZoo AEC environment ``make()``
+    returns, each hand from a reset with a seed of its own; every move a random
+    legal action, picked with :mod:`random` from the ids ``mask_of(table.last())``
+    marks, the loop both PettingZoo rows and Shimmy's share."""
+    numpy: Any = importlib.import_module("numpy")
+    flatnonzero = numpy.flatnonzero
 
     def run(i: int) -> float:
         rng = random.Random(i)
-        table = make(ENVS_VARIANT, hands=1)
+        choice = rng.choice
+        table = make()
         start = clock()
         for number in range(hands):
             table.reset(seed=(i + 1) * hands + number)  # the warm-up (i = -1) too
             for _ in table.agent_iter():
-                observation, _, termination, truncation, _ = table.last()
-                if termination or truncation:
+                last = table.last()
+                if last[2] or last[3]:  # terminated or truncated
                     table.step(None)
                 else:
-                    mask = observation["action_mask"]
-                    table.step(rng.choice(mask.nonzero()[0].tolist()))
+                    table.step(choice(flatnonzero(mask_of(last)).tolist()))
         return hands / (clock() - start)
 
     return run
@@ -769,6 +800,11 @@ def envs_paths(plan: Plan) -> dict[str, tuple[Callable[[int], float] | None, str
             pettingzoo_run(max(10, hands // 5), wrapped=False),
             "observation + mask every step, random masked actions",
             "pettingzoo not importable",
+        ),
+        SHIMMY: (
+            shimmy_run(max(10, hands // 5)),
+            "OpenSpielCompatibilityV0(game_name='spades'), the PettingZoo rows' loop",
+            "shimmy[openspiel] not installed",
         ),
     }
 
@@ -910,29 +946,37 @@ def openspiel_cpp_loop(plan: Plan) -> list[Result]:
 
 # -- ratios against OpenSpiel, from the same run -----------------------------------------------
 
-PAIRED_GOALS: tuple[tuple[str, str, float], ...] = (
-    # (section, name of the measured row, goal as a multiple of OpenSpiel's Python loop)
-    ("envs", "engine, action ids", 0.40),
-    ("envs", "OpenSpiel game", 0.25),
-    ("envs", "PettingZoo raw_env", 0.15),
-    ("envs", "PettingZoo env()", 0.10),
-    ("a", "random hands, checked API, classic", 0.6),
-)
-"""The Python paths compared with OpenSpiel's ``spades`` played from a Python loop."""
-
 NATIVE_LOOP = "OpenSpiel spades, Python loop"
+"""OpenSpiel's own ``spades`` played from a Python loop (section ``os``)."""
+
+SHIMMY = "OpenSpiel spades through Shimmy"
+"""OpenSpiel's own ``spades`` as a PettingZoo environment through Shimmy (section ``envs``)."""
+
+PAIRED_GOALS: tuple[tuple[str, str, str, float], ...] = (
+    # (section, name of the measured row, the row it is measured against, goal as a multiple)
+    ("envs", "engine, action ids", NATIVE_LOOP, 0.40),
+    ("envs", "OpenSpiel game", NATIVE_LOOP, 0.25),
+    ("envs", "PettingZoo raw_env", NATIVE_LOOP, 0.15),
+    ("envs", "PettingZoo env()", NATIVE_LOOP, 0.10),
+    ("a", "random hands, checked API, classic", NATIVE_LOOP, 0.6),
+    # A PettingZoo user's other choice: OpenSpiel's C++ game behind Shimmy's wrapper.
+    ("envs", "PettingZoo raw_env", SHIMMY, 3.0),
+    ("envs", "PettingZoo env()", SHIMMY, 2.0),
+)
+"""The Python paths compared pair by pair with OpenSpiel's ``spades``: played
+from a Python loop, or as a PettingZoo environment through Shimmy."""
 
 RATIO_GOALS: tuple[tuple[str, str, str, float], ...] = (
     # (section, name of the measured row, name of OpenSpiel's row, goal)
     (
         "batch",
-        f"batch.play random, classic, {BATCH_HANDS['full']:,} hands",
+        f"batch.play_hands random, classic, {BATCH_HANDS['full']:,} hands",
         "OpenSpiel spades, C++ loop",
         1.0,
     ),
     (
         "batch",
-        f"batch.play random, classic, {BATCH_HANDS['quick']:,} hands",
+        f"batch.play_hands random, classic, {BATCH_HANDS['quick']:,} hands",
         "OpenSpiel spades, C++ loop",
         1.0,
     ),
@@ -955,13 +999,15 @@ def paired_ratio(
     plan: Plan,
     name: str,
     run: Callable[[int], float],
+    reference: str,
     native: Callable[[int], float],
     goal: float,
 ) -> Result:
-    """``run``'s hands per second over OpenSpiel's native loop's, as the median
-    of interleaved pairs. Each pair gives both :data:`PAIR_TURNS` turns in
-    alternation (``run`` and ``native`` each play one turn's hands, the one to
-    start alternating too) and compares their time per hand over all turns."""
+    """``run``'s hands per second over the ``reference`` row's (``native``), as
+    the median of interleaved pairs. Each pair gives both :data:`PAIR_TURNS`
+    turns in alternation (``run`` and ``native`` each play one turn's hands,
+    the one to start alternating too) and compares their time per hand over
+    all turns."""
     run(-1)
     native(-1)
     ratios, rates, native_rates = [], [], []
@@ -982,19 +1028,17 @@ def paired_ratio(
         f"median of {len(ratios)} interleaved pairs, range {min(ratios):.2f}-{max(ratios):.2f}; "
         f"{statistics.median(rates):,.0f} / {statistics.median(native_rates):,.0f} hands/s"
     )
-    result = median_result("ratio", f"{name} / {NATIVE_LOOP}", "x", ratios, note=note)
+    result = median_result("ratio", f"{name} / {reference}", "x", ratios, note=note)
     return with_target(result, goal, at_least=True)
 
 
 def paired_ratios(plan: Plan, chosen: Sequence[str]) -> list[Result]:
-    """Each row of :data:`PAIRED_GOALS` whose section was chosen, as a multiple of
-    OpenSpiel's Python loop measured pair by pair with it (when section ``os``
-    was chosen and OpenSpiel is installed)."""
+    """Each row of :data:`PAIRED_GOALS` whose section was chosen, as a multiple
+    of its reference measured pair by pair with it: OpenSpiel's Python loop
+    when section ``os`` was chosen, Shimmy's environment with section ``envs``
+    (each when installed)."""
     # Each turn of a pair plays a share of the hands a run of the section plays.
     turn = replace(plan, hands=max(PAIR_TURNS, plan.hands // PAIR_TURNS))
-    native = openspiel_native_run(turn.hands) if "os" in chosen else None
-    if native is None:
-        return []
     runs: dict[str, Callable[[int], float] | None] = {}
     if "envs" in chosen:
         runs.update((name, path[0]) for name, path in envs_paths(turn).items())
@@ -1002,11 +1046,15 @@ def paired_ratios(plan: Plan, chosen: Sequence[str]) -> list[Result]:
         runs["random hands, checked API, classic"] = hand_rate_run(
             turn.hands, "classic", checked_hand
         )
+    references = {
+        NATIVE_LOOP: openspiel_native_run(turn.hands) if "os" in chosen else None,
+        SHIMMY: runs.get(SHIMMY),
+    }
     rows = []
-    for section, name, goal in PAIRED_GOALS:
-        run = runs.get(name)
-        if section in chosen and run is not None:
-            rows.append(paired_ratio(plan, name, run, native, goal))
+    for section, name, reference, goal in PAIRED_GOALS:
+        run, native = runs.get(name), references[reference]
+        if section in chosen and run is not None and native is not None:
+            rows.append(paired_ratio(plan, name, run, reference, native, goal))
     return rows
 
 

@@ -90,6 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     history = train(args.variant, args.episodes, args.seed)
+    print(f"Points North-South scored in each episode (one hand of {args.variant}, then learning):")
     for number, points in enumerate(history, 1):
         print(f"episode {number:>3}: North-South {points:+.0f}")
     print(f"mean over {len(history)} hands: {np.mean(history):+.1f}")

@@ -2,6 +2,9 @@
 rendered by mkdocstrings) documents every public name: each module of the
 package but the command line's appears there, and every name in the
 ``__all__`` of those modules and of the package itself has a docstring there.
+The public API is in docs/api.md and the names the layers share among
+themselves in docs/internals.md: no name is on both, and a module split
+between them loses none of its names.
 
 Read statically, as mkdocstrings reads it (griffe does not import the
 modules), so the integrations are checked without their extras installed.
@@ -81,11 +84,12 @@ def all_of(module: str) -> list[str]:
     return []
 
 
-def documented() -> dict[str, set[str] | None]:
-    """Each module a page renders, with the members it lists (``None``: all of
-    ``__all__``; an empty set: only the module's own docstring)."""
+def documented(pages: list[Path] | None = None) -> dict[str, set[str] | None]:
+    """Each module the pages (all of ``docs/`` unless told) render, with the
+    members they list (``None``: all of ``__all__``; an empty set: only the
+    module's own docstring)."""
     found: dict[str, set[str] | None] = {}
-    for page in sorted(DOCS.rglob("*.md")):
+    for page in sorted(DOCS.rglob("*.md")) if pages is None else pages:
         for match in DIRECTIVE.finditer(page.read_text(encoding="utf-8")):
             options = match["options"]
             members: set[str] | None = None
@@ -97,6 +101,19 @@ def documented() -> dict[str, set[str] | None]:
             previous = found.get(module, set())
             found[module] = None if members is None or previous is None else previous | members
     return found
+
+
+def defined_in(module: str, name: str) -> bool:
+    """Whether ``module`` defines ``name`` itself (rather than importing it)."""
+    for node in tree(module).body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            if node.name == name:
+                return True
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+                return True
+    return False
 
 
 def _string_after(body: list[ast.stmt], index: int) -> bool:
@@ -206,3 +223,38 @@ def test_the_static_reading_finds_docstrings_and_their_absence(tmp_path: Path) -
     assert not has_docstring("spades_core.values.actions", "no_such_name")
     assert "spades_core.tips" in public_modules()
     assert "spades_core.engine._compat" not in public_modules()
+
+
+def test_a_module_split_between_pages_loses_none_of_its_names() -> None:
+    # A module whose public names are in the API reference and whose others
+    # are on the internals page lists each of its own names on one of them.
+    lost = {
+        module: sorted(
+            name
+            for name in all_of(module)
+            if name not in members and defined_in(module, name) and not name.startswith("__")
+        )
+        for module, members in documented().items()
+        if members is not None
+    }
+    assert {module: names for module, names in lost.items() if names} == {}
+
+
+def test_the_api_reference_lists_the_public_api_and_internals_the_rest() -> None:
+    public = documented([DOCS / "api.md"])
+    internal = documented([DOCS / "internals.md"])
+
+    def listed(pages: dict[str, set[str] | None], module: str) -> set[str]:
+        names = pages.get(module, set())
+        return set(all_of(module)) if names is None else names
+
+    both = {module: sorted(listed(public, module) & listed(internal, module)) for module in public}
+    assert {module: names for module, names in both.items() if names} == {}
+    # The steps that skip the checks, and legality's tables, are the engine's own.
+    for module, name in [
+        ("spades_core.engine.transitions", "play_unchecked"),
+        ("spades_core.engine.game", "play_unchecked"),
+        ("spades_core.rules.legality", "PLAYS_BY_MASK"),
+    ]:
+        assert name not in listed(public, module), f"{module}.{name} is in the API reference"
+        assert name in listed(internal, module)

@@ -41,6 +41,13 @@ def test_contract_odds_writes_a_chart_and_a_classic_table(tmp_path: Path) -> Non
     random_counts = [int(row.split("|")[4].replace(",", "")) for row in rows]
     assert sum(random_counts) == 2 * 2000
     assert table in completed.stdout
+    # Each output has a title: the chart's line, then the table's.
+    chart_title, blank, table_title = completed.stdout.splitlines()[:3]
+    assert chart_title.startswith("Mirror Spades: forced contracts made")
+    assert chart_title.endswith(f"charted in {chart}")
+    assert blank == ""
+    assert table_title.startswith("Classic Spades: partnership contracts")
+    assert table.startswith(table_title)
 
 
 def test_by_default_it_is_quick_and_writes_to_build_never_over_the_docs_images(

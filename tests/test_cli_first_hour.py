@@ -1,8 +1,8 @@
 """The command line as a newcomer meets it: the README's commands, messages
 that name the command as it was started, a readable ``spades play`` (pauses,
 echoes, stable card numbers, ``last`` and ``score``, the board's notation,
-one format for refused bids), names in any case, refused negative delays and
-quiet exits into ``| head``."""
+one format for refused bids, long lines wrapped to a terminal's width), names
+in any case, refused negative delays and quiet exits into ``| head``."""
 
 from __future__ import annotations
 
@@ -161,6 +161,43 @@ def test_on_a_terminal_play_waits_for_enter_before_the_next_deal(
     scored = out.index("Hand 1 scored")
     pause = out.index("Press Enter to deal the next hand", scored)
     assert out.index("Hand 2: ", scored) > pause
+
+
+def test_on_a_terminal_play_wraps_long_lines_at_its_width(
+    data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def read_line(prompt: str) -> str:
+        # The prompt is left out: input() writes it with no line break after it.
+        line = sys.stdin.readline()
+        if not line:
+            raise EOFError
+        return line.rstrip("\n")
+
+    monkeypatch.setattr(play, "_is_terminal", lambda stream: True)
+    monkeypatch.setattr(play, "_input_line", read_line)
+    outputs = {}
+    for columns in (36, 500):
+        monkeypatch.setenv("COLUMNS", str(columns))
+        monkeypatch.setenv(DATA_DIR_ENV, str(data / str(columns)))  # each a new game
+        status, out, _ = run_play(monkeypatch, capsys, ["--seed", "11"], ["help", "hint", "quit"])
+        assert status == 0
+        outputs[columns] = out
+    narrow, wide = outputs[36].splitlines(), outputs[500].splitlines()
+    assert max(map(len, wide)) > 60  # the help and the coach's sentence are long lines
+    assert max(map(len, narrow)) <= 36
+    # Only the line breaks differ: every word is there, in order.
+    assert outputs[36].split() == outputs[500].split()
+    coach = next(number for number, line in enumerate(narrow) if line.startswith("Coach: "))
+    assert narrow[coach + 1].startswith("  ")  # the sentence goes on, indented
+
+
+def test_in_a_pipe_play_keeps_long_lines_whole(
+    data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("COLUMNS", "36")
+    status, out, _ = run_play(monkeypatch, capsys, ["--seed", "11"], ["help", "hint", "quit"])
+    assert status == 0
+    assert any(line.startswith("Coach: ") and len(line) > 36 for line in out.splitlines())
 
 
 def test_last_and_score_show_the_previous_trick_and_the_score_by_hand(

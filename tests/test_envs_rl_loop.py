@@ -39,7 +39,9 @@ def test_the_script_prints_each_episodes_points() -> None:
         check=True,
         timeout=120,
     )
-    lines = completed.stdout.splitlines()
+    header, *lines = completed.stdout.splitlines()
+    # The header says what the lines hold.
+    assert header == "Points North-South scored in each episode (one hand of whiz, then learning):"
     assert [line.split(":")[0] for line in lines[:3]] == [
         "episode   1",
         "episode   2",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -195,25 +196,57 @@ def test_hands_and_games_are_exclusive(capsys: pytest.CaptureFixture[str]) -> No
 def test_progress_printer_on_a_terminal_redraws_one_line() -> None:
     stream = io.StringIO()
     printer = ProgressPrinter(stream, "deals", terminal=True, redraw=0.0)
-    printer(Progress(1, 4, 2, 1.0))
-    printer(Progress(4, 4, 8, 2.0))
+    printer(Progress(2, 4, 4, 3.0, first_ended=1.0, first_items=1))
+    printer(Progress(4, 4, 8, 4.0, first_ended=1.0, first_items=1))
     text = stream.getvalue()
     assert text.count("\r") == 2
-    assert "1/4 deals (25%), 2 hands, 2.0 hands/s, about 3 s left" in text
-    assert text.endswith("4/4 deals (100%), 8 hands, 4.0 hands/s, done\n")
+    assert "2/4 deals (50%), 4 hands, 1.3 hands/s, about 4 s left" in text
+    assert text.endswith("4/4 deals (100%), 8 hands, 2.0 hands/s, done\n")
 
 
 def test_progress_printer_in_a_log_writes_a_line_every_few_seconds() -> None:
     stream = io.StringIO()
     printer = ProgressPrinter(stream, "games", terminal=False, every=3600)
     for done in range(1, 5):
-        printer(Progress(done, 4, 10 * done, float(done), retried=done // 4))
+        printer(Progress(done, 4, 10 * done, float(done), done // 4, 1.0, 1))
     lines = stream.getvalue().splitlines()
     # The first report at once, then nothing for an hour, except the last one.
     assert lines == [
-        "1/4 games (25%), 10 hands, 10.0 hands/s, about 3 s left",
+        "1/4 games (25%), 10 hands, 10.0 hands/s, time left not known yet",
         "4/4 games (100%), 40 hands, 10.0 hands/s, done, 1 task(s) retried",
     ]
+
+
+def test_the_time_left_leaves_out_the_start_up_the_first_items_paid_for() -> None:
+    # Starting two workers took most of the 1.8 s until the first deal ended;
+    # 130 more ended in the next 2 s. At 3.8 s of 300 deals, 131 are done.
+    def at(done: int, elapsed: float) -> Progress:
+        return Progress(done, 300, 2 * done, elapsed, first_ended=1.8, first_items=1)
+
+    progress = at(131, 3.8)
+    assert progress.seconds_left == pytest.approx(2.0 * 169 / 130)  # 2.6 s, not 4.9 s
+    # Nothing is said from the first deal alone, however long it took,
+    # nor before a second of the work after it has been measured.
+    assert math.isnan(Progress(1, 300, 2, 90.0, first_ended=90.0, first_items=1).seconds_left)
+    assert math.isnan(at(3, 2.5).seconds_left)
+    assert math.isnan(at(1, 9.0).seconds_left)  # no deal ended since
+    assert at(300, 4.0).seconds_left == 0
+    stream = io.StringIO()
+    ProgressPrinter(stream, "deals", terminal=False)(progress)
+    assert stream.getvalue().endswith("about 3 s left\n")
+
+
+def test_a_run_reports_when_its_first_items_ended() -> None:
+    seen: list[Progress] = []
+    sc.simulate("easy", "easy", hands=6, seed=1, workers=1, task_size=2, progress=seen.append)
+    before = [p for p in seen if p.done == 0]
+    after = [p for p in seen if p.done > 0]
+    assert before
+    assert after
+    assert all(math.isnan(p.first_ended) and p.first_items == 0 for p in before)
+    # The first task held two deals; every later report keeps when it ended.
+    assert {(p.first_ended, p.first_items) for p in after} == {(after[0].first_ended, 2)}
+    assert 0 < after[0].first_ended <= after[0].elapsed
 
 
 def test_python_dash_m_runs_simulate() -> None:

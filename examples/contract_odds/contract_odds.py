@@ -12,9 +12,10 @@ up) is made.
     python examples/contract_odds/contract_odds.py                  # 20,000 deals, seconds
     python examples/contract_odds/contract_odds.py --deals 1000000  # the docs' figures, a minute
 
-Writes ``contract_odds.png`` and ``classic_contracts.md`` (a Markdown table)
-to ``--out`` (default ``build/contract_odds``, never the repository's own
-files) and prints the table.
+Writes ``contract_odds.png`` and ``classic_contracts.md`` (a Markdown table
+under its title) to ``--out`` (default ``build/contract_odds``, never the
+repository's own files), and prints the chart's title and path, then the
+table with its title.
 """
 
 from __future__ import annotations
@@ -108,13 +109,16 @@ def mirror_chart(deals: int, out: Path) -> Path:
 
 def classic_table(deals: int) -> str:
     """Made-contract rates by partnership contract in classic, for easy and
-    for random players, as a Markdown table."""
+    for random players, as a Markdown table under its title."""
     rules = batch_rules("classic")
     columns = [
         rates_by_contract(batch.play_hands("classic", range(deals), policy=policy, rng=2), rules)
         for policy in ("easy", "random")
     ]
     lines = [
+        f"Classic Spades: partnership contracts (the two bids added up) made, {deals:,} deals "
+        "with easy players and as many with random players",
+        "",
         "| contract | easy: partnerships | easy: made | random: partnerships | random: made |",
         "|---:|---:|---:|---:|---:|",
     ]
@@ -155,7 +159,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     chart = mirror_chart(args.deals, args.out)
     table = classic_table(args.deals)
     (args.out / "classic_contracts.md").write_text(table, encoding="utf-8")
-    print(f"chart: {chart}")
+    print(
+        f"Mirror Spades: forced contracts made by the partnership's spade count, {args.deals:,} "
+        f"deals with easy players and as many with random players, charted in {chart}"
+    )
+    print()
     print(table, end="")
     return 0
 

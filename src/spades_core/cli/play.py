@@ -25,7 +25,7 @@ from typing import Any, TextIO
 
 from spades_core import bots
 from spades_core.cli import command_name, level_name, seconds, variant_name
-from spades_core.cli.render import seat_name
+from spades_core.cli.render import screen_lines, seat_name
 from spades_core.cli.saves import (
     AUTOSAVE_NAME,
     DATA_DIR_ENV,
@@ -282,7 +282,8 @@ def run(args: argparse.Namespace) -> int:
     interactive = _is_terminal(sys.stdin)
 
     def say_error(text: str) -> None:
-        print(text, file=sys.stderr)
+        for line in screen_lines(text, wrap=_is_terminal(sys.stderr)):
+            print(line, file=sys.stderr)
 
     lock = SessionLock(directory)
     try:
@@ -340,6 +341,7 @@ def _play(
         delay=delay,
         pause_between_hands=interactive,
         command=command,
+        wrap=_is_terminal(sys.stdout),
     )
     me = config.seat
     first, second = (seat_name(seat) for seat in me.team.opponent.seats)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 from collections.abc import Mapping, Sequence
 from typing import Final, TextIO, final
 
@@ -41,11 +42,14 @@ __all__ = [
     "hand_line",
     "hand_lines",
     "result_lines",
+    "screen_lines",
     "seat_name",
     "sorted_hand",
     "table_lines",
     "trick_text",
     "use_colour",
+    "visible_width",
+    "wrapped",
 ]
 
 DISPLAY_SUIT_ORDER: Final = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
@@ -107,6 +111,59 @@ class Style:
         if value < 0:
             return self.red(text)
         return text
+
+
+_COLOUR_CODE: Final = re.compile(r"\x1b\[[0-9;]*m")
+_WORDS: Final = re.compile(r"(\s*)(\S+)")
+
+
+def visible_width(text: str) -> int:
+    """The columns ``text`` takes on a terminal: its length without colour codes."""
+    return len(_COLOUR_CODE.sub("", text))
+
+
+def wrapped(text: str, width: int) -> list[str]:
+    """``text`` as lines of at most ``width`` columns, broken at spaces.
+
+    Each line of ``text`` is wrapped on its own; a line that fits is kept as
+    it is, spacing and all, and the lines a long one continues on keep its
+    indent and two spaces more. Colour codes take no columns (which is why
+    this does not use :mod:`textwrap`, which counts them), and a word longer
+    than a line (a file's path) is kept whole on a line of its own.
+
+    >>> wrapped("Coach: lead a low heart, since North may still hold the ace.", 28)
+    ['Coach: lead a low heart,', '  since North may still hold', '  the ace.']
+    >>> wrapped("  hint   the coach's move", 40)
+    ["  hint   the coach's move"]
+    """
+    lines: list[str] = []
+    for line in text.split("\n"):
+        if visible_width(line) <= width:
+            lines.append(line)
+            continue
+        indent = line[: len(line) - len(line.lstrip())]
+        more = indent + "  " if len(indent) + 2 < width // 2 else ""
+        current = ""
+        for found in _WORDS.finditer(line, len(indent)):
+            gap, word = found.groups()
+            if not current:
+                current = indent + word
+            elif visible_width(current) + len(gap) + visible_width(word) <= width:
+                current += gap + word
+            else:
+                lines.append(current)
+                current = more + word
+        lines.append(current)
+    return lines
+
+
+def screen_lines(text: str, *, wrap: bool) -> list[str]:
+    """The lines to write for ``text``: with ``wrap`` (the output is a
+    terminal), :func:`wrapped` to the terminal's width as it is now;
+    otherwise as they are, since a pipe or a file has no width."""
+    if not wrap:
+        return text.split("\n")
+    return wrapped(text, shutil.get_terminal_size().columns)
 
 
 def seat_name(seat: Seat) -> str:

@@ -59,7 +59,9 @@ class PlaySession:
 
     ``command`` is how the player started the program (``spades``), for the
     advice on how to come back; ``pause_between_hands`` waits for Enter after
-    a hand's score, so it can be read before the next deal.
+    a hand's score, so it can be read before the next deal. With ``wrap``
+    (output to a terminal), lines longer than the terminal is wide are broken
+    at spaces to fit it, at its width when each is written.
     """
 
     def __init__(
@@ -74,6 +76,7 @@ class PlaySession:
         delay: float,
         pause_between_hands: bool = False,
         command: str = "spades",
+        wrap: bool = False,
     ) -> None:
         self.game = game
         self.config = config
@@ -84,14 +87,16 @@ class PlaySession:
         self.delay = delay
         self.pause_between_hands = pause_between_hands
         self.command = command
+        self.wrap = wrap
         self.style = Style(colour=render.use_colour(out))
         self.save_error: str | None = None
         """Why the last autosave failed; ``None`` while autosaves succeed."""
 
     def say(self, *lines: str) -> None:
-        """Write lines to the player."""
+        """Write lines to the player (wrapped to the terminal's width with ``wrap``)."""
         for line in lines:
-            print(line, file=self.out)
+            for part in render.screen_lines(line, wrap=self.wrap):
+                print(part, file=self.out)
         self.out.flush()
 
     def labels(self) -> dict[Seat, str]:

@@ -474,6 +474,8 @@ class Tracker:
         self.items = 0
         self.hands = 0
         self.retried = 0
+        self.first_ended = math.nan
+        self.first_items = 0
 
     def done(self, number: int, results: tuple[ItemResult, ...], retried: int) -> None:
         """Task ``number`` finished with ``results``; ``retried`` tasks so far."""
@@ -481,6 +483,9 @@ class Tracker:
             task = self.tasks[number]
             self.record(task.match, task.start, results)
         self.slots[number] = results
+        if not self.items:
+            self.first_ended = time.monotonic() - self.start
+            self.first_items = len(results)
         self.items += len(results)
         self.hands += sum(result.hands for result in results)
         self.retried = retried
@@ -490,4 +495,14 @@ class Tracker:
         """Report the progress as it stands."""
         if self.on_progress is not None:
             elapsed = time.monotonic() - self.start
-            self.on_progress(Progress(self.items, self.total, self.hands, elapsed, self.retried))
+            self.on_progress(
+                Progress(
+                    self.items,
+                    self.total,
+                    self.hands,
+                    elapsed,
+                    self.retried,
+                    self.first_ended,
+                    self.first_items,
+                )
+            )

@@ -5,24 +5,37 @@ from __future__ import annotations
 
 import math
 import time
-from typing import TextIO
+from typing import Final, TextIO
 
 import attrs
 
-__all__ = ["Progress", "ProgressPrinter", "format_duration"]
+__all__ = ["MEASURED_SECONDS", "Progress", "ProgressPrinter", "format_duration"]
+
+
+MEASURED_SECONDS: Final = 1.0
+"""How long after the first item ends the work must have run before
+:attr:`Progress.seconds_left` gives an estimate."""
 
 
 @attrs.frozen
 class Progress:
     """How far a run is: ``done`` of ``total`` items (deals or games) finished,
     ``hands`` played in them, ``elapsed`` seconds since the start, and
-    ``retried`` tasks run again after a failure or a lost worker."""
+    ``retried`` tasks run again after a failure or a lost worker.
+
+    ``first_ended`` is when (in seconds from the start) the first items
+    ended, ``first_items`` how many ended then (``nan`` and 0 before): the
+    first items also pay for starting the workers and the players, which
+    no later item does, so the time left is worked out from the work after
+    them."""
 
     done: int
     total: int
     hands: int
     elapsed: float
     retried: int = 0
+    first_ended: float = math.nan
+    first_items: int = 0
 
     @property
     def rate(self) -> float:
@@ -31,10 +44,23 @@ class Progress:
 
     @property
     def seconds_left(self) -> float:
-        """The time left at the rate so far (``nan`` before the first item ends)."""
-        if self.done == 0 or self.elapsed <= 0:
+        """The time left at the rate the items after the first ones ended at:
+        ``nan`` (not known yet) until more items have ended and at least
+        :data:`MEASURED_SECONDS` have passed since the first ones; 0 when
+        every item is done.
+
+        >>> Progress(1, 100, 2, elapsed=1.9, first_ended=1.9, first_items=1).seconds_left
+        nan
+        >>> Progress(21, 100, 42, elapsed=3.9, first_ended=1.9, first_items=1).seconds_left
+        7.9
+        """
+        if self.done >= self.total:
+            return 0.0
+        measured = self.elapsed - self.first_ended
+        later = self.done - self.first_items
+        if later <= 0 or not measured >= MEASURED_SECONDS:
             return math.nan
-        return self.elapsed * (self.total - self.done) / self.done
+        return measured * (self.total - self.done) / later
 
 
 def format_duration(seconds: float) -> str:
