@@ -1158,15 +1158,28 @@ class ISMCTSPlayer:
         return cast(Action, action_from_id(state.game, chosen))
 
 
+_MAX_SIMULATIONS: Final = 10_000
+"""The most simulations per decision an IS-MCTS player takes (each a few
+milliseconds: at the limit a decision takes about half a minute)."""
+_MAX_UCT_C: Final = 1_000.0
+"""The largest exploration constant ``uct_c`` an IS-MCTS player takes."""
+
+
 def _check_search(simulations: object, seed: object, uct_c: object, call: str) -> None:
-    _check.count(simulations, call, "simulations", minimum=1)
+    if _check.count(simulations, call, "simulations", minimum=1) > _MAX_SIMULATIONS:
+        raise RulesError(
+            f"{call}: simulations must be a whole number from 1 to {_MAX_SIMULATIONS:,}; "
+            f"got {brief(simulations)}"
+        )
     _check.seed(seed, call, maximum=2**32 - 1)
     if type(uct_c) not in (int, float):
         raise ArgumentTypeError(
             f"{call}: uct_c must be a positive number; got {_check.described(uct_c)}"
         )
-    if not 0 < uct_c < float("inf"):  # type: ignore[operator]
-        raise RulesError(f"uct_c must be a positive number; got {brief(uct_c)}")
+    if not 0 < uct_c <= _MAX_UCT_C:  # type: ignore[operator]
+        raise RulesError(
+            f"{call}: uct_c must be a number above 0 and at most {_MAX_UCT_C:g}; got {brief(uct_c)}"
+        )
 
 
 VALUE_SCALE: Final = 100.0
