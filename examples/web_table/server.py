@@ -123,6 +123,9 @@ class Limits:
     one client address; its oldest closes for a new one past this."""
     sockets_per_client = 32
     """Open WebSockets of one client address."""
+    first_request_seconds = 2.0
+    """How long a new connection has to send its first request before
+    anonymous connections elsewhere may close it (see :class:`ConnectionGuard`)."""
     quiet_connection_seconds = 10.0
     """A connection that sends no request is closed after this long..."""
     keep_alive_seconds = 5
@@ -1372,7 +1375,7 @@ same site only), so that the page's other requests come as its seat holder's."""
 class _Link:
     """One open connection, as the :class:`ConnectionGuard` knows it."""
 
-    __slots__ = ("address", "holder", "key", "quiet", "served", "transport")
+    __slots__ = ("address", "holder", "key", "served", "timer", "transport", "young")
 
     def __init__(self, key: tuple[str, int], transport: asyncio.Transport) -> None:
         self.key = key
@@ -1382,39 +1385,51 @@ class _Link:
         """Whether one of its requests presented a seat's token (of a link or the cookie)."""
         self.served = False
         """Whether a request of it has reached the application."""
-        self.quiet: asyncio.TimerHandle | None = None
+        self.young = True
+        """Whether it is still within its time for a first request
+        (:attr:`Limits.first_request_seconds`), not yet read."""
+        self.timer: asyncio.TimerHandle | None = None
 
 
 class ConnectionGuard:
     """Every open connection of the server, and which to close when there are too many.
 
-    Every connection is accepted. It is *anonymous* until a request of it
+    Every connection is accepted, and has :attr:`Limits.first_request_seconds`
+    to send its first request. It is *anonymous* until a request of it
     presents a valid seat's token (in a seat's link, or the page's
     :data:`SEAT_COOKIE`), which the application tells (:class:`SeatHolders`,
     an ASGI middleware); from then on it is a seat holder's, and no number
-    of anonymous connections closes it. Past :func:`connection_cap` open
-    connections, the newest closes the oldest anonymous connection of the
-    address holding the most anonymous connections; of addresses holding
-    equally many, the one that has held that many longest, and never the
-    newcomer's own address when another holds as many (a tie never refuses
-    a newcomer). An address past :attr:`Limits.connections_per_client`
-    anonymous connections closes its own oldest. The newcomer is closed
-    itself only when every other connection is a seat holder's. A
-    connection that sends no request is closed after
+    of anonymous connections closes it.
+
+    Past :func:`connection_cap` open connections, the newest closes an
+    anonymous connection that has had its time: the oldest of the address
+    holding the most such connections; of addresses holding equally many,
+    the one that has held that many longest, and never the newcomer's own
+    address when another holds as many (a tie never refuses a newcomer).
+    Only when no anonymous connection has had its time does the oldest
+    connection still waiting for its first request close; the newcomer
+    itself, only when every other connection is a seat holder's. An address
+    past :attr:`Limits.connections_per_client` anonymous connections closes
+    its own oldest. A connection that sends no request is closed after
     :attr:`Limits.quiet_connection_seconds`.
 
     So a seat holder always gets in, however many addresses fill the server
-    with connections of their own: its page's requests are its own, and a
-    connection of its not yet read is the newest there is.
+    with connections of their own: a page's connections (all at once from
+    one address) are the newest there are while their requests are read,
+    and seat holders' once they are.
     """
 
     def __init__(self, cap: Callable[[], int] = lambda: connection_cap()) -> None:
         self._cap = cap
         self._links: dict[tuple[str, int], _Link] = {}
+        self._young: dict[_Link, None] = {}
+        """Connections waiting for their first request, oldest first."""
         self._anonymous: dict[str, dict[_Link, None]] = {}
-        """Per address, its anonymous connections, oldest first."""
+        """Per address, its anonymous connections (waiting or not), oldest first."""
+        self._settled: dict[str, dict[_Link, None]] = {}
+        """Per address, its anonymous connections that have had their time, oldest first."""
         self._by_count: dict[int, dict[str, None]] = {}
-        """Addresses by how many anonymous connections they hold, in the order they came to."""
+        """Addresses by their number of settled connections, in the order they came to it."""
         self._most = 0
         self._unknown = 0
 
@@ -1442,9 +1457,11 @@ class ConnectionGuard:
             self._forget(stale)
         link = _Link(key, transport)
         self._links[key] = link
-        self._count(link, +1)
-        if self.anonymous(link.address) > Limits.connections_per_client:
-            self._close(next(iter(self._anonymous[link.address])))
+        self._young[link] = None
+        mine = self._anonymous.setdefault(link.address, {})
+        mine[link] = None
+        if len(mine) > Limits.connections_per_client:
+            self._close(next(iter(mine)))
         while len(self._links) > self._cap():
             victim = self._victim(link)
             if victim is None:
@@ -1452,28 +1469,29 @@ class ConnectionGuard:
                 self._close(link)
                 return
             self._close(victim)
-        link.quiet = asyncio.get_running_loop().call_later(
-            Limits.quiet_connection_seconds, self._quiet, link
+        link.timer = asyncio.get_running_loop().call_later(
+            Limits.first_request_seconds, self._first_request_due, link
         )
 
     def served(self, client: object, *, holder: bool) -> None:
         """A request of the connection from ``client`` (the ASGI scope's) reached
         the application; ``holder``: it presented a seat's token."""
         link = self._links.get(_key(client))
-        if link is None:
+        if link is None or link.holder:
             return
         link.served = True
-        if link.quiet is not None:
-            link.quiet.cancel()
-            link.quiet = None
-        if holder and not link.holder:
-            self._count(link, -1)
+        if link.timer is not None:
+            link.timer.cancel()
+            link.timer = None
+        if holder:
+            self._leave_anonymous(link)
             link.holder = True
+        elif link.young:
+            self._settle(link)
 
     def lost(self, transport: asyncio.BaseTransport) -> None:
         """The connection of ``transport`` closed."""
-        peer = transport.get_extra_info("peername")
-        link = self._links.get(_key(peer))
+        link = self._links.get(_key(transport.get_extra_info("peername")))
         if link is not None and link.transport is transport:
             self._forget(link)
 
@@ -1485,22 +1503,31 @@ class ConnectionGuard:
             self._forget(link)
 
     def _victim(self, newcomer: _Link) -> _Link | None:
-        """The connection to close for ``newcomer``: an anonymous one of the
-        address holding the most (see the class's documentation)."""
+        """The connection to close for ``newcomer`` (see the class's documentation)."""
         while self._most > 0:
             addresses = self._by_count[self._most]
-            chosen = next((a for a in addresses if a != newcomer.address), None)
-            if chosen is None:  # only the newcomer's address holds this many
-                if self._most == 1:
-                    return None  # the newcomer is the only anonymous connection left
-                chosen = newcomer.address
-            victim = next(iter(self._anonymous[chosen]))
+            chosen = next((a for a in addresses if a != newcomer.address), newcomer.address)
+            victim = next(iter(self._settled[chosen]))
             if not victim.transport.is_closing():
                 return victim
             self._forget(victim)  # closing already: it makes room by itself
             if len(self._links) <= self._cap():
                 return None
+        for waiting in self._young:
+            if waiting is not newcomer:
+                return waiting
         return None
+
+    def _first_request_due(self, link: _Link) -> None:
+        """``link`` has had its time for a first request: it counts with its address's."""
+        if self._links.get(link.key) is not link or link.served:
+            return
+        self._settle(link)
+        link.timer = asyncio.get_running_loop().call_later(
+            max(0.0, Limits.quiet_connection_seconds - Limits.first_request_seconds),
+            self._quiet,
+            link,
+        )
 
     def _quiet(self, link: _Link) -> None:
         if not link.served and self._links.get(link.key) is link:
@@ -1515,34 +1542,45 @@ class ConnectionGuard:
             return
         del self._links[link.key]
         if not link.holder:
-            self._count(link, -1)
-        if link.quiet is not None:
-            link.quiet.cancel()
-            link.quiet = None
+            self._leave_anonymous(link)
+        if link.timer is not None:
+            link.timer.cancel()
+            link.timer = None
 
-    def _count(self, link: _Link, change: int) -> None:
-        """Add ``link`` to (``+1``) or take it from (``-1``) its address's
-        anonymous connections, keeping the addresses ordered by count."""
+    def _settle(self, link: _Link) -> None:
+        """A young anonymous connection joins its address's settled ones."""
+        self._young.pop(link, None)
+        link.young = False
+        settled = self._settled.setdefault(link.address, {})
+        self._recount(link.address, len(settled), len(settled) + 1)
+        settled[link] = None
+
+    def _leave_anonymous(self, link: _Link) -> None:
+        """``link`` is anonymous no more (a seat holder's, or closed)."""
         address = link.address
-        mine = self._anonymous.setdefault(address, {})
-        before = len(mine)
-        if change > 0:
-            mine[link] = None
+        if link.young:
+            self._young.pop(link, None)
         else:
+            settled = self._settled[address]
+            if settled.pop(link, False) is None:
+                self._recount(address, len(settled) + 1, len(settled))
+            if not settled:
+                del self._settled[address]
+        mine = self._anonymous.get(address)
+        if mine is not None:
             mine.pop(link, None)
-        after = len(mine)
-        if after == before:
-            return
+            if not mine:
+                del self._anonymous[address]
+
+    def _recount(self, address: str, before: int, after: int) -> None:
+        """Move ``address`` from the addresses settled ``before`` times to ``after``."""
         if before:
             self._by_count[before].pop(address, None)
             if not self._by_count[before]:
                 del self._by_count[before]
         if after:
             self._by_count.setdefault(after, {})[address] = None
-        else:
-            del self._anonymous[address]
-        if after > self._most:
-            self._most = after
+        self._most = max(self._most, after)
         while self._most and self._most not in self._by_count:
             self._most -= 1
 
