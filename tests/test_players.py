@@ -108,7 +108,7 @@ def test_specs_read_options_and_print_back() -> None:
         ("hard:1x=2", "OPTION=VALUE"),
         ("hard:steps=1:steps=2", "'steps' is given twice"),
         ("nobody", "unknown player 'nobody'; installed players: random, easy, normal, hard"),
-        ("normal:steps=3", "refused by its factory"),
+        ("normal:steps=3", "NormalBot has no option steps; it takes only a seed"),
         ("hard:colour=red", "colour"),
         ("hard:steps=0", "steps must be a whole number ≥ 1"),
     ],

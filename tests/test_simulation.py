@@ -252,7 +252,7 @@ def test_a_killed_pool_worker_loses_no_deal() -> None:
         ({"target_score": 0}, sc.RulesError, "target_score"),
         ({"no_such_rule": 1}, sc.RulesError, "no_such_rule"),
         ({"ns": "expert"}, PlayerError, "unknown player 'expert'"),
-        ({"ns": "easy:steps=3"}, PlayerError, "refused by its factory"),
+        ({"ns": "easy:steps=3"}, PlayerError, "EasyBot has no option steps"),
         ({"ew": "hard:steps=0"}, PlayerError, "steps must be a whole number ≥ 1"),
         ({"ew": "hard:"}, PlayerError, "OPTION=VALUE"),
         ({"ew": 7}, sc.ArgumentTypeError, "spec must be a name like 'easy'"),

@@ -19,11 +19,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
-import os
-import resource
-import subprocess
-import sys
-import threading
 import time
 import urllib.request
 from collections.abc import Sequence
@@ -34,48 +29,16 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
-from web_table_support import SERVER_PATH, free_port
+from web_table_support import FILE_LIMIT, Watch, server_process
 
 pytestmark = pytest.mark.integration("web")
 
-FILE_LIMIT = 1024
 ACK_SECONDS = 1.0
 ATTACK_SECONDS = 25.0
 CREATORS = 60  # addresses opening tables: 60 x 10 at once fill the 500-table cap
 SPECTATORS = 30  # addresses opening spectator sockets, 40 tries each
 IDLERS = 8  # addresses holding idle connections, 80 each
 ACTIONS = 8  # the person's actions timed: a bid and seven cards
-
-
-def limit_files() -> None:
-    """In the server's process, before it starts: ``ulimit -n 1024``."""
-    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (FILE_LIMIT, hard))
-
-
-class Watch:
-    """Samples the server's open files and memory from /proc while it runs."""
-
-    def __init__(self, pid: int) -> None:
-        self.pid = pid
-        self.most_files = 0
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-
-    def _run(self) -> None:
-        while not self.stop.wait(0.2):
-            try:
-                files = len(os.listdir(f"/proc/{self.pid}/fd"))
-            except OSError:
-                return
-            self.most_files = max(self.most_files, files)
-
-    def peak_memory_mib(self) -> float:
-        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-        raise AssertionError("no VmHWM in /proc")
 
 
 async def request(
@@ -274,28 +237,9 @@ async def spectator_link(port: int, table: str, token: str) -> tuple[int, str]:
 def test_under_attack_a_seats_holder_gets_in_and_every_action_is_acknowledged_within_a_second(
     tmp_path: Path,
 ) -> None:
-    port = free_port()
-    log = tmp_path / "server.log"
     data = tmp_path / "tables"
-    command = [sys.executable, str(SERVER_PATH), "--port", str(port), "--data", str(data)]
-    with log.open("wb") as log_file:
-        server = subprocess.Popen(
-            [*command, "--bot-delay", "0.2"],
-            stdout=subprocess.DEVNULL,
-            stderr=log_file,
-            preexec_fn=limit_files,
-        )
-    try:
+    with server_process(tmp_path, bot_delay=0.2) as (port, server, log):
         base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(base + "/api/variants", timeout=5):
-                    break
-            except OSError:
-                assert server.poll() is None, log.read_text()
-                assert time.monotonic() < deadline, "the server did not start"
-                time.sleep(0.1)
         watch = Watch(server.pid)
         body = json.dumps(
             {"variant": "classic", "players": {"N": "easy", "E": "easy", "W": "easy"}}
@@ -332,9 +276,6 @@ def test_under_attack_a_seats_holder_gets_in_and_every_action_is_acknowledged_wi
         assert watch.most_files < FILE_LIMIT - 64, watch.most_files
         peak_mib = watch.peak_memory_mib()
         assert peak_mib < 1024, peak_mib
-    finally:
-        server.terminate()
-        server.wait(timeout=60)
     text = log.read_text()
     assert len(text) < 64_000, text[-3000:]
     assert text.count("Traceback") <= 10, text[-3000:]

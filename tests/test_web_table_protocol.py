@@ -187,7 +187,11 @@ def test_four_people_play_a_hand_in_turn_and_each_sees_only_its_own_cards(
     # With everyone gone, nobody is left to ask for the next hand: it is dealt.
     after = settled(table)
     assert after.hand_number == 1
-    assert sc.loads((data / f"{table.id}.record.json").read_text()) == after
+    # A table of bots alone saves its record in the background: it catches up.
+    deadline = time.monotonic() + 30
+    while sc.loads((data / f"{table.id}.record.json").read_text()) != after:
+        assert time.monotonic() < deadline, "the record never caught up with the table"
+        time.sleep(0.01)
 
 
 MALFORMED = [

@@ -122,3 +122,106 @@ def running_server(data: Path, *, bot_delay: float) -> Iterator[tuple[str, Any]]
         web.should_exit = True
         thread.join(timeout=20)
         assert not thread.is_alive(), "the web table server did not stop"
+
+
+# -- the server as a process of its own ------------------------------------------------
+
+FILE_LIMIT = 1024
+"""The file-descriptor limit (``ulimit -n``) the attacked servers run under."""
+
+
+def limit_files() -> None:
+    """In the server's process, before it starts: ``ulimit -n 1024``."""
+    import resource
+
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (FILE_LIMIT, hard))
+
+
+@contextmanager
+def room_for_connections(count: int) -> Iterator[None]:
+    """Let this process hold ``count`` more open files (the attackers' sockets)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = soft if soft == resource.RLIM_INFINITY else soft + count
+    if hard != resource.RLIM_INFINITY:
+        wanted = min(wanted, hard)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, wanted), hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+class Watch:
+    """Samples a process's open files from /proc while it runs."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.most_files = 0
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        import os
+
+        while not self.stop.wait(0.2):
+            try:
+                files = len(os.listdir(f"/proc/{self.pid}/fd"))
+            except OSError:
+                return
+            self.most_files = max(self.most_files, files)
+
+    def peak_memory_mib(self) -> float:
+        """The process's peak resident memory so far."""
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+        raise AssertionError("no VmHWM in /proc")
+
+
+@contextmanager
+def server_process(
+    tmp_path: Path, *, bot_delay: float, files: bool = True
+) -> Iterator[tuple[int, Any, Path]]:
+    """The web table's server as a process of its own (under ``ulimit -n
+    1024`` when ``files``), its log in a file; yields its port, the process
+    and the log's path once it answers."""
+    import subprocess
+    import urllib.request
+
+    port = free_port()
+    log = tmp_path / "server.log"
+    command = [
+        sys.executable,
+        str(SERVER_PATH),
+        "--port",
+        str(port),
+        "--data",
+        str(tmp_path / "tables"),
+        "--bot-delay",
+        str(bot_delay),
+    ]
+    with log.open("wb") as log_file:
+        process = subprocess.Popen(
+            command,
+            stdout=subprocess.DEVNULL,
+            stderr=log_file,
+            preexec_fn=limit_files if files else None,
+        )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/variants", timeout=5):
+                    break
+            except OSError:
+                assert process.poll() is None, log.read_text()
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.1)
+        yield port, process, log
+    finally:
+        process.terminate()
+        process.wait(timeout=60)

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
 import contextlib
-import itertools
 import json
 import logging
 import math
@@ -36,12 +36,13 @@ import threading
 import time
 from collections import Counter, deque
 from collections.abc import AsyncIterator, Callable, Collection, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+from urllib.parse import parse_qs
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -62,6 +63,7 @@ WATCH = "watch"
 """The key of a table's spectator token (its view shows no hand)."""
 _TABLE_ID = re.compile(r"[A-Za-z0-9_-]{8,32}")
 _log = logging.getLogger("web_table")
+T = TypeVar("T")
 
 
 BOT_THREAD_SWITCH_SECONDS = 0.0005
@@ -108,27 +110,38 @@ class Limits:
     """Open sockets of a table's spectator link; spectators never take a seat's place."""
     connections = 2048
     """Open connections (HTTP and WebSocket) the server keeps, at most; fewer
-    when its file-descriptor limit is lower (see :func:`connection_cap`). One
-    more is closed as soon as it is accepted."""
+    when its file-descriptor limit is lower (see :func:`connection_cap`).
+    Past it, the newest connection closes an anonymous one (see
+    :class:`ConnectionGuard`)."""
     spare_files = 192
     """File descriptors kept free of connections for record saves, logs and imports."""
     sockets_share = 0.75
     """The share of :attr:`connections` WebSockets may hold, so that a
     seat's holder can always reach the server to claim a socket."""
     connections_per_client = 64
-    """Open connections of one client address."""
+    """Open anonymous connections (ones that presented no seat's token) of
+    one client address; its oldest closes for a new one past this."""
     sockets_per_client = 32
     """Open WebSockets of one client address."""
+    first_request_seconds = 2.0
+    """How long a new connection has to send its first request before
+    anonymous connections elsewhere may close it (see :class:`ConnectionGuard`)."""
     quiet_connection_seconds = 10.0
-    """A connection that sends no request is closed after this long."""
+    """A connection that sends no request is closed after this long..."""
+    keep_alive_seconds = 5
+    """...and one idle between requests after this long (uvicorn's ``timeout_keep_alive``)."""
     bot_threads = 1
-    """Threads in which the bots that search think (the hard ones); tables
-    where a person is connected are served first."""
-    save_threads = 2
-    """Threads that write records of bots' moves and deals..."""
+    """Threads in which the bots of tables without a person play (every
+    move of every such table: they share it, however many there are)..."""
+    person_bot_threads = 1
+    """...and, apart, those in which the searching (hard) bots of tables
+    where a person is connected think, which never wait behind the others."""
+    save_threads = 1
+    """Threads that write the records of tables without a person, in the
+    background (each table at most one write behind)..."""
     person_save_threads = 2
-    """...and, apart, those that write records of people's actions, which
-    therefore never wait behind the bots'."""
+    """...and, apart, those that write the records of tables where a person
+    is connected, before each move is shown, which never wait behind the others."""
     variant_load_seconds = 5.0
     """How long a plugin may take to import before it is reported broken and not offered."""
     seating_bytes = 65_536
@@ -302,113 +315,235 @@ def _check_seating(seating: object) -> None:
         raise ValueError("its table.json does not say whether the coach is on")
 
 
-# -- one table -----------------------------------------------------------------------
-
-
 # -- threads -------------------------------------------------------------------------
 
 
-class BotPool:
-    """The threads in which searching bots think, apart from everything else
-    (record saves have threads of their own): at most
-    :attr:`Limits.bot_threads`, however many tables there are. A table where
-    a person is connected is served before the tables only watched or left alone."""
+class ThreadJobs:
+    """A few threads of their own that run calls in the order asked, each
+    answered on the asking event loop: where bots think, apart from the
+    event loop and from the records being written."""
 
-    def __init__(self, threads: int) -> None:
-        self._queue: queue.PriorityQueue[tuple[int, int, _BotJob | None]] = queue.PriorityQueue()
-        self._order = itertools.count()
+    def __init__(self, threads: int, name: str) -> None:
+        self._queue: queue.SimpleQueue[tuple[Callable[[], Any], _Answer] | None] = (
+            queue.SimpleQueue()
+        )
         self._size = threads
+        self._name = name
         self._threads: list[threading.Thread] = []
         self._lock = threading.Lock()
 
-    async def choose(self, bot: sc.bots.Bot, view: sc.views.View, *, urgent: bool) -> sc.Action:
-        """``bot``'s action for ``view``, chosen in one of the pool's threads."""
+    async def run(self, call: Callable[[], T]) -> T:
+        """What ``call()`` returns (or raises), computed in one of the threads."""
         self._start()
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[sc.Action] = loop.create_future()
-        self._queue.put((0 if urgent else 1, next(self._order), _BotJob(loop, future, bot, view)))
+        future: asyncio.Future[T] = loop.create_future()
+        self._queue.put((call, _Answer(loop, future)))
         return await future
 
     def _start(self) -> None:
         with self._lock:
             while len(self._threads) < self._size:
                 thread = threading.Thread(
-                    target=self._work, name=f"web-table-bot-{len(self._threads)}", daemon=True
+                    target=self._work, name=f"{self._name}-{len(self._threads)}", daemon=True
                 )
                 thread.start()
                 self._threads.append(thread)
 
     def _work(self) -> None:
         while True:
-            _, _, job = self._queue.get()
+            job = self._queue.get()
             if job is None:
                 return
-            job.run()
+            call, answer = job
+            if answer.wanted():
+                answer.give(call)
 
     def close(self) -> None:
-        """Let the threads end once the jobs before them are done (on shutdown)."""
+        """Let the threads end once the calls before them are done (on shutdown)."""
         with self._lock:
             for _ in self._threads:
-                self._queue.put((-1, next(self._order), None))
+                self._queue.put(None)
             self._threads.clear()
 
 
-class _BotJob:
-    """One bot move asked of the :class:`BotPool`, answered on the asking loop."""
+class _Answer:
+    """Where the outcome of one call of :class:`ThreadJobs` goes: a future of the asking loop."""
 
-    def __init__(
-        self,
-        loop: asyncio.AbstractEventLoop,
-        future: asyncio.Future[sc.Action],
-        bot: sc.bots.Bot,
-        view: sc.views.View,
-    ) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, future: asyncio.Future[Any]) -> None:
         self.loop = loop
         self.future = future
-        self.bot = bot
-        self.view = view
 
-    def run(self) -> None:
-        if self.future.done():  # the table stopped waiting (it expired, or the server stops)
-            return
+    def wanted(self) -> bool:
+        """Whether anyone still waits (a table that expired, or a server stopping, does not)."""
+        return not self.future.done()
+
+    def give(self, call: Callable[[], Any]) -> None:
         try:
-            outcome: sc.Action | Exception = self.bot.choose(self.view)
+            outcome: Any = call()
+            failed = False
         except Exception as error:  # the table logs it, as it would a bot playing inline
-            outcome = error
+            outcome, failed = error, True
         with contextlib.suppress(RuntimeError):  # the loop has closed meanwhile
-            self.loop.call_soon_threadsafe(self._settle, outcome)
+            self.loop.call_soon_threadsafe(self._settle, outcome, failed)
 
-    def _settle(self, outcome: sc.Action | Exception) -> None:
+    def _settle(self, outcome: Any, failed: bool) -> None:
         if self.future.done():
             return
-        if isinstance(outcome, Exception):
+        if failed:
             self.future.set_exception(outcome)
         else:
             self.future.set_result(outcome)
 
 
-class Workers:
-    """The server's threads: the :class:`BotPool`, and two small pools that
-    write records, one for people's actions and one for everything else."""
+class _Pending:
+    """What is still to be written of one table: its latest game and seating
+    (older ones are never written once a newer one is asked), or its removal."""
 
-    def __init__(self) -> None:
-        self.bots = BotPool(Limits.bot_threads)
-        self._saves = ThreadPoolExecutor(Limits.save_threads, thread_name_prefix="web-table-save")
-        self._person_saves = ThreadPoolExecutor(
-            Limits.person_save_threads, thread_name_prefix="web-table-person-save"
-        )
+    def __init__(self, store: TableStore) -> None:
+        self.store = store
+        self.game: sc.Game | None = None
+        self.seating: Mapping[str, Any] | None = None
+        self.delete = False
+        self.urgent = False
+        self.waiting: list[concurrent.futures.Future[None]] = []
 
-    async def save(self, call: Callable[[], None], *, person: bool = False) -> None:
-        """Run the file operation ``call`` in a saving thread; ``person``: for
-        a person's action, which waits behind no bot's."""
-        pool = self._person_saves if person else self._saves
-        await asyncio.get_running_loop().run_in_executor(pool, call)
+
+class RecordSaver:
+    """Writes the tables' files in threads of its own, each table's in the
+    order asked and never two at once.
+
+    A table where a person is connected is saved *urgently*: by threads
+    that write nothing else (:attr:`Limits.person_save_threads`), and the
+    table waits for the write before it shows the move. Any other table is
+    saved in the background (:attr:`Limits.save_threads`): it does not wait,
+    and while a write of it is waiting its turn a newer game replaces the
+    older one, so however many tables of bots play, each is at most one
+    write behind and the queue holds one entry per table at most."""
+
+    def __init__(self, urgent_threads: int, background_threads: int) -> None:
+        self._ready = threading.Condition()
+        self._pending: dict[str, _Pending] = {}
+        self._urgent: deque[str] = deque()
+        self._background: deque[str] = deque()
+        self._writing: set[str] = set()
+        self._closing = False
+        self._threads = [
+            threading.Thread(target=self._work, args=(True,), name=f"web-table-person-save-{n}")
+            for n in range(urgent_threads)
+        ] + [
+            threading.Thread(target=self._work, args=(False,), name=f"web-table-save-{n}")
+            for n in range(background_threads)
+        ]
+        for thread in self._threads:
+            thread.daemon = True
+            thread.start()
+
+    def save(
+        self,
+        store: TableStore,
+        table_id: str,
+        *,
+        game: sc.Game | None = None,
+        seating: Mapping[str, Any] | None = None,
+        delete: bool = False,
+        urgent: bool = False,
+    ) -> concurrent.futures.Future[None]:
+        """Ask for ``game``, ``seating`` or the removal of the table's files
+        to be written; the future is done once they are (or failed)."""
+        done: concurrent.futures.Future[None] = concurrent.futures.Future()
+        with self._ready:
+            if self._closing:
+                done.set_exception(RuntimeError("the server is stopping"))
+                return done
+            pending = self._pending.get(table_id)
+            if pending is None:
+                pending = self._pending[table_id] = _Pending(store)
+            if delete:
+                pending.delete, pending.game, pending.seating = True, None, None
+            elif not pending.delete:
+                pending.game = game if game is not None else pending.game
+                pending.seating = seating if seating is not None else pending.seating
+            pending.waiting.append(done)
+            if urgent and not pending.urgent:
+                pending.urgent = True
+                self._urgent.append(table_id)
+            elif len(pending.waiting) == 1 and not urgent:
+                self._background.append(table_id)
+            self._ready.notify_all()
+        return done
+
+    async def wait(self, done: concurrent.futures.Future[None]) -> None:
+        """Wait, on the event loop, for a write asked with :meth:`save`."""
+        await asyncio.wrap_future(done)
+
+    def _next(self, urgent_only: bool) -> tuple[str, _Pending] | None:
+        """The next table to write and what to write (taken out of the
+        queue), waiting for one; ``None`` once closed and nothing is left."""
+        with self._ready:
+            while True:
+                for lane in (self._urgent,) if urgent_only else (self._urgent, self._background):
+                    while lane:
+                        table_id = lane.popleft()
+                        if table_id in self._writing or table_id not in self._pending:
+                            continue  # its writer queues it again when done
+                        self._writing.add(table_id)
+                        return table_id, self._pending.pop(table_id)
+                if self._closing and not self._pending:
+                    return None
+                self._ready.wait()
+
+    def _work(self, urgent_only: bool) -> None:
+        while (taken := self._next(urgent_only)) is not None:
+            table_id, pending = taken
+            error: BaseException | None = None
+            try:
+                if pending.delete:
+                    pending.store.delete(table_id)
+                else:
+                    if pending.seating is not None:
+                        pending.store.save_seating(table_id, pending.seating)
+                    if pending.game is not None:
+                        pending.store.save_game(table_id, pending.game)
+            except Exception as failed:  # a full disk, say: told to whoever waits, or logged
+                error = failed
+                if not pending.urgent:
+                    _log.error("table %s not saved: %s", table_id, str(failed)[:200])
+            for done in pending.waiting:
+                if error is None:
+                    done.set_result(None)
+                else:
+                    done.set_exception(error)
+            with self._ready:
+                self._writing.discard(table_id)
+                later = self._pending.get(table_id)
+                if later is not None:  # asked again while this write was under way
+                    (self._urgent if later.urgent else self._background).append(table_id)
+                self._ready.notify_all()
 
     def close(self) -> None:
-        """Finish the saves under way and stop every thread (on shutdown)."""
+        """Write everything asked so far, then stop the threads (on shutdown)."""
+        with self._ready:
+            self._closing = True
+            self._ready.notify_all()
+        for thread in self._threads:
+            thread.join()
+
+
+class Workers:
+    """The server's threads: where the bots of tables with a person think
+    (:attr:`Limits.person_bot_threads`), where every bot of the other tables
+    thinks (:attr:`Limits.bot_threads`), and the :class:`RecordSaver`."""
+
+    def __init__(self) -> None:
+        self.person_bots = ThreadJobs(Limits.person_bot_threads, "web-table-person-bot")
+        self.bots = ThreadJobs(Limits.bot_threads, "web-table-bot")
+        self.saves = RecordSaver(Limits.person_save_threads, Limits.save_threads)
+
+    def close(self) -> None:
+        """Finish the writes asked for and stop every thread (on shutdown)."""
+        self.person_bots.close()
         self.bots.close()
-        self._saves.shutdown(wait=True)
-        self._person_saves.shutdown(wait=True)
+        self.saves.close()
 
 
 # -- one table -----------------------------------------------------------------------
@@ -672,9 +807,21 @@ class Table:
             self.wake_driver()
         return refusal
 
+    def people_here(self) -> bool:
+        """Whether someone holding a seat's link is connected."""
+        return any(self.holders[seat] > 0 for seat in sc.Seat)
+
     async def _commit(self, game: sc.Game, *, person: bool = False) -> None:
-        """Make ``game`` the table's game: saved first, then announced. Hold the lock."""
-        await self.workers.save(partial(self.store.save_game, self.id, game), person=person)
+        """Make ``game`` the table's game and announce it. Hold the lock.
+
+        At a table with a person (``person``: a person's own action) the
+        record is saved first, by the urgent writers; elsewhere it is saved
+        in the background, and the bots never wait for it."""
+        saving = self.workers.saves.save(
+            self.store, self.id, game=game, urgent=person or self.people_here()
+        )
+        if person or self.people_here():
+            await self.workers.saves.wait(saving)
         self.game = game
         self.notify_all()
 
@@ -715,16 +862,24 @@ class Table:
             if bot is None or seat is None:
                 return  # a person's turn: their message (or leaving) wakes the driver again
             await asyncio.sleep(self.bot_delay)
-            view = game.view(seat)
-            if self.players[seat] == "hard":  # it searches for a while: in the bots' own threads
-                people_here = any(self.occupied(other) for other in sc.Seat)
-                action = await self.workers.bots.choose(bot, view, urgent=people_here)
+            if not self.people_here():
+                # Bots alone: the whole move in the bots' thread, which tables
+                # with a person never wait behind; however many such tables
+                # there are, they share that one thread.
+                after = await self.workers.bots.run(partial(_bot_move, bot, game, seat))
+            elif self.players[seat] == "hard":  # it searches for a while: in a thread of its own
+                after = await self.workers.person_bots.run(partial(_bot_move, bot, game, seat))
             else:
-                action = bot.choose(view)
+                after = _bot_move(bot, game, seat)
             async with self.lock:
                 # Someone may have taken the seat while the bot thought.
                 if self.game is game and self.bot_for(seat) is bot:
-                    await self._commit(game.apply(action, seat=seat))
+                    await self._commit(after)
+
+
+def _bot_move(bot: sc.bots.Bot, game: sc.Game, seat: sc.Seat) -> sc.Game:
+    """``game`` after ``bot``'s move for ``seat``, chosen from that seat's view."""
+    return game.apply(bot.choose(game.view(seat)), seat=seat)
 
 
 class Variants:
@@ -864,7 +1019,9 @@ class Tables:
             since = found.touched if table.claimed else found.opened
             table.active_at = now - max(0.0, wall - since)
             if table.expired(now):
-                await self.workers.save(partial(self.store.delete, found.id))
+                await self.workers.saves.wait(
+                    self.workers.saves.save(self.store, found.id, delete=True)
+                )
                 continue
             if len(self.by_id) >= Limits.tables:
                 _log.warning("table %s not restored: the server holds %d", found.id, Limits.tables)
@@ -898,8 +1055,8 @@ class Tables:
         """Store and start a new table, for which :meth:`reserve` made room."""
         try:
             table_id = secrets.token_urlsafe(9)
-            await self.workers.save(partial(self.store.save_game, table_id, game))
-            await self.workers.save(partial(self.store.save_seating, table_id, seating))
+            written = self.workers.saves.save(self.store, table_id, game=game, seating=seating)
+            await self.workers.saves.wait(written)
             table = Table(table_id, game, seating, self.store, self.bot_delay, self.workers)
             self.by_id[table_id] = table
         finally:
@@ -911,6 +1068,33 @@ class Tables:
         """The table of this id, if any."""
         return self.by_id.get(table_id) if _TABLE_ID.fullmatch(table_id) else None
 
+    def presents_seat(self, scope: Mapping[str, Any]) -> bool:
+        """Whether the request of the ASGI ``scope`` presents a seat's token of
+        a table: in a seat's link (``/t/<table>?token=``, ``/ws/<table>?token=``)
+        or in the :data:`SEAT_COOKIE` its page set. A spectator's token is not a seat's."""
+        path = str(scope.get("path", ""))
+        for prefix in ("/t/", "/ws/"):
+            if path.startswith(prefix):
+                query = bytes(scope.get("query_string", b"")).decode("latin-1")
+                tokens = parse_qs(query, max_num_fields=8).get("token", [])
+                if tokens and self._is_seat(path[len(prefix) :], tokens[0]):
+                    return True
+        for name, value in scope.get("headers", ()):
+            if name == b"cookie":
+                for part in value.decode("latin-1").split(";")[:32]:
+                    key, _, pair = part.strip().partition("=")
+                    table_id, _, token = pair.partition(".")
+                    if key == SEAT_COOKIE and self._is_seat(table_id, token):
+                        return True
+        return False
+
+    def _is_seat(self, table_id: str, token: str) -> bool:
+        table = self.get(table_id)
+        if table is None:
+            return False
+        known, seat = table.seat_of(token)
+        return known and seat is not None
+
     async def sweep(self) -> None:
         """Remove the expired tables, from disk too, and forget the clients
         whose allowance of new tables is whole again."""
@@ -919,7 +1103,9 @@ class Tables:
             del self.by_id[table.id]
             if table.driver is not None:
                 table.driver.cancel()
-            await self.workers.save(partial(self.store.delete, table.id))
+            await self.workers.saves.wait(
+                self.workers.saves.save(self.store, table.id, delete=True)
+            )
         per_second = Limits.new_tables_per_minute / 60
         for client, (allowance, at) in list(self.new_table_allowance.items()):
             if allowance + (now - at) * per_second >= Limits.new_tables_burst:
@@ -1039,9 +1225,18 @@ def create_app(data: Path, *, bot_delay: float = 0.6) -> Starlette:
         return HTMLResponse(page)
 
     async def table_page(request: Request) -> Response:
-        if tables.get(request.path_params["table_id"]) is None:
+        table = tables.get(request.path_params["table_id"])
+        if table is None:
             return JSONResponse({"error": "no such table"}, status_code=404)
-        return HTMLResponse(page)
+        response = HTMLResponse(page)
+        token = request.query_params.get("token", "")
+        known, seat = table.seat_of(token)
+        if known and seat is not None:
+            # The page's other requests (its files, its socket) then come as the seat holder's.
+            response.set_cookie(
+                SEAT_COOKIE, f"{table.id}.{token}", path="/", httponly=True, samesite="strict"
+            )
+        return response
 
     async def variants(request: Request) -> Response:
         return JSONResponse(await tables.variants.catalogue())
@@ -1096,8 +1291,10 @@ def create_app(data: Path, *, bot_delay: float = 0.6) -> Starlette:
             await websocket.close(code=CLOSE_TRY_LATER)
             return
         if table.join(connection):
-            seating = table.seating_json()
-            await tables.workers.save(partial(tables.store.save_seating, table.id, seating))
+            saving = tables.workers.saves.save(
+                tables.store, table.id, seating=table.seating_json(), urgent=True
+            )
+            await tables.workers.saves.wait(saving)
         sender = asyncio.get_running_loop().create_task(connection.send_forever(table))
         try:
             await _receive(websocket, table, connection, sender)
@@ -1114,7 +1311,9 @@ def create_app(data: Path, *, bot_delay: float = 0.6) -> Starlette:
         yield
         await tables.stop()
 
+    guard = ConnectionGuard()
     app = Starlette(
+        middleware=[Middleware(SeatHolders, tables=tables, guard=guard)],
         routes=[
             Route("/", start_page),
             Route("/t/{table_id}", table_page),
@@ -1126,6 +1325,7 @@ def create_app(data: Path, *, bot_delay: float = 0.6) -> Starlette:
         lifespan=lifespan,
     )
     app.state.tables = tables
+    app.state.guard = guard
     return app
 
 
@@ -1161,65 +1361,322 @@ async def _receive(
                 connection.close(CLOSE_POLICY, "too many refused messages; reload the page")
 
 
-def guarded_http_protocol() -> type[Any]:
-    """uvicorn's HTTP protocol with the connection limits, so the server never
-    runs out of file descriptors: past :func:`connection_cap` open
-    connections, a new one from a client holding fewer than the busiest
-    client closes one of the busiest client's, else it is closed itself, as
-    soon as it is accepted (as it is past :attr:`Limits.connections_per_client`
-    from one address); and a connection that sends no request is closed after
-    :attr:`Limits.quiet_connection_seconds`."""
+# -- connections -------------------------------------------------------------------------
+
+UVICORN_WRITTEN_FOR = "0.55"
+"""The uvicorn release (major.minor) :func:`guarded_http_protocol` was written
+and tested for; ``tests/test_web_table_limits.py`` fails on any other, so
+that the one hook into uvicorn's own classes is looked at again."""
+SEAT_COOKIE = "spades_seat"
+"""The cookie the page of a seat's link sets (``<table>.<token>``, HttpOnly,
+same site only), so that the page's other requests come as its seat holder's."""
+
+
+class _Link:
+    """One open connection, as the :class:`ConnectionGuard` knows it."""
+
+    __slots__ = ("address", "holder", "key", "served", "timer", "transport", "young")
+
+    def __init__(self, key: tuple[str, int], transport: asyncio.Transport) -> None:
+        self.key = key
+        self.address = key[0]
+        self.transport = transport
+        self.holder = False
+        """Whether one of its requests presented a seat's token (of a link or the cookie)."""
+        self.served = False
+        """Whether a request of it has reached the application."""
+        self.young = True
+        """Whether it is still within its time for a first request
+        (:attr:`Limits.first_request_seconds`), not yet read."""
+        self.timer: asyncio.TimerHandle | None = None
+
+
+class ConnectionGuard:
+    """Every open connection of the server, and which to close when there are too many.
+
+    Every connection is accepted, and has :attr:`Limits.first_request_seconds`
+    to send its first request. It is *anonymous* until a request of it
+    presents a valid seat's token (in a seat's link, or the page's
+    :data:`SEAT_COOKIE`), which the application tells (:class:`SeatHolders`,
+    an ASGI middleware); from then on it is a seat holder's, and no number
+    of anonymous connections closes it.
+
+    Past :func:`connection_cap` open connections, the newest closes an
+    anonymous connection that has had its time: the oldest of the address
+    holding the most such connections; of addresses holding equally many,
+    the one that has held that many longest, and never the newcomer's own
+    address when another holds as many (a tie never refuses a newcomer).
+    Only when no anonymous connection has had its time does the oldest
+    connection still waiting for its first request close; the newcomer
+    itself, only when every other connection is a seat holder's. An address
+    past :attr:`Limits.connections_per_client` anonymous connections closes
+    its own oldest. A connection that sends no request is closed after
+    :attr:`Limits.quiet_connection_seconds`.
+
+    So a seat holder always gets in, however many addresses fill the server
+    with connections of their own: a page's connections (all at once from
+    one address) are the newest there are while their requests are read,
+    and seat holders' once they are.
+    """
+
+    def __init__(self, cap: Callable[[], int] = lambda: connection_cap()) -> None:
+        self._cap = cap
+        self._links: dict[tuple[str, int], _Link] = {}
+        self._young: dict[_Link, None] = {}
+        """Connections waiting for their first request, oldest first."""
+        self._anonymous: dict[str, dict[_Link, None]] = {}
+        """Per address, its anonymous connections (waiting or not), oldest first."""
+        self._settled: dict[str, dict[_Link, None]] = {}
+        """Per address, its anonymous connections that have had their time, oldest first."""
+        self._by_count: dict[int, dict[str, None]] = {}
+        """Addresses by their number of settled connections, in the order they came to it."""
+        self._most = 0
+        self._unknown = 0
+
+    def __len__(self) -> int:
+        return len(self._links)
+
+    def anonymous(self, address: str) -> int:
+        """How many anonymous connections ``address`` holds."""
+        return len(self._anonymous.get(address, ()))
+
+    def holders(self) -> int:
+        """How many connections are seat holders'."""
+        return sum(link.holder for link in self._links.values())
+
+    def accepted(self, transport: asyncio.Transport) -> None:
+        """A connection was accepted: count it, and close one if there are too many."""
+        peer = transport.get_extra_info("peername")
+        if isinstance(peer, tuple) and len(peer) >= 2:
+            key = (str(peer[0]), int(peer[1]))
+        else:  # a socket without an address: each is an address of its own
+            self._unknown += 1
+            key = (f"unknown-{self._unknown}", 0)
+        stale = self._links.get(key)
+        if stale is not None:  # its earlier connection closed unheard (an upgraded socket)
+            self._forget(stale)
+        link = _Link(key, transport)
+        self._links[key] = link
+        self._young[link] = None
+        mine = self._anonymous.setdefault(link.address, {})
+        mine[link] = None
+        if len(mine) > Limits.connections_per_client:
+            self._close(next(iter(mine)))
+        while len(self._links) > self._cap():
+            victim = self._victim(link)
+            if victim is None:
+                _log.warning("a connection was refused: every connection is a seat holder's")
+                self._close(link)
+                return
+            self._close(victim)
+        link.timer = asyncio.get_running_loop().call_later(
+            Limits.first_request_seconds, self._first_request_due, link
+        )
+
+    def served(self, client: object, *, holder: bool) -> None:
+        """A request of the connection from ``client`` (the ASGI scope's) reached
+        the application; ``holder``: it presented a seat's token."""
+        link = self._links.get(_key(client))
+        if link is None or link.holder:
+            return
+        link.served = True
+        if link.timer is not None:
+            link.timer.cancel()
+            link.timer = None
+        if holder:
+            self._leave_anonymous(link)
+            link.holder = True
+        elif link.young:
+            self._settle(link)
+
+    def lost(self, transport: asyncio.BaseTransport) -> None:
+        """The connection of ``transport`` closed."""
+        link = self._links.get(_key(transport.get_extra_info("peername")))
+        if link is not None and link.transport is transport:
+            self._forget(link)
+
+    def closed(self, client: object) -> None:
+        """The WebSocket of ``client`` ended (the application said so: after
+        the upgrade uvicorn's HTTP protocol hears no more of it)."""
+        link = self._links.get(_key(client))
+        if link is not None:
+            self._forget(link)
+
+    def _victim(self, newcomer: _Link) -> _Link | None:
+        """The connection to close for ``newcomer`` (see the class's documentation)."""
+        while self._most > 0:
+            addresses = self._by_count[self._most]
+            chosen = next((a for a in addresses if a != newcomer.address), newcomer.address)
+            victim = next(iter(self._settled[chosen]))
+            if not victim.transport.is_closing():
+                return victim
+            self._forget(victim)  # closing already: it makes room by itself
+            if len(self._links) <= self._cap():
+                return None
+        for waiting in self._young:
+            if waiting is not newcomer:
+                return waiting
+        return None
+
+    def _first_request_due(self, link: _Link) -> None:
+        """``link`` has had its time for a first request: it counts with its address's."""
+        if self._links.get(link.key) is not link or link.served:
+            return
+        self._settle(link)
+        link.timer = asyncio.get_running_loop().call_later(
+            max(0.0, Limits.quiet_connection_seconds - Limits.first_request_seconds),
+            self._quiet,
+            link,
+        )
+
+    def _quiet(self, link: _Link) -> None:
+        if not link.served and self._links.get(link.key) is link:
+            self._close(link)
+
+    def _close(self, link: _Link) -> None:
+        self._forget(link)
+        link.transport.abort()
+
+    def _forget(self, link: _Link) -> None:
+        if self._links.get(link.key) is not link:
+            return
+        del self._links[link.key]
+        if not link.holder:
+            self._leave_anonymous(link)
+        if link.timer is not None:
+            link.timer.cancel()
+            link.timer = None
+
+    def _settle(self, link: _Link) -> None:
+        """A young anonymous connection joins its address's settled ones."""
+        self._young.pop(link, None)
+        link.young = False
+        settled = self._settled.setdefault(link.address, {})
+        self._recount(link.address, len(settled), len(settled) + 1)
+        settled[link] = None
+
+    def _leave_anonymous(self, link: _Link) -> None:
+        """``link`` is anonymous no more (a seat holder's, or closed)."""
+        address = link.address
+        if link.young:
+            self._young.pop(link, None)
+        else:
+            settled = self._settled[address]
+            if settled.pop(link, False) is None:
+                self._recount(address, len(settled) + 1, len(settled))
+            if not settled:
+                del self._settled[address]
+        mine = self._anonymous.get(address)
+        if mine is not None:
+            mine.pop(link, None)
+            if not mine:
+                del self._anonymous[address]
+
+    def _recount(self, address: str, before: int, after: int) -> None:
+        """Move ``address`` from the addresses settled ``before`` times to ``after``."""
+        if before:
+            self._by_count[before].pop(address, None)
+            if not self._by_count[before]:
+                del self._by_count[before]
+        if after:
+            self._by_count.setdefault(after, {})[address] = None
+        self._most = max(self._most, after)
+        while self._most and self._most not in self._by_count:
+            self._most -= 1
+
+
+def _key(client: object) -> tuple[str, int]:
+    """The key of a connection from its peer address (asyncio's or the ASGI scope's)."""
+    if isinstance(client, tuple | list) and len(client) >= 2:
+        with contextlib.suppress(TypeError, ValueError):
+            return (str(client[0]), int(client[1]))
+    return ("", -1)
+
+
+class SeatHolders:
+    """ASGI middleware in front of the application: tells the
+    :class:`ConnectionGuard` which connections are seat holders' as soon as
+    their requests are read, and puts ``Referrer-Policy: no-referrer`` on
+    every response, so that the tokens in the links never travel in a
+    ``Referer`` header."""
+
+    def __init__(self, app: Any, tables: Tables, guard: ConnectionGuard) -> None:
+        self.app = app
+        self.tables = tables
+        self.guard = guard
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        kind = scope["type"]
+        if kind not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        client = scope.get("client")
+        self.guard.served(client, holder=self.tables.presents_seat(scope))
+        if kind == "websocket":
+            try:
+                await self.app(scope, receive, send)
+            finally:
+                self.guard.closed(client)
+            return
+
+        async def send_with_policy(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                headers = [*message.get("headers", ()), (b"referrer-policy", b"no-referrer")]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_policy)
+
+
+def guarded_http_protocol(guard: ConnectionGuard) -> type[Any]:
+    """uvicorn's HTTP/1.1 protocol, telling ``guard`` of every connection
+    as it is accepted and as it closes.
+
+    The one hook into uvicorn's own classes (the rest goes through its
+    documented settings, :func:`uvicorn_config`, and the ASGI interface):
+    it overrides only ``connection_made`` and ``connection_lost``, asyncio's
+    ``Protocol`` interface, and reads nothing of uvicorn's. Written for
+    uvicorn :data:`UVICORN_WRITTEN_FOR`; a test fails on another release."""
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
-    def address(protocol: object) -> object:
-        client = getattr(protocol, "client", None)
-        return client[0] if client else None
-
     class GuardedH11Protocol(H11Protocol):
-        """uvicorn's HTTP/1.1 protocol, refusing connections past the limits."""
+        """uvicorn's HTTP/1.1 protocol, counted by the :class:`ConnectionGuard`."""
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
-            counts = Counter(address(other) for other in self.connections)
-            mine = counts[address(self)]
-            refused = mine > Limits.connections_per_client
-            if not refused and len(self.connections) > connection_cap():
-                busiest, most = counts.most_common(1)[0]
-                refused = most <= mine
-                if not refused:
-                    victim = next(c for c in self.connections if address(c) == busiest)
-                    self.connections.discard(victim)
-                    _abort(victim)
-            if refused:
-                _log.warning("a connection was refused: too many are open")
-                self.connections.discard(self)
-                transport.abort()
-                return
-            self.timeout_keep_alive_task = self.loop.call_later(
-                Limits.quiet_connection_seconds, self.timeout_keep_alive_handler
-            )
+            guard.accepted(transport)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            transport = self.transport
+            super().connection_lost(exc)
+            if transport is not None:
+                guard.lost(transport)
 
     return GuardedH11Protocol
 
 
-def _abort(protocol: object) -> None:
-    """Close a uvicorn connection (HTTP or WebSocket) at once."""
-    transport = getattr(protocol, "transport", None)
-    if transport is not None:
-        transport.abort()
-
-
 def uvicorn_config(app: Starlette, host: str, port: int) -> Any:
-    """The uvicorn configuration the server runs with (its limits included)."""
+    """The uvicorn configuration the server runs with: its limits through
+    uvicorn's documented settings, and the :class:`ConnectionGuard` of ``app``."""
     import uvicorn
 
+    if not uvicorn.__version__.startswith(UVICORN_WRITTEN_FOR + "."):
+        _log.warning(
+            "the connection limits were written for uvicorn %s; this is uvicorn %s",
+            UVICORN_WRITTEN_FOR,
+            uvicorn.__version__,
+        )
     return uvicorn.Config(
         app,
         host=host,
         port=port,
-        http=guarded_http_protocol(),
+        http=guarded_http_protocol(app.state.guard),
         ws_max_size=Limits.message_chars * 4,
-        log_level="warning",
+        timeout_keep_alive=Limits.keep_alive_seconds,
+        # A backstop only: the guard keeps the connections under the cap.
+        limit_concurrency=connection_cap() + Limits.spare_files // 2,
+        h11_max_incomplete_event_size=Limits.body_bytes,
+        log_level="warning",  # no access log: the links' tokens are never written down
         log_config=None,  # the records go to the root logger, through RepeatedLogFilter
     )
 

@@ -27,12 +27,14 @@ from spades_core.rules.hooks import (
     checked_score_hand,
 )
 from spades_core.rules.variant import Variant, checked_legal_bids
+from spades_core.values import checks
 from spades_core.values.cards import CardSet
-from spades_core.values.errors import SpadesError, VariantLoadError, brief
+from spades_core.values.errors import ArgumentTypeError, SpadesError, VariantLoadError, brief
 from spades_core.values.options import BreakRule, FirstLead, Rules
 from spades_core.values.seats import Seat
 
-from ._rules import NO_BID, game_ends, game_outcomes, score_hands, suit_counts
+from . import _arguments as arguments
+from ._rules import NO_BID, _score_hands, _suit_counts, game_ends, game_outcomes
 from ._types import I8, I32, I64, U64, Bools, Ints
 
 __all__ = [
@@ -67,11 +69,13 @@ class BaseArrayForms:
     """
 
     def __init__(self, variant: Variant) -> None:
+        checks.instance(variant, Variant, "BaseArrayForms", "variant", "a Variant")
         self.variant = variant
         """The variant whose hooks these forms stand for."""
 
     def legal_bids(self, rules: Rules, hands: U64, seats: I8, bids: I8) -> I32:
         """The variant's checked ``legal_bids`` hook, row by row."""
+        rules, hands, seats, bids = bidders("legal_bids", rules, hands, seats, bids)
         variant = self.variant
         masks = np.zeros(len(hands), dtype=np.int32)
         for row in range(len(hands)):
@@ -84,6 +88,8 @@ class BaseArrayForms:
 
     def revealed_spade_counts(self, rules: Rules, bids: I8) -> I8:
         """None with the default hook; else the variant's checked hook, row by row."""
+        arguments.rules(rules, "revealed_spade_counts")
+        bids = arguments.bids(bids, "revealed_spade_counts", None, lowest=NO_BID)
         counts = np.full(bids.shape, NO_BID, dtype=np.int8)
         if type(self.variant).revealed_spade_counts is Variant.revealed_spade_counts:
             return counts
@@ -96,8 +102,11 @@ class BaseArrayForms:
     def score_hands(self, rules: Rules, bids: I8, tricks: I8, bags_before: I64) -> tuple[I64, I64]:
         """The standard scoring's twin with the default hook; else the
         variant's checked ``score_hand``, row by row."""
+        rules, bids, tricks, bags_before = arguments.hands_scored(
+            rules, bids, tricks, bags_before, "score_hands"
+        )
         if type(self.variant).score_hand is Variant.score_hand:
-            return score_hands(rules, bids, tricks, bags_before)
+            return _score_hands(rules, bids, tricks, bags_before)
         points = np.zeros(bags_before.shape, dtype=np.int64)
         bags = np.zeros(bags_before.shape, dtype=np.int64)
         for row in range(len(bids)):
@@ -113,6 +122,8 @@ class BaseArrayForms:
     def game_outcomes(self, rules: Rules, scores: I64) -> I8:
         """The standard game end's twin with the default hook; else the
         variant's checked ``game_outcome``, row by row."""
+        arguments.rules(rules, "game_outcomes")
+        scores = arguments.scores(scores, "game_outcomes", None)
         if type(self.variant).game_outcome is Variant.game_outcome:
             return game_outcomes(rules, scores)
         outcomes = np.full(len(scores), -1, dtype=np.int8)
@@ -131,8 +142,10 @@ def array_forms_of(variant: Variant) -> ArrayForms:
     when it returns ``None``.
 
     Raises :class:`~spades_core.VariantLoadError` naming the variant when the
-    hook fails or returns something that is not :class:`ArrayForms`.
+    hook fails or returns something that is not :class:`ArrayForms`, and
+    :class:`~spades_core.ArgumentTypeError` when ``variant`` is no variant.
     """
+    checks.instance(variant, Variant, "array_forms_of", "variant", "a Variant")
     try:
         forms: object = variant.array_forms()
     except SpadesError:
@@ -158,8 +171,16 @@ class CheckedForms:
     :class:`~spades_core.VariantLoadError` naming the variant and the form."""
 
     def __init__(self, variant: Variant, forms: ArrayForms) -> None:
+        checks.instance(variant, Variant, "CheckedForms", "variant", "a Variant")
+        if not isinstance(forms, ArrayForms):
+            raise ArgumentTypeError(
+                f"CheckedForms: forms must be array forms (ArrayForms); "
+                f"got {checks.described(forms)}"
+            )
         self.variant = variant
+        """The variant the forms are of."""
         self.forms = forms
+        """The forms whose answers are checked."""
 
     def _refuse(self, form: str, promise: str, answer: object) -> VariantLoadError:
         shown = (
@@ -177,6 +198,10 @@ class CheckedForms:
 
     def legal_bids(self, rules: Rules, hands: U64, seats: I8, bids: I8) -> I32:
         """The forms' legal bid masks, checked: one per row, each of 1 to 14 bits."""
+        return self._answer_legal_bids(*bidders("legal_bids", rules, hands, seats, bids))
+
+    def _answer_legal_bids(self, rules: Rules, hands: U64, seats: I8, bids: I8) -> I32:
+        """:meth:`legal_bids` for arrays known to be right (the engine's own)."""
         try:
             answer: Any = self.forms.legal_bids(rules, hands, seats, bids)
         except SpadesError:
@@ -200,6 +225,12 @@ class CheckedForms:
 
     def revealed_spade_counts(self, rules: Rules, bids: I8) -> I8:
         """The forms' revealed counts, checked: ``(n, 4)``, each -1 or 0-13."""
+        arguments.rules(rules, "revealed_spade_counts")
+        made = arguments.bids(bids, "revealed_spade_counts", None, lowest=NO_BID)
+        return self._answer_revealed_spade_counts(rules, made)
+
+    def _answer_revealed_spade_counts(self, rules: Rules, bids: I8) -> I8:
+        """:meth:`revealed_spade_counts` for arrays known to be right (the engine's own)."""
         try:
             answer: Any = self.forms.revealed_spade_counts(rules, bids)
         except SpadesError:
@@ -228,8 +259,16 @@ class CheckedForms:
         does for one game: a count the deal does not have would make every
         observation of the table one that no deal can produce.
         """
-        counts = self.revealed_spade_counts(rules, bids)
-        held = suit_counts(dealt, tricks.SPADES)
+        call = "check_revealed_against_deal"
+        arguments.rules(rules, call)
+        made = arguments.bids(bids, call, None, lowest=NO_BID)
+        arguments.rows(arguments.card_masks(dealt, call, "dealt"), 4, call, "dealt", len(made))
+        self._answer_revealed_against_deal(rules, made, dealt)
+
+    def _answer_revealed_against_deal(self, rules: Rules, bids: I8, dealt: U64) -> None:
+        """:meth:`check_revealed_against_deal` for arrays known to be right (the engine's own)."""
+        counts = self._answer_revealed_spade_counts(rules, bids)
+        held = _suit_counts(dealt.astype(np.uint64, copy=False), tricks.SPADES)
         wrong = np.argwhere((counts != NO_BID) & (counts != held))
         if len(wrong):
             seat = _SEATS[int(wrong[0][1])].name.title()
@@ -243,6 +282,14 @@ class CheckedForms:
     def score_hands(self, rules: Rules, bids: I8, tricks: I8, bags_before: I64) -> tuple[I64, I64]:
         """The forms' points and bags, checked: two ``(n, 2)`` integer
         arrays, bags from 0."""
+        return self._answer_score_hands(
+            *arguments.hands_scored(rules, bids, tricks, bags_before, "score_hands")
+        )
+
+    def _answer_score_hands(
+        self, rules: Rules, bids: I8, tricks: I8, bags_before: I64
+    ) -> tuple[I64, I64]:
+        """:meth:`score_hands` for arrays known to be right (the engine's own)."""
         try:
             answer: Any = self.forms.score_hands(rules, bids, tricks, bags_before)
         except SpadesError:
@@ -270,6 +317,11 @@ class CheckedForms:
 
     def game_outcomes(self, rules: Rules, scores: I64) -> I8:
         """The forms' winners, checked: ``(n,)``, each 0, 1 or -1."""
+        arguments.rules(rules, "game_outcomes")
+        return self._answer_game_outcomes(rules, arguments.scores(scores, "game_outcomes", None))
+
+    def _answer_game_outcomes(self, rules: Rules, scores: I64) -> I8:
+        """:meth:`game_outcomes` for arrays known to be right (the engine's own)."""
         try:
             answer: Any = self.forms.game_outcomes(rules, scores)
         except SpadesError:
@@ -291,6 +343,21 @@ class CheckedForms:
         return outcomes
 
 
+def bidders(
+    call: str, rules: object, hands: object, seats: object, bids: object
+) -> tuple[Rules, U64, I8, I8]:
+    """The arguments of a ``legal_bids`` form, checked: ``rules``, the
+    bidders' hands ``(n,)``, their seats ``(n,)`` and the bids so far ``(n, 4)``."""
+    checked = arguments.rules(rules, call)
+    masks = arguments.card_masks(hands, call, count=None)
+    return (
+        checked,
+        masks,
+        arguments.seats(seats, call, len(masks)),
+        arguments.bids(bids, call, len(masks), lowest=NO_BID),
+    )
+
+
 @attrs.frozen
 class BatchRules:
     """What the batch engine plays: the variant, its resolved rules, its
@@ -304,26 +371,26 @@ class BatchRules:
 
     def legal_bids(self, hands: U64, seats: I8, bids: I8) -> I32:
         """The legal bid masks of the bidders (see :meth:`ArrayForms.legal_bids`)."""
-        return self.forms.legal_bids(self.rules, hands, seats, bids)
+        return self.forms._answer_legal_bids(self.rules, hands, seats, bids)
 
     def revealed_spade_counts(self, bids: I8) -> I8:
         """The spade counts the bids reveal (see :meth:`ArrayForms.revealed_spade_counts`)."""
-        return self.forms.revealed_spade_counts(self.rules, bids)
+        return self.forms._answer_revealed_spade_counts(self.rules, bids)
 
     def check_revealed_against_deal(self, bids: I8, dealt: U64) -> None:
         """Refuse revealed counts that are not the dealt spade counts (see
         :meth:`CheckedForms.check_revealed_against_deal`)."""
-        self.forms.check_revealed_against_deal(self.rules, bids, dealt)
+        self.forms._answer_revealed_against_deal(self.rules, bids, dealt)
 
     def score_hands(self, bids: I8, tricks: I8, bags_before: I64) -> tuple[I64, I64]:
         """Points and bags after (see :meth:`ArrayForms.score_hands`)."""
-        return self.forms.score_hands(self.rules, bids, tricks, bags_before)
+        return self.forms._answer_score_hands(self.rules, bids, tricks, bags_before)
 
     def game_ends(self, scores: I64, hands: Ints) -> tuple[Bools, I8]:
         """Whether each game is over after its ``hands``-th hand left
         ``scores``, and the winner (-1: none yet, or a draw): the variant's
         outcome first, then the hand limit (:func:`~._rules.game_ends`)."""
-        outcomes = self.forms.game_outcomes(self.rules, scores)
+        outcomes = self.forms._answer_game_outcomes(self.rules, scores)
         return game_ends(self.rules, outcomes, scores, hands)
 
 

@@ -16,6 +16,7 @@ from spades_core.rules.variant import Variant
 from spades_core.values.errors import ArgumentTypeError, RulesError, brief
 from spades_core.values.seats import Seat
 
+from . import _arguments as arguments
 from ._deal import CARD_BITS, deal_hands, first_dealers
 from ._forms import BatchRules, batch_rules
 from ._policies import Decision, checked_choices, resolve_policies
@@ -234,7 +235,7 @@ def _seed_array(seeds: object) -> U64:
         # Python ints may exceed int64, so a list is read as objects, not guessed at.
         try:
             array = np.array(list(seeds), dtype=object)  # type: ignore[call-overload]
-        except (TypeError, ValueError):
+        except Exception:  # a ragged list, or whatever a sequence's own iteration raises
             array = np.asarray(None)
     if array.ndim != 1:
         raise RulesError(f"seeds must be one-dimensional; got shape {array.shape}")
@@ -263,21 +264,18 @@ def _seed_array(seeds: object) -> U64:
 def _given_bids(bids: object, count: int) -> npt.NDArray[np.int8] | None:
     if bids is None:
         return None
-    array = np.asarray(bids) if not isinstance(bids, (str, bytes)) else np.asarray(None)
-    if array.shape != (count, 4) or array.dtype.kind not in "iu":
-        error = RulesError if array.dtype.kind in "iu" else ArgumentTypeError
-        raise error(
-            f"bids must be a ({count}, 4) array of whole numbers (one row per seed, "
-            f"seats N, E, S, W), or None; got {brief(bids)}"
-        )
-    bad = np.argwhere((array < 0) | (array > 13))
+    what = f"a ({count}, 4) array of whole numbers (one row per seed, seats N, E, S, W), or None"
+    given = arguments.whole_numbers(bids, "play_hands", "bids", what)
+    if given.shape != (count, 4):
+        raise RulesError(f"play_hands: bids must be {what}; got the shape {given.shape}")
+    bad = np.argwhere((given < 0) | (given > 13))
     if len(bad):
         row, seat = (int(x) for x in bad[0])
         raise RulesError(
-            f"bid at row {row}, seat {Seat(seat).name}, is {int(array[row, seat])}; "
+            f"bid at row {row}, seat {Seat(seat).name}, is {int(given[row, seat])}; "
             "bids are 0 (Nil) to 13"
         )
-    return array.astype(np.int8)
+    return given.astype(np.int8)
 
 
 def make_rng(rng: object) -> np.random.Generator:

@@ -20,8 +20,11 @@ import numpy.typing as npt
 
 from spades_core.rules import tricks
 from spades_core.values.cards import Card, Suit
+from spades_core.values.errors import RulesError
 from spades_core.values.options import BagOverflow, DoubleNil, NilTricks, Rules
 
+from . import _arguments as arguments
+from ._arguments import in_range, whole_numbers
 from ._types import I8, I32, I64, U64, Bools, Ints
 
 __all__ = [
@@ -137,27 +140,44 @@ def shown_out(card: Ints, led: Ints, broken: Bools) -> npt.NDArray[np.uint8]:
 
 
 # -- helpers for array forms --------------------------------------------------------
+#
+# The public helpers check their arguments (``_arguments``) and call the
+# unchecked forms below them, which the engine calls with its own arrays.
 
 
 def suit_counts(hands: U64, suit: Suit | int) -> I8:
-    """The number of cards of ``suit`` in each hand (a 52-bit mask).
+    """The number of cards of ``suit`` in each hand (a 52-bit mask), for
+    ``hands`` of any shape.
+
+    ``hands`` must hold whole numbers from 0 to 2**52-1 and ``suit`` be a
+    :class:`Suit` or its number 0-3; anything else raises a
+    :class:`~spades_core.SpadesError` (see :mod:`spades_core.batch`).
 
     >>> from spades_core import CardSet, Suit
     >>> hands = np.array([CardSet.parse("AS KS 2C").mask, 0], dtype=np.uint64)
     >>> suit_counts(hands, Suit.SPADES).tolist()
     [2, 0]
     """
-    slices = hands >> _SHIFTS[int(suit)]
-    if int(suit) != tricks.SPADES:  # spades are the top slice: nothing above to clear
+    masks = arguments.card_masks(hands, "suit_counts")
+    return _suit_counts(masks, arguments.member_number(suit, Suit, 3, "suit_counts"))
+
+
+def _suit_counts(hands: U64, suit: int) -> I8:
+    """:func:`suit_counts` unchecked."""
+    slices = hands >> _SHIFTS[suit]
+    if suit != tricks.SPADES:  # spades are the top slice: nothing above to clear
         slices &= SLICE
     counts: I8 = POPCOUNT14[slices.astype(np.intp)]
     return counts
 
 
 def holds(hands: U64, card: Card | int) -> Bools:
-    """Whether each hand (a 52-bit mask) holds ``card`` (a :class:`Card` or its id)."""
-    bit = np.uint64(int(card.id if isinstance(card, Card) else card))
-    held: Bools = (hands >> bit) & np.uint64(1) != 0
+    """Whether each hand (a 52-bit mask, ``hands`` of any shape) holds
+    ``card`` (a :class:`Card` or its id 0-51); bad arguments raise as
+    :func:`suit_counts`'s do."""
+    masks = arguments.card_masks(hands, "holds")
+    bit = np.uint64(arguments.member_number(card, Card, 51, "holds"))
+    held: Bools = (masks >> bit) & np.uint64(1) != 0
     return held
 
 
@@ -167,16 +187,38 @@ def bid_masks(lowest: Ints | int, highest: Ints | int | None = None) -> I32:
     ``highest`` omitted the one bid ``lowest``: ``bid_masks(0, 13)`` is every
     bid, ``bid_masks(count)`` the bid ``count`` alone.
 
+    ``lowest`` holds bids 0-13 and ``highest`` bids -1-13 (-1: no bid at
+    all), as whole numbers or arrays of them whose shapes broadcast
+    together; anything else raises a :class:`~spades_core.SpadesError`.
+
     >>> bid_masks(np.array([0, 4, 3]), np.array([2, 13, 2])).tolist()
     [7, 16368, 0]
     >>> bid_masks(np.array([0, 5])).tolist()
     [1, 32]
     """
-    low = np.asarray(lowest, dtype=np.int32)
+    what = "bids (whole numbers from 0 to 13)"
+    low = whole_numbers(lowest, "bid_masks", "lowest", what)
+    in_range(low, 0, 13, "bid_masks", "lowest", what)
     if highest is None:
+        return _bid_masks(low.astype(np.int32), None)
+    what = "bids (whole numbers from -1, no bid, to 13)"
+    high = whole_numbers(highest, "bid_masks", "highest", what)
+    in_range(high, -1, 13, "bid_masks", "highest", what)
+    try:
+        np.broadcast_shapes(low.shape, high.shape)
+    except ValueError:
+        raise RulesError(
+            f"bid_masks: the shapes of lowest {low.shape} and highest {high.shape} do not "
+            "broadcast together"
+        ) from None
+    return _bid_masks(low.astype(np.int32), high.astype(np.int32))
+
+
+def _bid_masks(low: I32, high: I32 | None) -> I32:
+    """:func:`bid_masks` unchecked, on ``int32`` arrays."""
+    if high is None:
         single: I32 = np.left_shift(np.int32(1), low)
         return single
-    high = np.asarray(highest, dtype=np.int32)
     # 2**(high+1) - 2**low has the bits low..high set, and is 0 or negative
     # when high < low.
     masks: I32 = np.maximum((np.int32(2) << high) - (np.int32(1) << low), 0)
@@ -185,7 +227,17 @@ def bid_masks(lowest: Ints | int, highest: Ints | int | None = None) -> I32:
 
 def partner_bids(bids: I8, seats: Ints) -> I8:
     """The bid of each row's ``seats`` partner in ``bids`` ``(n, 4)``, -1 if
-    the partner has not bid."""
+    the partner has not bid.
+
+    ``bids`` holds -1 (not yet) or 0-13 and ``seats`` ``(n,)`` seat numbers
+    0-3; anything else raises a :class:`~spades_core.SpadesError`.
+    """
+    table = arguments.bids(bids, "partner_bids", None, lowest=NO_BID)
+    return _partner_bids(table, arguments.seats(seats, "partner_bids", len(table)))
+
+
+def _partner_bids(bids: I8, seats: Ints) -> I8:
+    """:func:`partner_bids` unchecked."""
     partner = ((seats.astype(np.intp) + 2) & 3)[:, None]
     found: I8 = np.take_along_axis(bids, partner, axis=1)[:, 0]
     return found
@@ -196,7 +248,17 @@ def partner_bids(bids: I8, seats: Ints) -> I8:
 
 def score_hands(rules: Rules, bids: I8, tricks: I8, bags_before: I64) -> tuple[I64, I64]:
     """Points scored and bags after, ``(n, 2)`` each (teams NS, EW), for hands
-    with these bids and tricks ``(n, 4)`` (seats N, E, S, W) and bags before."""
+    with these bids and tricks ``(n, 4)`` (seats N, E, S, W) and bags before.
+
+    Each row must be a hand as it ends: bids 0-13, tricks 0-13 that add up
+    to 13, and bags before from 0 to 1,000,000,000; anything
+    else raises a :class:`~spades_core.SpadesError`.
+    """
+    return _score_hands(*arguments.hands_scored(rules, bids, tricks, bags_before, "score_hands"))
+
+
+def _score_hands(rules: Rules, bids: Ints, tricks: Ints, bags_before: I64) -> tuple[I64, I64]:
+    """:func:`score_hands` unchecked."""
     points = np.empty(bags_before.shape, dtype=np.int64)
     bags = np.empty(bags_before.shape, dtype=np.int64)
     for team in (0, 1):

@@ -31,6 +31,8 @@ from spades_core.values.observation import (
 )
 from spades_core.values.seats import Seat
 
+from . import _arguments as arguments
+from ._arguments import described
 from ._deal import CARD_BITS, deal_hands, first_dealers
 from ._play import Chooser, make_rng, resolve_variant
 from ._policies import Decision, random_bids, random_cards, resolve_policies
@@ -125,10 +127,12 @@ class Tables:
                 f"got {brief(n)}"
             )
         checks.seed(seed, "Tables")
-        if episode not in EPISODES:
-            raise (RulesError if isinstance(episode, str) else ArgumentTypeError)(
-                f"episode must be 'hand' or 'game'; got {brief(episode)}"
+        if not isinstance(episode, str):
+            raise ArgumentTypeError(
+                f"Tables: episode must be 'hand' or 'game'; got {described(episode)}"
             )
+        if episode not in EPISODES:
+            raise RulesError(f"Tables: episode must be 'hand' or 'game'; got {brief(episode)}")
         self._rules = resolve_variant(variant, options)
         self.n = n
         """The number of tables."""
@@ -290,18 +294,12 @@ class Tables:
             if not 0 <= seats <= 3:
                 raise RulesError(f"a seat number is 0-3 (N, E, S, W); got {brief(seats)}")
             return np.full(self.n, int(seats), dtype=np.int8)
-        array = np.asarray(seats)
-        if (
-            array.shape != (self.n,)
-            or array.dtype.kind not in "iu"
-            or not (((array >= 0) & (array <= 3)).all())
-        ):
-            error = RulesError if array.dtype.kind in "iu" else ArgumentTypeError
-            raise error(
-                f"seats must be None, a seat number 0-3 or {self.n} seat numbers; got "
-                f"{brief(seats)}"
+        if isinstance(seats, bool | float | str | bytes):
+            raise ArgumentTypeError(
+                f"observe: seats must be None, a seat number 0-3 or {self.n} seat numbers; "
+                f"got {described(seats)}"
             )
-        return array.astype(np.int8)
+        return arguments.seats(seats, "observe", self.n)
 
     # -- acting -----------------------------------------------------------------------
 
@@ -350,13 +348,18 @@ class Tables:
         return array
 
     def _checked(self, actions: object, active: npt.NDArray[np.bool_] | None = None) -> Ids:
-        ids = np.asarray(actions)
-        if ids.shape != (self.n,) or ids.dtype.kind not in "iu":
+        try:
+            given = arguments.whole_numbers(actions, "step", "actions", "action ids")
+        except ArgumentTypeError:
+            given = None
+        if given is None or given.shape != (self.n,):
             raise IllegalActionError(
                 IllegalReason.NOT_AN_ACTION,
-                f"step needs {self.n} whole-number action ids, one per table; got {brief(actions)}",
+                f"step needs {self.n} whole-number action ids, one per table; "
+                f"got {described(actions)}",
             )
-        ids = ids.astype(np.intp)
+        # Ids past intp would wrap around into legal ones.
+        ids = np.where(given > NUM_ACTIONS, NUM_ACTIONS, given).astype(np.intp)
         playing = self.phase == PLAYING
         bit = np.where(playing, ids, ids - BID_ID_BASE)
         in_range = np.where(playing, (ids >= 0) & (ids < BID_ID_BASE), ids >= BID_ID_BASE)
@@ -366,7 +369,7 @@ class Tables:
             ok |= ~active
         if not ok.all():
             row = int(np.flatnonzero(~ok)[0])
-            raise self._refusal(row, int(ids[row]))
+            raise self._refusal(row, int(given[row]))
         return ids
 
     def choose(self, policy: object, *, where: object = None, rng: object = None) -> Ids:

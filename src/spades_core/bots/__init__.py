@@ -37,9 +37,10 @@ True
 
 from __future__ import annotations
 
+import numbers
 import random
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from itertools import islice
 from typing import Any, Final, Protocol, cast, runtime_checkable
 
@@ -65,6 +66,7 @@ from spades_core.values.errors import (
 from spades_core.values.seats import Seat, SeatMap, Team
 
 __all__ = [
+    "BUDGET_LIMITS",
     "DEFAULT_BUDGET",
     "LEVELS",
     "Bot",
@@ -90,6 +92,20 @@ _ALIASES: Final = {"medium": "normal"}
 
 DEFAULT_BUDGET: Final = Budget()
 """The hard bot's default search budget."""
+
+BUDGET_LIMITS: Final[Mapping[str, tuple[int, int]]] = {
+    "steps": (1, 10_000_000),
+    "bid_steps": (1, 10_000_000),
+    "min_samples": (1, 1_000),
+    "max_samples": (1, 1_000),
+    "draws": (1, 100),
+}
+"""The lowest and highest value (both allowed) of each whole-number option
+of the hard bot's budget. A decision plays at most ``max_samples`` samples
+of every candidate, each drawn from ``draws`` deals, whatever ``steps`` say,
+so these bound the work of one decision: at the top of every range, with
+``prune`` off, the first card of a hand takes seconds (docs/bots.md has the
+numbers), never unbounded time. ``confidence`` is a number from 0 to below 100."""
 
 
 @runtime_checkable
@@ -128,13 +144,23 @@ def ask(player: Player, game: Game, seat: Seat) -> Action:
     Only such a player is given more than the seat's view."""
     arguments.game(game, "ask")
     seat = checks.seat(seat, "ask")
-    if not callable(getattr(player, "choose", None)):
-        raise RulesError(f"{brief(player)} is not a player: it has no choose(view) method")
+    _check_player(player, "ask")
     view = game.view(seat)
     if getattr(player, "sees_all_hands", False) is True:
         hands = SeatMap(tuple(game.hand(other) for other in SEATS))
         return cast(SeesAllHands, player).choose_seeing(view, hands)
     return player.choose(view)
+
+
+def _check_player(player: object, call: str) -> None:
+    """Refuse what is not a player: an object without ``choose(view)``, or a
+    value (a number, text, an array: numpy's scalars and arrays have a
+    ``choose`` method of their own, which is not a player's)."""
+    value = isinstance(player, numbers.Number | str | bytes) or hasattr(type(player), "__array__")
+    if value or not callable(getattr(player, "choose", None)):
+        raise ArgumentTypeError(
+            f"{call}: {checks.described(player)} is not a player: it has no choose(view) method"
+        )
 
 
 def deal_sampler(
@@ -170,13 +196,18 @@ class Bot:
     """Base class of the built-in bots: checks the view, then decides.
 
     :meth:`decide` returns the action and a :class:`Why` code naming the
-    idea behind it (what the coach explains).
+    idea behind it (what the coach explains). A bot is made with its
+    ``seed`` (by position or as ``seed=``; ``None``, the default, draws a
+    random one); a keyword it does not take raises
+    :class:`~spades_core.RulesError`, as an unknown option does everywhere.
     """
 
     level: str = ""
     """The level name (``"easy"``, …)."""
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, /, **options: object) -> None:
+        seed = _seed_given(type(self), seed, options)
+        _refuse_unknown(type(self), options, ())
         if seed is None:
             seed = secrets.randbits(64)
         else:
@@ -209,6 +240,36 @@ class Bot:
 
     def _play(self, view: View, table: Table) -> tuple[int, Why]:
         raise NotImplementedError
+
+
+def _seed_given(cls: type, seed: object, options: dict[str, object]) -> Any:
+    """The seed, given by position or as the keyword ``seed`` (taken out of
+    ``options``, where the keywords a bot does not name arrive)."""
+    if "seed" not in options:
+        return seed
+    if seed is not None:
+        raise RulesError(f"{cls.__name__}: the seed is given twice (by position and by name)")
+    return options.pop("seed")
+
+
+def _refuse_unknown(cls: type, given: Mapping[str, object], known: Sequence[str]) -> None:
+    """Refuse keywords a bot does not take, as an unknown option is refused
+    everywhere (:class:`~spades_core.RulesError`)."""
+    if not given:
+        return
+    takes = f"its options are {', '.join(known)}" if known else "it takes only a seed"
+    raise RulesError(f"{cls.__name__} has no option {_names(given)}; {takes}")
+
+
+def _names(names: Collection[str]) -> str:
+    """Option names for a message: a few, each cut short (a keyword may be any text)."""
+    shown = sorted(names)
+    more = f" and {len(shown) - 5} more" if len(shown) > 5 else ""
+    return ", ".join(_name(name) for name in shown[:5]) + more
+
+
+def _name(name: str) -> str:
+    return name if name.isidentifier() and len(name) <= 40 else brief(name)
 
 
 def _legal_actions(view: View, bot: Bot) -> tuple[Action, ...]:
@@ -273,6 +334,13 @@ class HardBot(Bot):
     so far make that unlikely, and the search stops when none is left; off,
     every candidate is played out on every sample. Larger budgets play
     better and slower.
+
+    Each whole-number option has a range (:data:`BUDGET_LIMITS`: ``steps``
+    and ``bid_steps`` 1 to 10,000,000, ``min_samples`` and ``max_samples``
+    1 to 1,000, ``draws`` 1 to 100), so no budget stands for unbounded
+    work; a value outside it raises :class:`~spades_core.RulesError` naming
+    the range, a value of another type :class:`~spades_core.ArgumentTypeError`,
+    and an option the bot does not have :class:`~spades_core.RulesError`.
     """
 
     level = "hard"
@@ -280,6 +348,7 @@ class HardBot(Bot):
     def __init__(
         self,
         seed: int | None = None,
+        /,
         *,
         steps: int = DEFAULT_BUDGET.steps,
         bid_steps: int = DEFAULT_BUDGET.bid_steps,
@@ -289,7 +358,10 @@ class HardBot(Bot):
         draws: int = DEFAULT_BUDGET.draws,
         inference: bool | str = DEFAULT_BUDGET.inference,
         prune: bool | str = DEFAULT_BUDGET.prune,
+        **unknown: object,
     ) -> None:
+        seed = _seed_given(type(self), seed, unknown)
+        _refuse_unknown(type(self), unknown, _HARD_OPTIONS)
         super().__init__(seed)
         for option, value in (
             ("steps", steps),
@@ -298,7 +370,7 @@ class HardBot(Bot):
             ("max_samples", max_samples),
             ("draws", draws),
         ):
-            checks.count(value, "hard bot", option, minimum=1)
+            _check_budget(option, value)
         if type(confidence) not in (int, float):
             raise ArgumentTypeError(
                 f"hard bot: confidence must be a number; got {checks.described(confidence)}"
@@ -337,6 +409,30 @@ class HardBot(Bot):
 
     def _play(self, view: View, table: Table) -> tuple[int, Why]:
         return search_play(view, table, self._rng, self.budget)
+
+
+_HARD_OPTIONS: Final = (
+    "steps",
+    "bid_steps",
+    "min_samples",
+    "max_samples",
+    "confidence",
+    "draws",
+    "inference",
+    "prune",
+)
+
+
+def _check_budget(option: str, value: object) -> int:
+    """A whole-number budget option within its range (:data:`BUDGET_LIMITS`)."""
+    lowest, highest = BUDGET_LIMITS[option]
+    number = checks.whole_number(value, "hard bot", option)
+    if not lowest <= number <= highest:
+        raise RulesError(
+            f"hard bot: {option} must be a whole number ≥ {lowest:,} and ≤ {highest:,}; "
+            f"got {brief(number)}"
+        )
+    return number
 
 
 def _switch(option: str, value: object) -> bool:
@@ -379,24 +475,15 @@ def make(level: str, *, seed: int | None = None, **options: Any) -> Bot:
         )
     if options and cls is not HardBot:
         raise RulesError(
-            f"the {name} bot takes no options (got {', '.join(sorted(options))}); "
+            f"the {name} bot takes no options (got {_names(options)}); "
             "only the hard bot has a budget"
         )
     if cls is HardBot:
-        allowed = {
-            "steps",
-            "bid_steps",
-            "min_samples",
-            "max_samples",
-            "confidence",
-            "draws",
-            "inference",
-            "prune",
-        }
+        allowed = set(_HARD_OPTIONS)
         unknown = sorted(set(options) - allowed)
         if unknown:
             raise RulesError(
-                f"unknown hard bot option {', '.join(unknown)}; "
+                f"unknown hard bot option {_names(unknown)}; "
                 f"its options are {', '.join(sorted(allowed))}"
             )
         return HardBot(seed, **options)
@@ -457,9 +544,5 @@ def _seat_players(players: Mapping[Seat, Player] | Sequence[Player]) -> tuple[Pl
                 "seat order N, E, S, W"
             )
     for player in seated:
-        if not callable(getattr(player, "choose", None)):
-            raise ArgumentTypeError(
-                f"play_game: {checks.described(player)} is not a player: it has no choose(view) "
-                "method"
-            )
+        _check_player(player, "play_game")
     return seated

@@ -52,12 +52,16 @@ crafted text asks for: read text you did not write with
 from __future__ import annotations
 
 import base64
+import binascii
 import enum
 import io
 import json
 import pickle
+import pickletools
 import random
 import re
+import threading
+from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any, Final, NoReturn, cast
 
@@ -457,7 +461,20 @@ def _position_from_record(
     record: object, dealing: object, start_hand: object, start_scores: object
 ) -> _Position:
     """The position a serialized state names, every part checked; the game
-    is read with :func:`~spades_core.records.loads`."""
+    is read with :func:`~spades_core.records.loads` (unless
+    :func:`deserialize_game_and_state` has just read this very position and
+    hands it over, so that its record is read once)."""
+    handed: tuple[str, _Position] | None = getattr(_HANDOVER, "position", None)
+    if handed is not None:
+        _HANDOVER.position = None
+        known_record, known = handed
+        if (record, dealing, start_hand, start_scores) == (
+            known_record,
+            tuple(known.dealing),
+            known.start_hand,
+            known.start_scores,
+        ):
+            return known
     if type(dealing) is not tuple or not all(type(card) is int for card in dealing):
         _refuse(f"the cards being dealt must be a tuple of card ids; got {brief(dealing)}")
     if len(dealing) >= _episode.CARDS or len(set(dealing)) != len(dealing):
@@ -863,52 +880,208 @@ def _information_text(view: View) -> str:
 MAX_SERIALIZED_SIZE: Final = 32 * 1024 * 1024
 """The longest text :func:`deserialize_game_and_state` reads: 32 MiB
 (characters), room for a state whose game record is as long as
-:data:`~spades_core.records.MAX_RECORD_SIZE` allows."""
+:data:`~spades_core.records.MAX_RECORD_SIZE` allows.
+
+The work of reading is bounded too. A text is read as one position, whose
+record is read once (with :func:`~spades_core.records.loads`); before that,
+at most 64 lines, 256 opcodes of the pickle and a history of 21,600 moves
+are looked at, and nothing else is built. Refusing a 32 MiB text of any
+kind (millions of opcodes, lines or moves, one huge string) takes under a
+second and at most about six times the text's size in memory (168 MiB at
+the most, for a string of four-byte characters; measured on a busy
+two-core machine, ``tests/test_openspiel_reader_work.py``). Reading a
+state is one read of its record, a quarter to half a millisecond and about
+5 kB for each hand of the game (rough figures): a few seconds for a game of
+10,000 hands, up to about half a minute and 250 MB at the records' limit of
+50,000 hands."""
 _HISTORY_ENTRY = re.compile(r"(-1|[0-3]):([0-9]{1,2})")
+_MAX_LINES: Final = 64
+"""The most lines of a state's text looked at (OpenSpiel writes eight, and a comment)."""
+_MAX_GAME_LINE: Final = 16_384
+"""The longest ``[Game]`` line read: a game's name and every option of a variant."""
+_MAX_HISTORY: Final = (_episode.DECISIONS_PER_HAND + _episode.CARDS) * _episode.hand_limit(
+    _episode.WHOLE_GAME
+)
+"""The most moves an episode's history may hold (every deal, bid and card of its hands)."""
+_TOO_LARGE: Final = RecordReason.TOO_LARGE
+_MAX_PICKLE_OPCODES: Final = 256
+"""The most opcodes the pickle of a state's ``__dict__`` may hold: the one
+spades-core writes has about 80 (one per card being dealt, and a few more)."""
+_PICKLE_OPCODES: Final = frozenset(
+    {
+        # Framing, in every protocol.
+        "PROTO",
+        "FRAME",
+        "STOP",
+        "MARK",
+        # The dict of the state's attributes and the tuples of the position's parts.
+        "EMPTY_DICT",
+        "DICT",
+        "SETITEM",
+        "SETITEMS",
+        "EMPTY_TUPLE",
+        "TUPLE",
+        "TUPLE1",
+        "TUPLE2",
+        "TUPLE3",
+        # Whole numbers (``LONG1``: at most 255 bytes) and text.
+        "INT",
+        "BININT",
+        "BININT1",
+        "BININT2",
+        "LONG1",
+        "UNICODE",
+        "SHORT_BINUNICODE",
+        "BINUNICODE",
+        # The memo, and the one function, called once.
+        "PUT",
+        "BINPUT",
+        "LONG_BINPUT",
+        "MEMOIZE",
+        "GET",
+        "BINGET",
+        "LONG_BINGET",
+        "GLOBAL",
+        "STACK_GLOBAL",
+        "REDUCE",
+    }
+)
+"""The opcodes a state's pickle may use (of any protocol): plain values, and
+no set, list, object, extension or buffer, so no opcode of a pickle builds
+more than one small object."""
+_HANDOVER: Final = threading.local()
+"""The position :func:`deserialize_game_and_state` has read and checked, with
+its record's text, for OpenSpiel's own reader to take (once) instead of
+reading the record a second time."""
+
+
+def _scan_pickle(pickled: bytes) -> None:
+    """Refuse a pickle that is not of the shape spades-core writes, looking
+    at no more than :data:`_MAX_PICKLE_OPCODES` opcodes and building nothing:
+    only :data:`_PICKLE_OPCODES`, and the function that reads a position
+    named and called once. A name the pickle asks for that is not that
+    function is what the refusal names first."""
+    calls = Counter[str]()
+    unexpected = None
+    texts: list[str] = []
+    try:
+        for count, (opcode, argument, _) in enumerate(pickletools.genops(pickled), 1):
+            if count > _MAX_PICKLE_OPCODES:
+                unexpected = unexpected or f"more than {_MAX_PICKLE_OPCODES} opcodes"
+                break
+            name = opcode.name
+            calls[name] += 1
+            if name not in _PICKLE_OPCODES:
+                unexpected = unexpected or f"the opcode {name}"
+            elif isinstance(argument, str) and name.endswith("UNICODE"):
+                texts = [*texts[-1:], argument]
+            elif name in ("GLOBAL", "STACK_GLOBAL"):
+                named = str(argument).replace(" ", ".") if name == "GLOBAL" else ".".join(texts)
+                _check_named(named)
+    except RecordFormatError:
+        raise
+    except Exception as error:  # whatever a damaged pickle makes the scan raise
+        _refuse(
+            f"its pickle cannot be read: {type(error).__name__}: {brief(str(error), 200)}",
+            _FORMAT,
+        )
+    if unexpected is not None:
+        _refuse(f"its pickle holds {unexpected}, which a state's never does", _FORMAT)
+    if calls["GLOBAL"] + calls["STACK_GLOBAL"] > 1 or calls["REDUCE"] > 1:
+        _refuse(_MORE_THAN_ONE, _FORMAT)
+
+
+def _check_named(named: str) -> None:
+    """Refuse a name a pickle asks for that is not the function reading a position."""
+    if named != f"{__name__}.{_position_from_record.__name__}":
+        _refuse(
+            f"its pickle asks for {brief(named, 80)}; a state written by "
+            "spades-core holds only its game record, so nothing of it is run",
+            _FORMAT,
+        )
+
+
+_MORE_THAN_ONE: Final = "its pickle reads more than one position; a state's holds one, read once"
 
 
 class _PositionUnpickler(pickle.Unpickler):
     """Reads the pickle of a state's ``__dict__`` as
     :func:`deserialize_game_and_state` allows: plain values and the one
-    function that reads a position from its game record; any other name the
-    pickle asks for is refused before anything is built from it."""
+    function that reads a position from its game record, called at most
+    once; any other name the pickle asks for is refused before anything is
+    built from it."""
+
+    def __init__(self, file: io.BytesIO) -> None:
+        super().__init__(file)
+        self.read: tuple[str, _Position] | None = None
+        """The record's text and the position read from it, once read."""
 
     def find_class(self, module: str, name: str) -> Any:
-        if module == __name__ and name == _position_from_record.__name__:
-            return _position_from_record
-        _refuse(
-            f"its pickle asks for {brief(module + '.' + name, 80)}; a state written by "
-            "spades-core holds only its game record, so nothing of it is run",
-            _FORMAT,
-        )
+        _check_named(f"{module}.{name}")
+        return self._read_once
+
+    def _read_once(self, *parts: object) -> _Position:
+        # A pickle may call what it names again and again on one memoized
+        # record, each call reading the whole record: only the first is read.
+        if self.read is not None or len(parts) != 4:
+            _refuse(_MORE_THAN_ONE if self.read is not None else "its position is malformed")
+        position = _position_from_record(*parts)
+        self.read = (cast(str, parts[0]), position)
+        return position
 
     def persistent_load(self, pid: object) -> NoReturn:
         _refuse("its pickle refers to outside objects", _FORMAT)
 
 
+class _ReadPosition:
+    """A position read back and checked, pickled again as the record text it
+    was read from (not written out a second time)."""
+
+    def __init__(self, record: str, position: _Position) -> None:
+        self.record = record
+        self.position = position
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        position = self.position
+        return (
+            _position_from_record,
+            (self.record, tuple(position.dealing), position.start_hand, position.start_scores),
+        )
+
+
 def _sections(text: str) -> dict[str, list[str]]:
-    """The lines of each ``[Section]`` of OpenSpiel's serialization, comments left out."""
+    """The lines of each ``[Section]`` of OpenSpiel's serialization, comments
+    left out; at most :data:`_MAX_LINES` lines are looked at, one at a time."""
     sections: dict[str, list[str]] = {}
     current: list[str] | None = None
-    for line in text.split("\n"):
-        if line.startswith("#"):
-            continue
-        if line.startswith("[") and line.endswith("]"):
-            if line in sections:
-                _refuse(f"the section {brief(line)} appears twice", _FORMAT)
-            current = sections[line] = []
-        elif current is not None:
-            if line:
-                current.append(line)
-        elif line:
-            _refuse(f"text before the first section: {brief(line)}", _FORMAT)
-    return sections
+    start = 0
+    for _ in range(_MAX_LINES):
+        end = text.find("\n", start)
+        if end == -1:
+            end = len(text)
+        if not text.startswith("#", start):  # a comment is skipped without being copied
+            line = text[start:end]
+            if line.startswith("[") and line.endswith("]"):
+                if line in sections:
+                    _refuse(f"the section {brief(line)} appears twice", _FORMAT)
+                current = sections[line] = []
+            elif current is not None:
+                if line:
+                    current.append(line)
+            elif line:
+                _refuse(f"text before the first section: {brief(line)}", _FORMAT)
+        if end == len(text):
+            return sections
+        start = end + 1
+    _refuse(f"it has more than {_MAX_LINES} lines, which a state's text never does", _FORMAT)
 
 
 def _history(line: str) -> list[tuple[int, int]]:
     entries = line.removeprefix("history=")
     if not entries:
         return []
+    if entries.count(",") >= _MAX_HISTORY:  # counted before anything is built from it
+        _refuse(f"its history is longer than any episode's {_MAX_HISTORY:,} moves", _TOO_LARGE)
     history = []
     for entry in entries.split(","):
         found = _HISTORY_ENTRY.fullmatch(entry)
@@ -931,7 +1104,11 @@ def deserialize_game_and_state(text: object) -> tuple[SpadesCoreGame, SpadesCore
     :func:`~spades_core.records.loads`; the game's parameters, the history
     and every part of the position are checked, and the state is rebuilt
     from the checked values. Anything else raises
-    :class:`~spades_core.RecordFormatError`.
+    :class:`~spades_core.RecordFormatError`: a pickle that reads a position
+    more than once, or holds anything but plain values and that one call
+    (reason ``wrong_format``), a text, history or game line longer than any
+    state's (``too_large``). Its time and memory are bounded as
+    :data:`MAX_SERIALIZED_SIZE` says.
     """
     if not isinstance(text, str):
         raise ArgumentTypeError(
@@ -950,6 +1127,8 @@ def deserialize_game_and_state(text: object) -> tuple[SpadesCoreGame, SpadesCore
     state_lines = sections.get("[State]", [])
     if len(game_lines) != 1 or not game_lines[0].startswith(GAME_NAME + "("):
         _refuse(f"its [Game] is not a {GAME_NAME} game", _FORMAT)
+    if len(game_lines[0]) > _MAX_GAME_LINE:
+        _refuse(f"its [Game] is longer than {_MAX_GAME_LINE:,} characters", _TOO_LARGE)
     if (
         len(state_lines) != 3
         or not state_lines[0].startswith("history=")
@@ -967,11 +1146,15 @@ def deserialize_game_and_state(text: object) -> tuple[SpadesCoreGame, SpadesCore
     except Exception as error:  # the game's own RulesError, or OpenSpiel's parsing error
         _refuse(f"its [Game] cannot be loaded: {brief(str(error), 200)}", RecordReason.BAD_OPTION)
     try:
-        pickled = base64.b64decode(state_lines[2].removeprefix("__dict__="), validate=True)
+        # binascii reads the ASCII text in place: no copies but the pickle's bytes.
+        pickled = binascii.a2b_base64(state_lines.pop()[len("__dict__=") :], strict_mode=True)
     except ValueError:
         _refuse("its __dict__= is not base64 text", _FORMAT)
+    del sections, state_lines  # the longest line, no longer needed
+    _scan_pickle(pickled)
+    reader = _PositionUnpickler(io.BytesIO(pickled))
     try:
-        attributes = _PositionUnpickler(io.BytesIO(pickled)).load()
+        attributes = reader.load()
     except RecordFormatError:
         raise
     except RecursionError:
@@ -986,7 +1169,7 @@ def deserialize_game_and_state(text: object) -> tuple[SpadesCoreGame, SpadesCore
     if type(attributes) is not dict or list(attributes) != ["_position"]:
         _refuse("its __dict__ holds more or less than the position", _FORMAT)
     position = attributes["_position"]
-    if not isinstance(position, _Position):
+    if not isinstance(position, _Position) or reader.read is None:
         _refuse(f"its position is not a game record; got {brief(position)}", _FORMAT)
     if position.game.variant.id != game.variant.id or not _same_rules(
         game.variant, position.game.rules, game.rules
@@ -996,7 +1179,10 @@ def deserialize_game_and_state(text: object) -> tuple[SpadesCoreGame, SpadesCore
     if len(history) > longest:
         _refuse(f"its history is longer than an episode of {game}", RecordReason.TOO_LARGE)
     # The text OpenSpiel reads is written again from the checked values, so
-    # the pickle it loads is one this module made.
+    # the pickle it loads is one this module made; it names the record text
+    # just read, whose position OpenSpiel's reader is handed rather than
+    # reading the record again.
+    read = _ReadPosition(reader.read[0], position)
     checked = "\n".join(
         (
             "[Meta]",
@@ -1007,11 +1193,15 @@ def deserialize_game_and_state(text: object) -> tuple[SpadesCoreGame, SpadesCore
             "[State]",
             "history=" + ",".join(f"{player}:{action}" for player, action in history),
             f"move_number={len(history)}",
-            "__dict__=" + base64.b64encode(pickle.dumps({"_position": position})).decode("ascii"),
+            "__dict__=" + base64.b64encode(pickle.dumps({"_position": read})).decode("ascii"),
             "",
         )
     )
-    game_again, state = pyspiel.deserialize_game_and_state(checked)
+    _HANDOVER.position = (reader.read[0], position)
+    try:
+        game_again, state = pyspiel.deserialize_game_and_state(checked)
+    finally:
+        _HANDOVER.position = None
     return cast(SpadesCoreGame, game_again), cast(SpadesCoreState, state)
 
 
@@ -1159,15 +1349,28 @@ class ISMCTSPlayer:
         return cast(Action, action_from_id(state.game, chosen))
 
 
+_MAX_SIMULATIONS: Final = 10_000
+"""The most simulations per decision an IS-MCTS player takes (each a few
+milliseconds: at the limit a decision takes about half a minute)."""
+_MAX_UCT_C: Final = 1_000.0
+"""The largest exploration constant ``uct_c`` an IS-MCTS player takes."""
+
+
 def _check_search(simulations: object, seed: object, uct_c: object, call: str) -> None:
-    checks.count(simulations, call, "simulations", minimum=1)
+    if checks.count(simulations, call, "simulations", minimum=1) > _MAX_SIMULATIONS:
+        raise RulesError(
+            f"{call}: simulations must be a whole number from 1 to {_MAX_SIMULATIONS:,}; "
+            f"got {brief(simulations)}"
+        )
     checks.seed(seed, call, maximum=2**32 - 1)
     if type(uct_c) not in (int, float):
         raise ArgumentTypeError(
             f"{call}: uct_c must be a positive number; got {checks.described(uct_c)}"
         )
-    if not 0 < uct_c < float("inf"):  # type: ignore[operator]
-        raise RulesError(f"uct_c must be a positive number; got {brief(uct_c)}")
+    if not 0 < uct_c <= _MAX_UCT_C:  # type: ignore[operator]
+        raise RulesError(
+            f"{call}: uct_c must be a number above 0 and at most {_MAX_UCT_C:g}; got {brief(uct_c)}"
+        )
 
 
 VALUE_SCALE: Final = 100.0
