@@ -158,6 +158,7 @@ class Search:
     tricks: list[list[int]]
     any_spade: bool
     table: dict[int, list[int]]
+    best_moves: dict[int, int]
     suit_keys: dict[int, int]
     layout: int
     nodes: int
@@ -172,6 +173,7 @@ class Search:
         self.tricks = [[0, 0, 0, 0] for _ in range(14)]
         self.any_spade = any_spade
         self.table = {}
+        self.best_moves = {}
         self.suit_keys = {}
         layout = 0
         for seat in range(4):
@@ -212,22 +214,41 @@ class Search:
         tricks from the position :meth:`value` describes."""
         count = len(trick)
         hands = self.hands
+        held = hands[to_act]
+        if target <= 0:
+            return True
+        if target > held.bit_count():
+            return False
         alive = hands[0] | hands[1] | hands[2] | hands[3]
-        best = 0
-        winner = 0
-        level = self.tricks[hands[to_act].bit_count()]
+        level = self.tricks[held.bit_count()]
         for position in range(count):
             level[position] = trick[position]
             alive |= 1 << trick[position]
-        if count:
-            led = trick[0] // RANKS
-            best = trick[0]
-            winner = (to_act - count) & 3
-            for position in range(1, count):
-                if beating_cards(1 << trick[position], best, led):
-                    best = trick[position]
-                    winner = (to_act - count + position) & 3
-        return self._ge(to_act, count, broken, first, target, best, winner, alive)
+        if count == 0:
+            if not first:
+                return self._ge(to_act, 0, broken, target, 0, 0, alive)
+            # The hand's first lead under first_lead=two_of_clubs: the one
+            # card the kernel allows, then the search as usual.
+            legal = legal_card_mask(held, NO_SUIT, broken, True)
+            card = legal.bit_length() - 1
+            hands[to_act] = held ^ legal
+            self.layout ^= _SPREAD[to_act * 52 + card]
+            level[0] = card
+            now_broken = broken or (
+                card >= FIRST_SPADE and breaks_spades(card, NO_SUIT, self.any_spade)
+            )
+            found = self._ge((to_act + 1) & 3, 1, now_broken, target, card, to_act, alive)
+            hands[to_act] = held
+            self.layout ^= _SPREAD[to_act * 52 + card]
+            return found
+        led = trick[0] // RANKS
+        best = trick[0]
+        winner = (to_act - count) & 3
+        for position in range(1, count):
+            if beating_cards(1 << trick[position], best, led):
+                best = trick[position]
+                winner = (to_act - count + position) & 3
+        return self._ge(to_act, count, broken, target, best, winner, alive)
 
     # -- the search ---------------------------------------------------------
 
@@ -236,7 +257,6 @@ class Search:
         to_act: int,
         count: int,
         broken: bool,
-        first: bool,
         target: int,
         best: int,
         winner: int,
@@ -249,70 +269,72 @@ class Search:
         # Leaves in ``relevant`` the cards whose ranks the answer rests on.
         self.nodes += 1
         hands = self.hands
+        held = hands[to_act]
+        left = held.bit_count()
+        trick = self.tricks[left]
         pattern = 0
         bucket_key = 0
+        exact = 0
+        tried = -1
         if count == 0:
-            if target <= 0:
-                self.relevant = 0
-                return True
-            left = hands[to_act].bit_count()
-            if target > left:
-                self.relevant = 0
-                return False
             if left == 1:
                 return self._last_trick(to_act) >= target
-            if not first:
-                layout = self.layout
-                keys = self.suit_keys
-                lengths = 0
-                for suit in range(4):
-                    deal = layout >> (suit * 4 * RANKS) & _SUIT_SLICE
-                    code = keys.get(deal, _NO_ENTRY)
-                    if code == _NO_ENTRY:
-                        code = _suit_key(deal)
-                        keys[deal] = code
-                    pattern |= (code & _FIELD_MASK) << (suit * _FIELD)
-                    lengths |= (code >> _FIELD) << (suit * 16)
-                bucket_key = lengths << 3 | to_act << 1 | (1 if broken else 0)
-                bucket = self.table.get(bucket_key)
-                if bucket is not None:
-                    size = len(bucket)
-                    index = 0
-                    while index < size:
-                        mask = bucket[index]
-                        if pattern & mask == bucket[index + 1]:
-                            info = bucket[index + 2]
-                            if info & 1:
-                                if target <= info >> 1:
-                                    self.relevant = _cards_at_depths(mask, alive)
-                                    return True
-                            elif target > info >> 1:
+            layout = self.layout
+            keys = self.suit_keys
+            lengths = 0
+            for suit in range(4):
+                deal = layout >> (suit * 4 * RANKS) & _SUIT_SLICE
+                code = keys.get(deal, _NO_ENTRY)
+                if code == _NO_ENTRY:
+                    code = _suit_key(deal)
+                    keys[deal] = code
+                pattern |= (code & _FIELD_MASK) << (suit * _FIELD)
+                lengths |= (code >> _FIELD) << (suit * 16)
+            bucket_key = lengths << 3 | to_act << 1 | (1 if broken else 0)
+            bucket = self.table.get(bucket_key)
+            if bucket is not None:
+                size = len(bucket)
+                index = 0
+                while index < size:
+                    mask = bucket[index]
+                    if pattern & mask == bucket[index + 1]:
+                        info = bucket[index + 2]
+                        if info & 1:
+                            if target <= info >> 1:
                                 self.relevant = _cards_at_depths(mask, alive)
-                                return False
-                        index += 3
-                bounds = self._bounds(to_act, left)
-                if target <= bounds & 15:
-                    self.relevant = self.low_cards
-                    return True
-                if target > bounds >> 4:
-                    self.relevant = self.high_cards
-                    return False
-            held = hands[to_act]
-            legal = legal_card_mask(held, NO_SUIT, broken, first)
+                                return True
+                        elif target > info >> 1:
+                            self.relevant = _cards_at_depths(mask, alive)
+                            return False
+                    index += 3
+            bounds = self._bounds(to_act, left)
+            if target <= bounds & 15:
+                self.relevant = self.low_cards
+                return True
+            if target > bounds >> 4:
+                self.relevant = self.high_cards
+                return False
+            exact = pattern << 67 | bucket_key
+            tried = self.best_moves.get(exact, -1)
             led = NO_SUIT
-            order = self._order_lead(to_act, equivalence_classes(held, alive) & legal, alive)
-        else:
-            held = hands[to_act]
-            led = self.tricks[held.bit_count()][0] // RANKS
-            legal = legal_card_mask(held, led, broken, False)
-            order = self._order_follow(
-                to_act, count, equivalence_classes(held, alive) & legal, led, best, winner
+            order = self._order_lead(
+                to_act,
+                equivalence_classes(held, alive) & legal_card_mask(held, NO_SUIT, broken, False),
+                alive,
+                tried,
             )
+        else:
+            led = trick[0] // RANKS
+            cards = equivalence_classes(held, alive) & legal_card_mask(held, led, broken, False)
+            if cards & (cards - 1):
+                order = self._order_follow(to_act, count, cards, led, best, winner)
+            else:
+                order = [cards.bit_length() - 1]
         maximizing = (to_act & 1) == 0
         found = not maximizing
         spread = to_act * 52
-        trick = self.tricks[held.bit_count()]
         relevant = 0
+        child = 0
         for card in order:
             bit = 1 << card
             hands[to_act] = held ^ bit
@@ -325,41 +347,44 @@ class Search:
                 position = trick_winner(trick)
                 taker = (to_act + 1 + position) & 3
                 played = bit | 1 << trick[0] | 1 << trick[1] | 1 << trick[2]
-                result = self._ge(
-                    taker,
-                    0,
-                    now_broken,
-                    False,
-                    target - 1 if (taker & 1) == 0 else target,
-                    0,
-                    0,
-                    alive & ~played,
-                )
+                needed = target - 1 if (taker & 1) == 0 else target
+                if needed <= 0:
+                    result = True
+                    child = 0
+                elif needed >= left:
+                    result = False
+                    child = 0
+                else:
+                    result = self._ge(taker, 0, now_broken, needed, 0, 0, alive & ~played)
+                    child = self.relevant
                 taken = trick[position]
                 if played & SUIT_MASKS[taken // RANKS] != 1 << taken:
                     # Won by rank over another card of its suit.
-                    self.relevant |= 1 << taken
+                    child |= 1 << taken
             elif count == 0:
-                result = self._ge(
-                    (to_act + 1) & 3, 1, now_broken, False, target, card, to_act, alive
-                )
+                result = self._ge((to_act + 1) & 3, 1, now_broken, target, card, to_act, alive)
+                child = self.relevant
             elif beating_cards(bit, best, led):
                 result = self._ge(
-                    (to_act + 1) & 3, count + 1, now_broken, False, target, card, to_act, alive
+                    (to_act + 1) & 3, count + 1, now_broken, target, card, to_act, alive
                 )
+                child = self.relevant
             else:
                 result = self._ge(
-                    (to_act + 1) & 3, count + 1, now_broken, False, target, best, winner, alive
+                    (to_act + 1) & 3, count + 1, now_broken, target, best, winner, alive
                 )
+                child = self.relevant
             hands[to_act] = held
             self.layout ^= _SPREAD[spread + card]
             if result == maximizing:
                 found = maximizing
-                relevant = self.relevant
+                relevant = child
+                if count == 0 and card != tried:
+                    self.best_moves[exact] = card
                 break
-            relevant |= self.relevant
+            relevant |= child
         self.relevant = relevant
-        if count == 0 and not first:
+        if count == 0:
             self._store(bucket_key, pattern, relevant, alive, found, target)
         return found
 
@@ -483,8 +508,9 @@ class Search:
 
     # -- move ordering ---------------------------------------------------------
 
-    def _order_lead(self, leader: int, cards: int, alive: int) -> list[int]:
-        # The leads in ``cards``, the likeliest good ones first.
+    def _order_lead(self, leader: int, cards: int, alive: int, tried: int) -> list[int]:
+        # The leads in ``cards``, the likeliest good ones first: ``tried``
+        # (the lead that answered last time, or -1) before all.
         hands = self.hands
         partner = hands[leader ^ 2]
         right = hands[(leader + 1) & 3]
@@ -521,6 +547,8 @@ class Search:
                 else:
                     score = 40
                 score -= rank
+            if card == tried:
+                score = 1000
             scored.append(score << 6 | card)
         scored.sort(reverse=True)
         return [entry & 63 for entry in scored]

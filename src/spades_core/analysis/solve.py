@@ -24,6 +24,7 @@ from typing import Final
 import attrs
 
 from spades_core import _check
+from spades_core.analysis._search import Search, equivalence_classes
 from spades_core.cards import ALL_CARDS, Card
 from spades_core.game import SEATS, Game, Phase
 from spades_core.legality import phase_refusal
@@ -35,8 +36,6 @@ from spades_core.tricks import (
     rule_flags,
     trick_winner,
 )
-
-from spades_core.analysis._search import Search, equivalence_classes
 
 __all__ = ["Position", "best_tricks", "card_tricks", "position_of"]
 
