@@ -10,12 +10,18 @@ game's options, so every variant is covered, plugins included. See the
 guide, docs/analysis.md.
 
 >>> import spades_core as sc
->>> from spades_core.analysis import best_tricks
->>> game = sc.new_game("classic", seed=11).deal()
+>>> from spades_core.analysis import best_tricks, par
+>>> hands = {"N": "AS KS QS JS TS AH KH QH JH TH AD KD QD",
+...          "E": "9S 8S 7S 6S 9H 8H 7H 6H JD TD 9D 8D 7D",
+...          "S": "5S 4S 3S 2S 5H 4H 3H 2H 6D 5D 4D 3D 2D",
+...          "W": "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC"}
+>>> par(hands).tricks  # (NS, EW) with North, East, South, West on lead
+((12, 1), (12, 1), (12, 1), (13, 0))
+>>> game = sc.new_game("classic", seed=1, dealer="N").deal(hands)
 >>> for _ in range(4):
 ...     game = game.bid(3)
->>> 0 <= best_tricks(game) <= 13
-True
+>>> game.to_act, best_tricks(game)  # East leads: East-West take one trick
+(<Seat.EAST: 1>, 1)
 """
 
 from __future__ import annotations

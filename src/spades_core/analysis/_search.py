@@ -124,7 +124,7 @@ def equivalence_classes(held: int, alive: int) -> int:
     where that card is one of ``held``, it is the lowest of its run.
 
     >>> # Clubs: holding 2, 4 and 6 with the 3 gone and the 5 elsewhere: 2-4 is one run
-    >>> equivalence_classes(0b1010101, 0b1111101) == 0b1000001
+    >>> equivalence_classes(0b10101, 0b11101) == 0b10001
     True
     """
     others = alive & ~held

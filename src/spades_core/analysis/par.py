@@ -14,12 +14,13 @@ position: the row of the actual first leader is right whichever row is read.
 
 Each row holds the tricks of North-South and of East-West, adding to 13.
 
->>> import spades_core as sc
 >>> from spades_core.analysis import par
->>> game = sc.new_game("classic", seed=5).deal()
->>> table = par(game)
->>> all(ns + ew == 13 for ns, ew in table.tricks)
-True
+>>> hands = {"N": "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",
+...          "E": "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+...          "S": "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD",
+...          "W": "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC"}
+>>> par(hands).tricks  # North ruffs every lead and draws the rest
+((13, 0), (13, 0), (13, 0), (13, 0))
 """
 
 from __future__ import annotations

@@ -8,8 +8,8 @@ which plays by the rules kernel (:mod:`spades_core.tricks`).
 >>> import spades_core as sc
 >>> from spades_core.analysis import best_tricks, card_tricks
 >>> game = sc.new_game("classic", seed=3).deal()
->>> for _ in range(4):
-...     game = game.bid(3)
+>>> while game.phase is sc.Phase.BID or len(game.hand(game.to_act)) > 4:
+...     game = game.apply(game.legal_actions()[0])  # to four tricks from the end
 >>> values = card_tricks(game)
 >>> best_tricks(game) == max(values.values())
 True
@@ -97,7 +97,7 @@ class Position:
             values[card] = value
             run = card + 1
             while run % RANKS and not (others >> run) & 1:
-                if (held >> run) & 1:
+                if (legal >> run) & 1:
                     values[run] = value
                 run += 1
         return values
