@@ -316,6 +316,8 @@ class Search:
                 return False
             exact = pattern << 67 | bucket_key
             tried = self.best_moves.get(exact, -1)
+            if tried < 0 or not (held >> tried) & 1:
+                tried = self.best_moves.get(bucket_key, -1)
             led = NO_SUIT
             order = self._order_lead(
                 to_act,
@@ -381,6 +383,7 @@ class Search:
                 relevant = child
                 if count == 0 and card != tried:
                     self.best_moves[exact] = card
+                    self.best_moves[bucket_key] = card
                 break
             relevant |= child
         self.relevant = relevant
@@ -447,36 +450,30 @@ class Search:
         partner = hands[leader ^ 2]
         right = hands[(leader + 1) & 3]
         left_hand = hands[(leader + 3) & 3]
-        right_ruffs = (right & SPADE_MASK) != 0
-        left_ruffs = (left_hand & SPADE_MASK) != 0
-        others = partner | right | left_hand
-        quick = 0
-        quick_cards = 0
-        for suit in range(SPADES):
-            mask = SUIT_MASKS[suit]
-            suited = mine & mask
-            if not suited:
-                continue
-            against = others & mask
-            tops = suited >> against.bit_length() << against.bit_length() if against else suited
-            count = tops.bit_count()
-            if count:
-                if right_ruffs:
-                    length = (right & mask).bit_count()
-                    if length < count:
-                        count = length
-                if left_ruffs:
-                    length = (left_hand & mask).bit_count()
-                    if length < count:
-                        count = length
-                if count:
-                    quick += count
-                    quick_cards |= tops
-        spades = (mine | others) & SPADE_MASK
+        cashed = _cashable(mine, partner | right | left_hand, right, left_hand)
+        quick = cashed & 15
+        quick_cards = cashed >> 4
+        # Partner's cashable cards count too when the leader can reach them:
+        # a card of a suit in which partner cashes, led to partner's winner.
+        crossed = _cashable(partner, mine | right | left_hand, right, left_hand)
+        across = 0
+        across_cards = 0
+        reached = crossed >> 4
+        if (
+            (reached & _CLUBS and mine & _CLUBS)
+            or (reached & _DIAMONDS and mine & _DIAMONDS)
+            or (reached & _HEARTS and mine & _HEARTS)
+        ):
+            across = crossed & 15
+            across_cards = reached
         ours = quick
         ours_cards = quick_cards
+        if across > ours:
+            ours = across
+            ours_cards = across_cards
         theirs = 0
         theirs_cards = 0
+        spades = (mine | partner | right | left_hand) & SPADE_MASK
         if spades:
             top = 1 << (spades.bit_length() - 1)
             owner = leader
@@ -486,13 +483,19 @@ class Search:
             rest = spades & ~held
             run_cards = held >> rest.bit_length() << rest.bit_length() if rest else held
             run = run_cards.bit_count()
+            # A hand's sure spades are other cards than the side suits it
+            # cashes, so other tricks: they add to that hand's own cashing.
             if owner == leader:
-                ours = quick + run
-                ours_cards = quick_cards | run_cards
+                if quick + run > ours:
+                    ours = quick + run
+                    ours_cards = quick_cards | run_cards
             elif owner == leader ^ 2:
                 if run > ours:
                     ours = run
                     ours_cards = run_cards
+                if across and across + run > ours:
+                    ours = across + run
+                    ours_cards = across_cards | run_cards
             else:
                 theirs = run
                 theirs_cards = run_cards
@@ -535,7 +538,7 @@ class Search:
                 partner_ruffs = not partner & mask and (partner & SPADE_MASK) != 0
             if low << 1 > suit_alive:
                 # The highest card of its suit still in play.
-                score = 60 if ruffed else 100
+                score = 30 if ruffed else 100
             else:
                 theirs = (right | left_hand) & mask
                 if (partner & mask) > theirs and not ruffed:
@@ -545,7 +548,7 @@ class Search:
                 elif ruffed:
                     score = 10
                 else:
-                    score = 40
+                    score = 40 + (hands[leader] & mask).bit_count()
                 score -= rank
             if card == tried:
                 score = 1000
@@ -580,6 +583,11 @@ class Search:
                     if over:
                         return _cheapest_first(cards, over)
             if count == 1:
+                # Second hand: win with a card neither hand to come can beat.
+                later = (hands[(seat + 1) & 3] | hands[(seat + 2) & 3]) & SUIT_MASKS[led]
+                sure = beating & ~((2 << (later.bit_length() - 1)) - 1) if later else beating
+                if sure:
+                    return _cheapest_first(cards, sure)
                 order = _lowest_cards(cards)
                 top = beating.bit_length() - 1
                 if top != order[0]:
@@ -600,6 +608,38 @@ class Search:
             rest &= ~(1 << card)
         discards.extend(_lowest_cards(rest))
         return discards
+
+
+def _cashable(mine: int, others: int, right: int, left_hand: int) -> int:
+    # The side-suit tricks the hand ``mine`` can cash on lead, one after the
+    # other, against the other hands ``others`` (its opponents ``right`` and
+    # ``left_hand`` among them): its cards above every other card of a suit,
+    # as many as each opponent holding a spade can follow. ``count | cards << 4``.
+    right_ruffs = (right & SPADE_MASK) != 0
+    left_ruffs = (left_hand & SPADE_MASK) != 0
+    quick = 0
+    cards = 0
+    for suit in range(SPADES):
+        mask = SUIT_MASKS[suit]
+        suited = mine & mask
+        if not suited:
+            continue
+        against = others & mask
+        tops = suited >> against.bit_length() << against.bit_length() if against else suited
+        count = tops.bit_count()
+        if count:
+            if right_ruffs:
+                length = (right & mask).bit_count()
+                if length < count:
+                    count = length
+            if left_ruffs:
+                length = (left_hand & mask).bit_count()
+                if length < count:
+                    count = length
+            if count:
+                quick += count
+                cards |= tops
+    return cards << 4 | quick
 
 
 def _cards_at_depths(mask: int, alive: int) -> int:
