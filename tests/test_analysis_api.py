@@ -145,6 +145,18 @@ def test_par_batch_is_an_array_of_the_pars() -> None:
         par_batch([NORTH_ALL_SPADES, 7])  # type: ignore[list-item]
     with pytest.raises(sc.ArgumentTypeError, match="a sequence of deals"):
         par_batch(NORTH_ALL_SPADES)  # type: ignore[arg-type]
+    with pytest.raises(sc.IllegalActionError, match="deal 0"):
+        par_batch([{sc.Seat.NORTH: "AS"}])
+    with pytest.raises(sc.RulesError, match="workers must be a whole number ≥ 1"):
+        par_batch(deals, workers=0)
+
+
+@pytest.mark.integration("batch")
+def test_par_batch_in_worker_processes_gives_the_same_array() -> None:
+    import numpy as np
+
+    deals = [NORTH_ALL_SPADES, LONG_SUITS, NORTH_ALL_SPADES]
+    assert np.array_equal(par_batch(deals, workers=2), par_batch(deals))
 
 
 def test_par_batch_without_numpy_gives_pars() -> None:

@@ -92,6 +92,11 @@ _SPREAD: Final[tuple[int, ...]] = tuple(
     for card in range(52)
 )
 _NO_ENTRY: Final = -1
+# _RANKS_DOWN[bits]: the ranks set in a 13-bit suit slice, highest first.
+_RANKS_DOWN: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(rank for rank in range(RANKS - 1, -1, -1) if bits >> rank & 1)
+    for bits in range(1 << RANKS)
+)
 _FIELD: Final = 2 * RANKS
 """Bits of one suit in a position's pattern: two per card, the seat holding it."""
 _FIELD_MASK: Final = (1 << _FIELD) - 1
@@ -649,10 +654,8 @@ def _cards_at_depths(mask: int, alive: int) -> int:
     for suit in range(4):
         depth = (mask >> (suit * _FIELD) & _FIELD_MASK).bit_count() >> 1
         if depth:
-            suited = alive & SUIT_MASKS[suit]
-            for _ in range(depth - 1):
-                suited ^= 1 << (suited.bit_length() - 1)
-            cards |= 1 << (suited.bit_length() - 1)
+            ranks = _RANKS_DOWN[alive >> (suit * RANKS) & _SUIT_BITS]
+            cards |= 1 << (suit * RANKS + ranks[depth - 1])
     return cards
 
 

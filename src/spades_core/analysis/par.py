@@ -25,7 +25,9 @@ Each row holds the tricks of North-South and of East-West, adding to 13.
 
 from __future__ import annotations
 
+import multiprocessing
 from collections.abc import Iterable, Mapping
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Final, final
 
 import attrs
@@ -92,9 +94,8 @@ def _hands_of(position: object, call: str) -> tuple[tuple[int, int, int, int], R
 
 
 def _par_rows(
-    hands: tuple[int, int, int, int], rules: Rules
+    hands: tuple[int, int, int, int], any_spade: bool, two_of_clubs: bool
 ) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int], tuple[int, int]]:
-    any_spade, two_of_clubs = rule_flags(rules)
     # One search for the four rows: its table serves every leader.
     search = Search(list(hands), any_spade)
     rows: list[tuple[int, int]] = []
@@ -105,6 +106,13 @@ def _par_rows(
         north_south = search.value(leader, [], False, two_of_clubs, 0, _HANDS)
         rows.append((north_south, _HANDS - north_south))
     return rows[0], rows[1], rows[2], rows[3]
+
+
+def _par_job(
+    job: tuple[tuple[int, int, int, int], bool, bool],
+) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int], tuple[int, int]]:
+    # One deal's rows, in a worker process of par_batch.
+    return _par_rows(*job)
 
 
 def par(
@@ -127,7 +135,8 @@ def par(
     covering the deck, and with ``WRONG_PHASE`` for a game with no hand dealt.
     """
     hands, own = _hands_of(position, "par")
-    return Par(_par_rows(hands, _rules(rules, own, "par")))
+    any_spade, two_of_clubs = rule_flags(_rules(rules, own, "par"))
+    return Par(_par_rows(hands, any_spade, two_of_clubs))
 
 
 def _rules(rules: object, own: Rules | None, call: str) -> Rules:
@@ -150,30 +159,48 @@ def _rules(rules: object, own: Rules | None, call: str) -> Rules:
 def par_batch(
     deals: Iterable[Game | Deal | Mapping[Seat, object] | Mapping[str, object]],
     rules: Rules | None = None,
+    *,
+    workers: int = 1,
 ) -> Any:
-    """The par of many deals at once (each as :func:`par` takes it).
+    """The par of many deals at once (each as :func:`par` takes it), solved
+    in ``workers`` processes (default 1: in this one); the results do not
+    depend on how many.
 
     With numpy installed (the ``batch`` extra) the result is an ``int8``
     array of shape ``(len(deals), 4, 2)``: ``result[i, leader, team]`` the
     tricks of ``team`` (0 North-South, 1 East-West) in deal ``i`` with seat
     ``leader`` on lead. Without numpy it is a tuple of :class:`Par`, one per
-    deal. Raises as :func:`par` does, naming the deal.
+    deal. Raises as :func:`par` does, naming the deal, before solving any;
+    a ``workers`` that is not a whole number of at least 1 raises
+    :class:`~spades_core.ArgumentTypeError` or :class:`~spades_core.RulesError`.
     """
+    workers = _check.count(workers, "par_batch", "workers", minimum=1)
     if isinstance(deals, (str, bytes, Mapping)) or not isinstance(deals, Iterable):
         raise ArgumentTypeError(
             f"par_batch: takes a sequence of deals; got {_check.described(deals)}"
         )
-    tables: list[Par] = []
+    jobs: list[tuple[tuple[int, int, int, int], bool, bool]] = []
     for index, deal in enumerate(deals):
         try:
-            hands, own = _hands_of(deal, f"par_batch (deal {index})")
-            tables.append(Par(_par_rows(hands, _rules(rules, own, "par_batch"))))
+            hands, own = _hands_of(deal, "par_batch")
+            any_spade, two_of_clubs = rule_flags(_rules(rules, own, "par_batch"))
         except ArgumentTypeError as error:
             raise ArgumentTypeError(f"deal {index}: {error}") from None
+        except IllegalActionError as error:
+            raise IllegalActionError(error.reason, f"deal {index}: {error}") from None
+        jobs.append((hands, any_spade, two_of_clubs))
+    if workers == 1 or len(jobs) < 2:
+        rows = [_par_job(job) for job in jobs]
+    else:
+        # Spawned, not forked: a fork of a process running threads may hang.
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=context) as pool:
+            rows = list(pool.map(_par_job, jobs))
+    tables = tuple(Par(row) for row in rows)
     try:
         import numpy
     except ImportError:
-        return tuple(tables)
+        return tables
     result = numpy.zeros((len(tables), 4, 2), dtype=numpy.int8)
     for index, table in enumerate(tables):
         result[index] = table.tricks
