@@ -33,6 +33,7 @@ from spades_core.tricks import (
     NO_SUIT,
     RANKS,
     breaks_spades,
+    legal_card_mask,
     rule_flags,
     trick_winner,
 )
@@ -85,6 +86,8 @@ class Position:
         for card in trick:
             alive |= 1 << card
         values: dict[int, int] = {}
+        # No card does better than the best: a bound for each card's search.
+        best = self.team_tricks(search)
         classes = equivalence_classes(held, alive) & legal
         # Each card stands for the cards of its run above it, up to the next
         # card held elsewhere or in the trick (equivalence_classes).
@@ -93,7 +96,7 @@ class Position:
             low = classes & -classes
             classes ^= low
             card = low.bit_length() - 1
-            value = self._after(search, card, led)
+            value = self._after(search, card, led, best)
             values[card] = value
             run = card + 1
             while run % RANKS and not (others >> run) & 1:
@@ -102,8 +105,9 @@ class Position:
                 run += 1
         return values
 
-    def _after(self, search: Search, card: int, led: int) -> int:
-        # The team of to_act's tricks of tricks_left once it plays card.
+    def _after(self, search: Search, card: int, led: int, best: int) -> int:
+        # The team of to_act's tricks of tricks_left once it plays card, at
+        # most ``best``.
         to_act = self.to_act
         left = self.tricks_left
         hands = list(self.hands)
@@ -115,19 +119,27 @@ class Position:
         child = Search(hands, self.any_spade)
         child.table = search.table
         child.suit_keys = search.suit_keys
+        child.best_moves = search.best_moves
+        won = 0
         if len(trick) < 4:
-            north_south = child.value((to_act + 1) % 4, trick, broken, False, 0, left)
+            seat = (to_act + 1) % 4
+            rest = left
         else:
-            taker = (to_act + 1 + trick_winner(trick)) % 4
-            won = 1 if taker % 2 == 0 else 0
-            north_south = won + child.value(taker, [], broken, False, 0, left - 1)
+            seat = (to_act + 1 + trick_winner(trick)) % 4
+            won = 1 if seat % 2 == 0 else 0
+            rest = left - 1
+            trick = []
+        # North-South's tricks of the rest, bounded by the best for to_act's team.
+        if to_act % 2 == 0:
+            low, high = 0, min(rest, best - won)
+        else:
+            low, high = max(0, left - best - won), rest
+        north_south = won + child.value(seat, trick, broken, False, low, high)
         search.nodes += child.nodes
         return north_south if to_act % 2 == 0 else left - north_south
 
 
 def _legal_mask(position: Position) -> int:
-    from spades_core.tricks import legal_card_mask
-
     trick = position.trick
     return legal_card_mask(
         position.hands[position.to_act],
