@@ -576,7 +576,9 @@ class Search:
                     # Third hand: win cheaply when fourth hand can beat partner.
                     fourth = hands[(seat + 1) & 3]
                     if beating_cards(fourth, best, led) and beating:
-                        return _cheapest_first(cards, beating)
+                        suited = fourth & SUIT_MASKS[led]
+                        over = beating & ~((2 << (suited.bit_length() - 1)) - 1) if suited else 0
+                        return _cheapest_first(cards, over or beating)
                 return _lowest_cards(cards)
             if not beating:
                 return _lowest_cards(cards)
