@@ -19,12 +19,13 @@ with a few of these questions (a bisection over the bounds known so far,
 each answer narrowing them), as MTD(f) does with null-window searches.
 
 At the start of every trick the position is looked up in a transposition
-table keyed by *rank-equivalent* hands: within each suit, only the order of
-the cards still held matters (the cards of finished tricks are gone), so the
-key of a suit lists, from its lowest card still held to its highest, which
-seat holds each; the key adds the leader and whether spades are broken. The
-table holds, for each key, the lowest and highest number of tricks
-North-South is known to take, which the later questions reuse.
+table of *rank-equivalent* positions: within each suit only the order of the
+cards still held matters (the cards of finished tricks are gone), so a
+position is read as, suit by suit, which seat holds each card still held,
+highest first. The table is keyed by the leader, whether spades are broken
+and every hand's length in every suit; under each key it holds answers found
+before, each a lower or an upper bound on North-South's tricks with the
+pattern of cards it holds for (below).
 
 Before a trick is searched, two bounds may answer the question at once
 (:meth:`Search._bounds`):
@@ -36,11 +37,20 @@ Before a trick is searched, two bounds may answer the question at once
   trick each, as long as neither opponent who holds a spade runs out of the
   suit (an opponent without spades cannot ruff). Together with the leader's
   own sure spades (other cards of the same hand, so other tricks) they are
-  a floor for the leader's side.
+  a floor for the leader's side; so are partner's, with partner's sure
+  spades, when the leader holds a card of a suit in which partner cashes
+  (led to partner's winner, it hands partner the lead).
 
-Moves are ordered so that a good card comes first (cash winners, lead to
-partner's winner, win a trick cheaply, play low behind partner's winner,
-discard from short suits), and of cards that are *equivalent* — adjacent in
+A question answered by a bound, by the table or by a search leaves the cards
+whose ranks the answer rested on (a trick's winner that beat another card of
+its suit, the cards a bound counted); the table keeps the answer with the
+cards down to the lowest of them in each suit, so that one entry serves
+every position alike down to there (partition search).
+
+Moves are ordered so that a good card comes first (the lead that answered
+last time in a position alike, cash winners, lead to partner's winner, win a
+trick with a card nobody after can beat, win cheaply, play low behind
+partner's winner), and of cards that are *equivalent* — adjacent in
 one hand once the cards of finished tricks are taken out, as the ten and
 eight are when the nine is gone — only the lowest is tried: they win and
 lose the same tricks.
