@@ -3,7 +3,9 @@
 * :func:`best_tricks` and :func:`card_tricks` — the value of a position of
   the play, and of each card the seat to act may play;
 * :func:`par` and :func:`par_batch` — the tricks of each team with each seat
-  on lead, for one deal or many (the labels bidding is trained on).
+  on lead, for one deal or many (the labels bidding is trained on);
+* :func:`review` — the cards of a finished hand that cost a contract or took
+  a needless bag, each a :class:`Mistake` (:mod:`spades_core.analysis.mistakes`).
 
 The search plays by the rules kernel (:mod:`spades_core.tricks`) under the
 game's options, so every variant is covered, plugins included. See the
@@ -26,7 +28,17 @@ guide, docs/analysis.md.
 
 from __future__ import annotations
 
+from spades_core.analysis.mistakes import Mistake, MistakeKind, review
 from spades_core.analysis.par import Par, par, par_batch
 from spades_core.analysis.solve import best_tricks, card_tricks
 
-__all__ = ["Par", "best_tricks", "card_tricks", "par", "par_batch"]
+__all__ = [
+    "Mistake",
+    "MistakeKind",
+    "Par",
+    "best_tricks",
+    "card_tricks",
+    "par",
+    "par_batch",
+    "review",
+]

@@ -105,6 +105,14 @@ class Position:
                 run += 1
         return values
 
+    def card_value(self, search: Search, card: int, best: int | None = None) -> int:
+        """The most tricks the team of the seat to act takes of
+        :attr:`tricks_left` after it plays the legal card id ``card``;
+        ``best``, when given, is :meth:`team_tricks` (a bound for the search)."""
+        trick = self.trick
+        led = trick[0] // RANKS if trick else NO_SUIT
+        return self._after(search, card, led, self.team_tricks(search) if best is None else best)
+
     def _after(self, search: Search, card: int, led: int, best: int) -> int:
         # The team of to_act's tricks of tricks_left once it plays card, at
         # most ``best``.
