@@ -1,4 +1,5 @@
-"""The solver's one twin of a kernel rule, and its equivalent cards, held to the kernel.
+"""The solver's one twin of a kernel rule and its equivalent cards, held to the
+kernel; its bounded table.
 
 :func:`beating_cards` (which orders the search's moves) must name exactly the
 cards that :func:`~spades_core.tricks.trick_winner` lets beat the best card
@@ -12,7 +13,9 @@ import random
 
 import pytest
 
+from analysis_support import endgame
 from spades_core.analysis._search import ALL_CARDS_MASK, beating_cards, equivalence_classes
+from spades_core.analysis.solve import position_of
 from spades_core.tricks import RANKS, SUIT_MASKS, trick_winner
 
 
@@ -51,3 +54,15 @@ def test_equivalence_classes_pick_the_lowest_card_of_each_run(seed: int) -> None
                 expected |= 1 << card
         assert equivalence_classes(held, alive) == expected
         assert equivalence_classes(held, alive) & ~held & ALL_CARDS_MASK == 0
+
+
+def test_a_table_that_starts_afresh_when_full_gives_the_same_values() -> None:
+    for seed in range(3):
+        game = endgame("classic", seed, 6)
+        assert game is not None
+        position = position_of(game)
+        roomy = position.search()
+        small = position.search()
+        small.limit = 4
+        assert position.card_values(small) == position.card_values(roomy)
+        assert len(small.table) <= 4

@@ -80,7 +80,7 @@ from spades_core.tricks import (
     trick_winner,
 )
 
-__all__ = ["ALL_CARDS_MASK", "Search", "beating_cards", "equivalence_classes"]
+__all__ = ["ALL_CARDS_MASK", "TABLE_LIMIT", "Search", "beating_cards", "equivalence_classes"]
 
 ALL_CARDS_MASK: Final = (1 << 52) - 1
 """The 52-bit mask of the whole deck."""
@@ -102,6 +102,9 @@ _SPREAD: Final[tuple[int, ...]] = tuple(
     for card in range(52)
 )
 _NO_ENTRY: Final = -1
+TABLE_LIMIT: Final = 1 << 19
+"""The most suit-length patterns the transposition table keeps (some 150 MB
+at most); past it the table starts afresh."""
 # _RANKS_DOWN[bits]: the ranks set in a 13-bit suit slice, highest first.
 _RANKS_DOWN: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(rank for rank in range(RANKS - 1, -1, -1) if bits >> rank & 1)
@@ -180,6 +183,7 @@ class Search:
     relevant: int
     low_cards: int
     high_cards: int
+    limit: int
 
     def __init__(self, hands: list[int], any_spade: bool) -> None:
         self.hands = [hands[0], hands[1], hands[2], hands[3]]
@@ -202,6 +206,7 @@ class Search:
         self.relevant = 0
         self.low_cards = 0
         self.high_cards = 0
+        self.limit = TABLE_LIMIT
 
     # -- the questions -----------------------------------------------------
 
@@ -397,8 +402,11 @@ class Search:
                 found = maximizing
                 relevant = child
                 if count == 0 and card != tried:
-                    self.best_moves[exact] = card
-                    self.best_moves[bucket_key] = card
+                    moves = self.best_moves
+                    if len(moves) >= 2 * self.limit:
+                        moves.clear()
+                    moves[exact] = card
+                    moves[bucket_key] = card
                 break
             relevant |= child
         self.relevant = relevant
@@ -422,6 +430,11 @@ class Search:
         value = pattern & mask
         bucket = self.table.get(bucket_key)
         if bucket is None:
+            if len(self.table) >= self.limit:
+                # A bounded memory: the table holds only facts, so starting
+                # afresh costs time, never a wrong answer.
+                self.table.clear()
+                self.best_moves.clear()
             self.table[bucket_key] = [mask, value, info]
             return
         size = len(bucket)

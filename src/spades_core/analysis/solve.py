@@ -128,6 +128,7 @@ class Position:
         child.table = search.table
         child.suit_keys = search.suit_keys
         child.best_moves = search.best_moves
+        child.limit = search.limit
         won = 0
         if len(trick) < 4:
             seat = (to_act + 1) % 4
