@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Final
+from typing import Final, final
 
 import attrs
 
@@ -43,6 +43,7 @@ __all__ = ["Position", "best_tricks", "card_tricks", "position_of"]
 _WHAT: Final = "analyse the play"
 
 
+@final
 @attrs.frozen
 class Position:
     """A position of the play as the search takes it, all ints: the four
@@ -50,7 +51,11 @@ class Position:
     in progress (card ids in play order), whether spades are ``broken``,
     ``any_spade`` (the break rule, :func:`~spades_core.tricks.rule_flags`)
     and ``first`` (the lead to come is the hand's first under
-    ``first_lead=two_of_clubs``)."""
+    ``first_lead=two_of_clubs``). Its fields are not checked: read one from a
+    game with :func:`position_of`.
+
+    The methods that take a ``search`` want one made by :meth:`search` (or
+    sharing its table with one, for another position of the same deal)."""
 
     hands: tuple[int, int, int, int]
     to_act: int
