@@ -8,6 +8,8 @@ more say so with a mark, on the test or on the whole module
   ``openspiel``, ``pettingzoo``, ``gymnasium``, ``ray``, ``plot``, ``web``);
 * ``browser`` — drives Chromium through Playwright;
 * ``ray`` — starts Ray;
+* ``integration("endplay")`` — compares the double-dummy solver with
+  endplay's (Bo Haglund's DDS), which the dev extra installs;
 * ``compiled`` — compares the pure-Python install (``.venv``) with the
   optional compiled build (``.venv-compiled``, made by ``make compiled``).
 
@@ -53,8 +55,10 @@ EXTRA_MODULES: Final[dict[str, tuple[str, ...]]] = {
     "web": ("starlette", "uvicorn", "websockets", "httpx2"),
     "browser": ("playwright", "starlette", "uvicorn", "websockets"),
     "compiled": (),
+    "endplay": ("endplay",),
 }
-"""What each extra (and the browser tests) installs that the tests import."""
+"""What each extra (and the browser tests) installs that the tests import
+(``endplay``: the outside double-dummy solver, which the dev extra installs)."""
 
 CHROMIUM: Final = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 """The browser the browser tests drive (the Makefile's ``CHROMIUM``)."""
@@ -65,6 +69,7 @@ INSTALL_HINT: Final[dict[str, str]] = {
     "browser": "pip install -e '.[dev]' and a Chromium (make browser)",
     "ray": "pip install -e '.[ray]' psutil",
     "compiled": "make compiled (and make dev for .venv)",
+    "endplay": "pip install -e '.[dev]' (or pip install endplay)",
 }
 
 ROOT: Final = Path(__file__).resolve().parent.parent

@@ -15,6 +15,12 @@ Two outputs:
   ``{"ok": true, "hands": [...], "phase": "DEAL", "winner": null}`` or
   ``{"ok": false, "error": {...}}``.
 
+With ``--review`` each finished hand of a valid record is also replayed
+against the double-dummy values (:func:`spades_core.analysis.review`):
+the summary lists, under the record's line, every card that cost its team
+tricks its contract needed or took a needless bag, with the better card; the
+JSON output adds ``"review"``, one object per such card.
+
 Both count hands, tricks and actions from 1 (``"hand": 2, "action": 5`` is
 the message's "hand 2, action 5"), and both write seats and cards as the
 board does (``West plays 6♥``), as ``spades play`` and ``spades watch`` do.
@@ -32,6 +38,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
+from spades_core.analysis.mistakes import Mistake, review
 from spades_core.cli.render import board_notation
 from spades_core.cli.saves import SESSION_FORMAT, SESSION_VERSION
 from spades_core.engine.game import Game, Phase
@@ -72,6 +79,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     output.add_argument(
         "--json", action="store_true", help="print one JSON line per record (JSON Lines)"
+    )
+    parser.add_argument(
+        "--review",
+        action="store_true",
+        help=(
+            "replay each finished hand against the double-dummy values and report every "
+            "card that cost its team tricks its contract needed, or took a needless bag "
+            "(a whole deal's search: seconds per hand, sometimes more)"
+        ),
     )
     parser.set_defaults(handler=run)
 
@@ -153,32 +169,69 @@ def _load(line: bytes | str) -> Game:
 
 
 class Outcome:
-    """What replaying one line gave: the game, or the error."""
+    """What replaying one line gave: the game, or the error, and with
+    ``--review`` the mistakes of its finished hands."""
 
-    __slots__ = ("error", "game", "line")
+    __slots__ = ("error", "game", "line", "mistakes")
 
-    def __init__(self, line: int, game: Game | None, error: SpadesError | None) -> None:
+    def __init__(
+        self,
+        line: int,
+        game: Game | None,
+        error: SpadesError | None,
+        mistakes: tuple[Mistake, ...] | None = None,
+    ) -> None:
         self.line = line
         """The line number in the file, from 1."""
         self.game = game
         """The replayed game, when the record is valid."""
         self.error = error
         """Why the record is invalid, when it is."""
+        self.mistakes = mistakes
+        """The reviewed hands' mistakes in play order (``None``: not reviewed)."""
 
     def to_json(self) -> dict[str, Any]:
         """The JSON Lines output object of this record."""
         if self.game is not None:
-            return summary(self.game)
+            result = summary(self.game)
+            if self.mistakes is not None:
+                result["review"] = [_mistake_json(mistake) for mistake in self.mistakes]
+            return result
         assert self.error is not None
         return _error_summary(self.error)
 
 
-def _outcomes(lines: Iterable[tuple[int, bytes | str]]) -> Iterator[Outcome]:
+def _mistake_json(mistake: Mistake) -> dict[str, Any]:
+    return {
+        "kind": mistake.kind.value,
+        "hand": mistake.hand + 1,
+        "trick": mistake.trick,
+        "seat": mistake.seat.name,
+        "card": mistake.card.symbol,
+        "better": mistake.better.symbol,
+        "tricks": mistake.tricks,
+        "best": mistake.best,
+        "needed": mistake.needed,
+        "text": mistake.describe(),
+    }
+
+
+def _reviewed(game: Game) -> tuple[Mistake, ...]:
+    return tuple(
+        mistake for index in range(len(game.hand_results)) for mistake in review(game, index)
+    )
+
+
+def _outcomes(
+    lines: Iterable[tuple[int, bytes | str]], reviewing: bool = False
+) -> Iterator[Outcome]:
     for number, line in lines:
         try:
-            yield Outcome(number, _load(line), None)
+            game = _load(line)
         except SpadesError as error:
             yield Outcome(number, None, error)
+            continue
+        yield Outcome(number, game, None, _reviewed(game) if reviewing else None)
 
 
 def replay_lines(lines: Iterable[bytes | str]) -> Iterator[tuple[str, bool]]:
@@ -215,9 +268,20 @@ def _phase_text(game: Game) -> str:
 
 
 def describe(outcome: Outcome) -> str:
-    """One line for people about one record."""
+    """One line for people about one record (and, reviewed, a line under it
+    for each mistake)."""
     if outcome.game is not None:
-        return f"line {outcome.line}: ok — {outcome.game.variant.id}, {_phase_text(outcome.game)}"
+        text = f"line {outcome.line}: ok — {outcome.game.variant.id}, {_phase_text(outcome.game)}"
+        if outcome.mistakes is not None:
+            hands = len(outcome.game.hand_results)
+            if not outcome.mistakes:
+                text += (
+                    f"\n  review: no card cost a contract or took a needless bag in "
+                    f"{hands} hand{'' if hands == 1 else 's'}"
+                )
+            for mistake in outcome.mistakes:
+                text += "\n  review: " + mistake.describe()
+        return text
     error = outcome.error
     specific = (
         (error.illegal_reason or error.reason) if isinstance(error, RecordFormatError) else None
@@ -260,11 +324,12 @@ def run(args: argparse.Namespace) -> int:
     path: str = args.file
     as_summary = args.summary or (not args.json and sys.stdout.isatty())
     write = _write_summary if as_summary else _write_json
+    reviewing = bool(getattr(args, "review", False))
     try:
         if path == "-":
-            return write(_outcomes(read_lines(sys.stdin.buffer)), sys.stdout)
+            return write(_outcomes(read_lines(sys.stdin.buffer), reviewing), sys.stdout)
         with open(path, "rb") as source:
-            return write(_outcomes(read_lines(source)), sys.stdout)
+            return write(_outcomes(read_lines(source), reviewing), sys.stdout)
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): stop quietly, and keep Python
         # from complaining again when it flushes stdout at exit.
