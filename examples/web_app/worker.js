@@ -6,7 +6,8 @@
 //
 // The page sends {id, kind, ...} requests and gets {id, reply} or
 // {id, failure}; the table's messages ({type: "state"} and {type: "error"},
-// as the server would send them) and the saved game come unasked.
+// as the server would send them), the saved game and how far the start has
+// got ({kind: "progress", step, steps, text}) come unasked.
 "use strict";
 
 importScripts("pyodide/pyodide.js");
@@ -25,9 +26,17 @@ async function text(path) {
   return response.text();
 }
 
+const STEPS = 3;
+function progress(step, text) {
+  self.postMessage({ kind: "progress", step, steps: STEPS, text });
+}
+
 async function boot() {
+  progress(0, "Starting Python (Pyodide)…");
+  const info = text("build-info.json");
   const pyodide = await loadPyodide({ indexURL: new URL("pyodide/", HERE).href, packages: [] });
-  const build = JSON.parse(await text("build-info.json"));
+  progress(1, "Installing the game engine…");
+  const build = JSON.parse(await info);
   // Installed as wheels, so their metadata (and the plugins' entry points) is in site-packages.
   const quiet = () => {};
   await pyodide.loadPackage(
@@ -37,7 +46,9 @@ async function boot() {
   pyodide.FS.mkdirTree("/app");
   for (const name of build.python) pyodide.FS.writeFile(`/app/${name}`, await text(`python/${name}`));
   pyodide.runPython("import sys\nsys.path.insert(0, '/app')");
+  progress(2, "Opening the game engine…");
   tables = pyodide.pyimport("local_table");
+  progress(3, "Ready.");
 }
 
 const booted = boot();
@@ -100,6 +111,16 @@ const requests = {
   },
   resume({ record, seating }) {
     return begin(tables.resume_game(record, seating));
+  },
+  check({ record, seating }) {
+    // A save kept aside: could it be played on now? Nothing is started.
+    return { refusal: tables.resume_refusal(record, seating) ?? null };
+  },
+  coach({ on }) {
+    if (!table) return { refusal: "no game is being played" };
+    table.set_coach(on === true);
+    publish();
+    return {};
   },
   send({ message }) {
     if (!table) return { refusal: "no game is being played" };
