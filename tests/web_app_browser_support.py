@@ -129,7 +129,7 @@ def assert_touch_targets(page: Page, screen: str) -> int:
     )
     count: int = page.evaluate(
         "(selector) => [...document.querySelectorAll(selector)]"
-        ".filter((c) => c.getBoundingClientRect().width > 0).length",
+        ".filter((c) => c.getBoundingClientRect().width > 0 && !c.closest('[inert]')).length",
         CONTROLS,
     )
     return count
@@ -274,8 +274,8 @@ def take_my_turn(page: Page, turn: str) -> None:
     assert cards == sorted(cards, key=lambda c: (SUIT_ORDER.index(c[1]), -RANKS.index(c[0])))
     assert set(cards) == {str(card) for card in game.hand(SOUTH)}
     for card in cards[:2]:  # each card is announced by its rank and suit
-        label = page.locator(f"#hand [data-card='{card}']").get_attribute("aria-label")
-        assert label == card_name(card)
+        named = page.get_by_role("button", name=card_name(card), exact=True)
+        assert named.get_attribute("data-card") == card
     tip = sc.coach(view)
     assert_coach(page, tip)
     if turn == "bid":

@@ -65,6 +65,7 @@ function show(next) {
   if (next !== "table") {
     $("scores").replaceChildren();
     $("game-over").hidden = true;
+    $("table-screen").inert = false;
     $("title").textContent = "Spades";
   } else if (latest) {
     renderHeader(latest);
@@ -514,15 +515,18 @@ async function startGame(event) {
 
 let sheetOpener = null;
 
+// A sheet is modal: what lies behind it cannot be reached until it closes.
 function openSheet(id) {
   sheetOpener = document.activeElement;
   $(id).hidden = false;
+  for (const behind of ["start-screen", "table-screen"]) $(behind).inert = true;
   const first = $(id).querySelector("select, input:not([disabled]), button");
   if (first) first.focus();
 }
 
 function closeSheet(id) {
   $(id).hidden = true;
+  for (const behind of ["start-screen", "table-screen"]) $(behind).inert = false;
   countChanges();
   if (sheetOpener && sheetOpener.focus) sheetOpener.focus();
 }
@@ -668,12 +672,9 @@ function renderHand(state) {
     line.style.setProperty("--k", String(Math.max(row.length, 2)));
     row.forEach((card, i) => {
       const playable = legal.has(card);
-      const button = element("button", {
-        class: `card${playable ? " legal" : ""}`,
-        "data-card": card,
-        type: "button",
-        "aria-label": cardName(card),
-      });
+      // Its name is said in words ("queen of hearts"); the face is for the eye.
+      const button = element("button", { class: `card${playable ? " legal" : ""}`, "data-card": card, type: "button" });
+      button.append(element("span", { class: "visually-hidden" }, cardName(card)));
       const tilt = i - (row.length - 1) / 2;
       button.style.setProperty("--tilt", String(tilt));
       button.style.setProperty("--arc", String(Math.round(Math.abs(tilt) * 1.5)));
@@ -693,7 +694,7 @@ function renderScores(state) {
     const mine = state.seat && teamOf(state.seat) === team;
     const box = element("span", { class: `team${mine ? " mine" : ""}`, "data-team": team });
     box.append(element("b", {}, `${team} ${num(state.scores[team])}`), element("small", {}, ` bags ${state.bags[team]}`));
-    if (mine) box.setAttribute("aria-label", `${team} (your team): ${num(state.scores[team])} points, ${plural(state.bags[team], "bag")}`);
+    if (mine) box.append(element("span", { class: "visually-hidden" }, " (your team)"));
     scores.append(box);
   }
   const rows = $("history");
@@ -859,6 +860,7 @@ function showGameOver(state) {
   const over = $("game-over");
   if (state.phase !== "GAME_OVER") delete over.dataset.dismissed;
   over.hidden = screen !== "table" || state.phase !== "GAME_OVER" || over.dataset.dismissed === "yes";
+  $("table-screen").inert = !over.hidden; // a modal: the table behind waits
   if (state.phase !== "GAME_OVER") return;
   const won = state.winner && state.seat && teamOf(state.seat) === state.winner;
   const remark = !state.seat ? "" : won ? " — well played!" : " — better luck next time.";
@@ -1080,7 +1082,7 @@ async function installOffline() {
   if (!("serviceWorker" in navigator)) return;
   navigator.serviceWorker.addEventListener("message", (event) => {
     const data = event.data || {};
-    if (data.kind !== "copying" || screen !== "loading") return;
+    if (data.kind !== "copying") return;
     $("download").hidden = false;
     $("download-bar").max = data.total;
     $("download-bar").value = data.done;
@@ -1165,8 +1167,9 @@ async function startApp() {
     store(STORE.catalogue, text);
     buildFromCatalogue(fresh);
   }
-  if (saved) {
-    if (saved.record !== null && saved.seating !== null) {
+  if (saved && saved.record === null) unstore(STORE.seating); // no game to keep: only who sat where
+  else if (saved) {
+    if (saved.seating !== null) {
       wantTable = true;
       try {
         await transport.resume(saved.record, saved.seating);
@@ -1234,6 +1237,7 @@ function wirePage() {
   $("show-table").addEventListener("click", () => {
     $("game-over").dataset.dismissed = "yes";
     $("game-over").hidden = true;
+    $("table-screen").inert = false;
   });
   $("more-levels").addEventListener("click", () => openSheet("players-sheet"));
   $("house-rules").addEventListener("click", () => openSheet("rules-sheet"));
