@@ -444,6 +444,15 @@ def hold(page: Page, pattern: str) -> list[Route]:
     return held
 
 
+def wait_until_held(page: Page, held: list[Route]) -> None:
+    """Wait until the page has asked for a held file (so the engine is waiting for it)."""
+    for _ in range(WAIT_MS // 100):
+        if held:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the engine's files were not asked for")
+
+
 def release(page: Page, held: list[Route], pattern: str) -> None:
     for route in held:
         route.continue_()
@@ -466,7 +475,7 @@ def test_the_saved_game_is_on_screen_before_the_engine_starts_and_play_begins_af
     page.reload()
     # The game as it was left, while the engine cannot start.
     page.wait_for_selector("#hand [data-card]", timeout=WAIT_MS)
-    assert held, "the engine's files were not held"
+    wait_until_held(page, held)
     assert hand_cards(page) == cards
     assert page.locator("[data-testid=turn]").inner_text().startswith("Starting the game engine")
     assert page.locator("#hand [data-card]:not([disabled])").count() == 0

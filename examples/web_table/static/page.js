@@ -1092,12 +1092,25 @@ async function installOffline() {
   });
   navigator.serviceWorker.startMessages();
   document.head.append(element("link", { rel: "manifest", href: "manifest.webmanifest" }));
+  let registration = null;
   try {
-    await navigator.serviceWorker.register("sw.js");
+    registration = await navigator.serviceWorker.register("sw.js");
   } catch {
     // no offline copy (a browser setting, an insecure origin): play online
   }
+  if (!registration) return;
+  // A copy being made takes the engine's files from the browser's HTTP cache
+  // once the engine has loaded them: they are downloaded once.
+  engineFilesLoaded.then(() => {
+    const copying = registration.installing || registration.waiting;
+    if (copying) copying.postMessage({ kind: "engine-loaded" });
+  });
 }
+
+let engineFilesFetched;
+const engineFilesLoaded = new Promise((resolve) => {
+  engineFilesFetched = resolve;
+});
 
 function loadingStep(text) {
   $("loading-text").textContent = text;
@@ -1131,6 +1144,7 @@ async function startApp() {
     onSaved: save,
     onProgress({ step, steps, text }) {
       engineSteps = step;
+      if (step >= 2) engineFilesFetched(); // Pyodide, its library and the wheels are in
       $("engine-step").textContent = `The game engine: ${text} (${step} of ${steps})`;
       if (!catalogue) loadingStep(step < steps ? "Starting the game…" : "Ready.");
     },
