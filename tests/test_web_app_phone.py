@@ -332,6 +332,7 @@ def test_a_damaged_save_is_kept_aside_reported_in_words_and_exported_as_it_was(
     assert page.locator("#start-screen").is_visible()
     words = page.locator("[data-testid=kept]").inner_text()
     assert "saved game is kept aside" in words
+    assert "could not be opened" in words
     if damage == "a variant this app does not bundle":
         assert "moonshot" in words
     # Exported as the very text it was, whatever it is.
@@ -381,7 +382,7 @@ def test_a_save_kept_aside_is_offered_back_once_the_app_can_read_it(
     page.reload()
     resume = page.locator("[data-testid=kept-resume]")
     resume.wait_for(timeout=WAIT_MS)
-    assert "can play it on now" in page.locator("[data-testid=kept]").inner_text()
+    assert "the app can play it on now" in page.locator("[data-testid=kept]").inner_text()
     touch(page, "[data-testid=kept-resume]")
     page.wait_for_selector("#hand [data-card]", timeout=WAIT_MS)
     assert saved_record(page) == record
@@ -597,3 +598,43 @@ def test_cards_move_to_the_trick_and_to_its_winner_unless_motion_is_reduced(
         assert started >= 4 + 4
         assert transitions != "0s"
     assert_fits_sideways(page, "table")
+
+
+def test_a_later_visit_restores_the_engine_from_the_first_starts_snapshot(
+    phone: Callable[..., Page], app_url: str
+) -> None:
+    page = phone()
+    open_app(page, app_url)
+    assert page.evaluate("document.documentElement.dataset.engineStart") == "scratch"
+    kept_snapshots = (
+        "async () => (await (await caches.open('spades-engine-snapshot')).keys()).length"
+    )
+    for _ in range(WAIT_MS // 200):
+        if page.evaluate(kept_snapshots) == 1:
+            break
+        page.wait_for_timeout(200)
+    assert page.evaluate(kept_snapshots) == 1  # one snapshot, of this build
+    start_game(page, "classic", "easy")
+    take_my_turn(page, my_turn(page))
+    my_turn(page)
+    record = saved_record(page)
+    page.reload()
+    page.wait_for_selector("#hand [data-card]:not([disabled])", timeout=WAIT_MS)
+    assert page.evaluate("document.documentElement.dataset.engineStart") == "snapshot"
+    assert saved_record(page) == record
+    take_my_turn(page, my_turn(page))
+    # Each new game is dealt afresh, though every start restores the same memory.
+    seeds = set()
+    for _ in range(2):
+        new_game_from_the_table(page)
+        touch(page, "[data-testid=start]")
+        page.wait_for_function(
+            "(before) => localStorage.getItem('spades-app.record') !== before",
+            arg=record,
+            timeout=WAIT_MS,
+        )
+        record = saved_record(page)
+        seeds.add(json.loads(record)["seed"])
+        page.reload()
+        page.wait_for_selector("#hand [data-card]", timeout=WAIT_MS)
+    assert len(seeds) == 2

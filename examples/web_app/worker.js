@@ -8,7 +8,8 @@
 // The page sends {id, kind, ...} requests and gets {id, reply} or
 // {id, failure}; the table's messages ({type: "state"} and {type: "error"},
 // as the server would send them), the saved game and how far the start has
-// got ({kind: "progress", step, steps, text}) come unasked.
+// got ({kind: "progress", step, steps, text}) and how it started ({kind:
+// "started", from: "snapshot" or "scratch"}) come unasked.
 "use strict";
 
 importScripts("pyodide/pyodide.js");
@@ -50,7 +51,7 @@ function progress(step, text) {
 // never loads an old one. Later starts restore it and only put the files back
 // (a snapshot holds memory, not the file system). Whatever goes wrong with a
 // snapshot, the engine starts the plain way.
-const SNAPSHOTS = "spades-app-snapshot";
+const SNAPSHOTS = "spades-engine-snapshot"; // not "spades-app-…", which the service worker clears
 
 async function snapshotKey(info) {
   if (!self.caches || !self.crypto || !crypto.subtle) return null;
@@ -99,17 +100,18 @@ async function installFiles(pyodide, build) {
 }
 
 async function boot() {
-  progress(0, "Starting Python (Pyodide)…");
   const info = await text("build-info.json");
   const build = JSON.parse(info);
   const options = { indexURL: new URL("pyodide/", HERE).href, packages: [] };
   const key = await snapshotKey(info);
   const snapshot = key ? await storedSnapshot(key) : null;
+  progress(0, snapshot ? "Restoring the game engine…" : "Starting Python (Pyodide)…");
   let pyodide = null;
   if (snapshot) {
     try {
       pyodide = await loadPyodide({ ...options, _loadSnapshot: snapshot });
-    } catch {
+    } catch (error) {
+      console.warn(`The engine's snapshot could not be restored (${error}): starting afresh.`);
       await dropSnapshots();
     }
   }
@@ -124,9 +126,15 @@ async function boot() {
   } else {
     // The catalogue loads every variant and bot: imported before the snapshot too.
     pyodide.runPython("import sys\nsys.path.insert(0, '/app')\nimport local_table\nlocal_table.catalogue()");
-    if (key) keepSnapshot(key, pyodide.makeMemorySnapshot());
+    // Made now, before any game; kept a little later, so that writing it does
+    // not slow the first game's start.
+    if (key) {
+      const snapshot = pyodide.makeMemorySnapshot();
+      setTimeout(() => keepSnapshot(key, snapshot), 2000);
+    }
   }
   tables = pyodide.pyimport("local_table");
+  self.postMessage({ kind: "started", from: restored ? "snapshot" : "scratch" });
   progress(3, "Ready.");
 }
 

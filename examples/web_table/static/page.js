@@ -1009,8 +1009,14 @@ async function showKept() {
   box.append(element("h2", {}, saves.length === 1 ? "A saved game is kept aside" : `${saves.length} saved games are kept aside`));
   for (const saved of saves) {
     const item = element("div", { class: "kept-save", "data-kept": saved.stamp });
-    const when = new Date(Number(saved.stamp));
-    item.append(element("p", {}, `Saved game from ${when.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" })}: ${saved.reason}`));
+    const when = new Date(Number(saved.stamp)).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" });
+    const words = element("p", {});
+    words.append(
+      element("strong", {}, `The game saved on ${when} could not be opened. `),
+      `${saved.reason[0].toUpperCase()}${saved.reason.slice(1)} `,
+      "It is kept here as it was: export it to keep a copy, or play it on once the app can read it.",
+    );
+    item.append(words);
     const menu = element("div", { class: "menu" });
     const exporting = element("button", { type: "button", class: "secondary", "data-testid": "kept-export" }, "Export it");
     exporting.addEventListener("click", () => download(saved.record ?? ""));
@@ -1035,7 +1041,7 @@ async function showKept() {
       const refusal = await transport.check(saved.record, saved.seating);
       if (refusal === null) {
         resume.hidden = false;
-        item.querySelector("p").textContent = `Saved game from ${when.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" })}: the app can play it on now.`;
+        item.querySelector("p").textContent = `The game saved on ${when} could not be opened before; the app can play it on now.`;
       }
     }).catch(() => {});
   }
@@ -1142,6 +1148,9 @@ async function startApp() {
   transport.connect({
     onMessage,
     onSaved: save,
+    onStarted(from) {
+      document.documentElement.dataset.engineStart = from; // for the curious, and the tests
+    },
     onProgress({ step, steps, text }) {
       engineSteps = step;
       if (step >= 2) engineFilesFetched(); // Pyodide, its library and the wheels are in
@@ -1191,7 +1200,7 @@ async function startApp() {
         return; // its state message shows the table
       } catch (error) {
         wantTable = false;
-        keepAside(saved, `${error.message}.`.replace(/\.\.$/, "."));
+        keepAside(saved, /[.!?]$/.test(error.message) ? error.message : `${error.message}.`);
       }
     } else {
       keepAside(saved, "part of it is missing (its record or who plays each seat).");

@@ -76,7 +76,7 @@ export function workerTransport({ botDelay }) {
   const worker = new Worker("worker.js");
   const pending = new Map();
   let lastId = 0;
-  let handlers = { onMessage() {}, onStatus() {}, onSaved() {}, onProgress() {} };
+  let handlers = { onMessage() {}, onStatus() {}, onSaved() {}, onProgress() {}, onStarted() {} };
 
   worker.addEventListener("message", (event) => {
     const data = event.data;
@@ -91,6 +91,8 @@ export function workerTransport({ botDelay }) {
       handlers.onSaved(data.record, data.seating);
     } else if (data.kind === "progress") {
       handlers.onProgress(data);
+    } else if (data.kind === "started") {
+      handlers.onStarted(data.from);
     }
   });
   worker.addEventListener("error", (event) => {
