@@ -126,12 +126,8 @@ async function boot() {
   } else {
     // The catalogue loads every variant and bot: imported before the snapshot too.
     pyodide.runPython("import sys\nsys.path.insert(0, '/app')\nimport local_table\nlocal_table.catalogue()");
-    // Made now, before any game; kept a little later, so that writing it does
-    // not slow the first game's start.
-    if (key) {
-      const snapshot = pyodide.makeMemorySnapshot();
-      setTimeout(() => keepSnapshot(key, snapshot), 2000);
-    }
+    // Made now, before any game, and written while the game starts.
+    if (key) keepSnapshot(key, pyodide.makeMemorySnapshot());
   }
   tables = pyodide.pyimport("local_table");
   self.postMessage({ kind: "started", from: restored ? "snapshot" : "scratch" });

@@ -342,6 +342,21 @@ function showOptions() {
   }
 }
 
+// The house rules of the last game, back in the sheet (those this build still has).
+function setOptionValues(values) {
+  for (const input of $("options").querySelectorAll("[data-option]")) {
+    const name = input.dataset.option;
+    if (!Object.hasOwn(values, name)) continue;
+    const value = values[name];
+    if (input.dataset.kind === "bool") input.checked = value === true;
+    else if (input.dataset.kind === "choice") input.value = String(value);
+    else if (input.dataset.kind === "int") {
+      const none = document.querySelector(`[data-none-for="${name}"]`);
+      if (value === null || Number.isInteger(value)) setIntValue(input, none, value);
+    } else input.value = JSON.stringify(value);
+  }
+}
+
 function optionOf(name) {
   return chosenVariant().options.find((option) => option.name === name);
 }
@@ -455,6 +470,7 @@ function buildStartPage(keep = currentChoices()) {
   }
   if (keep && typeof keep.coach === "boolean") $("coach-on").checked = keep.coach;
   showOptions();
+  if (keep && keep.variant === chosenVariant().id && keep.options) setOptionValues(keep.options);
   showLevels();
   showTargets(keep && keep.target);
   countChanges();
@@ -859,8 +875,10 @@ function renderHeader(state) {
 function showGameOver(state) {
   const over = $("game-over");
   if (state.phase !== "GAME_OVER") delete over.dataset.dismissed;
+  const was = over.hidden;
   over.hidden = screen !== "table" || state.phase !== "GAME_OVER" || over.dataset.dismissed === "yes";
   $("table-screen").inert = !over.hidden; // a modal: the table behind waits
+  if (was && !over.hidden) $("play-again").focus();
   if (state.phase !== "GAME_OVER") return;
   const won = state.winner && state.seat && teamOf(state.seat) === state.winner;
   const remark = !state.seat ? "" : won ? " — well played!" : " — better luck next time.";
