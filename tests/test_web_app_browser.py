@@ -4,11 +4,13 @@ server. The engine runs in the page's Web Worker under Pyodide; what the page
 shows is checked against the game record it saves in the browser, read back
 here with :func:`spades_core.loads`.
 
-Whole hands are played by clicking on a phone (390×844) and a desktop screen
-(1280×800) with nothing scrolling sideways; a reload in the middle of a trick
-resumes the same position; an exported record replays with ``spades
-replay``; after the first visit the app loads and plays with the network and
-the server gone. Screenshots go to build/test-artifacts/web_app/.
+Whole hands are played by tapping on a phone (390×844, touch) and by clicking
+on a desktop screen (1280×800) with nothing scrolling sideways; a reload in
+the middle of a trick resumes the same position; an exported record replays
+with ``spades replay``; after the first visit the app loads and plays with
+the network and the server gone. Screenshots go to
+build/test-artifacts/web_app/. tests/test_web_app_phone.py holds the phone's
+own checks (levels, saves, touch targets, accessibility, a whole game).
 
 These tests fail (never skip) when the build, Chromium or Playwright is missing.
 """
@@ -22,38 +24,32 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, Page, sync_playwright
 
 import spades_core as sc
-from spades_core.rules.hooks import score_breakdown
-from web_app_support import (
-    ARTEFACTS,
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    DESKTOP,
-    PHONE,
-    built_app,
-    static_server,
+from web_app_browser_support import (
+    WAIT_MS,
+    Session,
+    assert_all_on_the_first_screen,
+    assert_fits_sideways,
+    assert_phase,
+    check_summary,
+    close_sheet,
+    downloaded_text,
+    hand_cards,
+    my_turn,
+    open_app,
+    open_sheet,
+    saved_game,
+    saved_record,
+    shoot,
+    start_game,
+    take_my_turn,
+    touch,
 )
+from web_app_support import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, built_app, static_server
 
 pytestmark = pytest.mark.browser
-
-WAIT_MS = 60_000
-SUIT_ORDER = "SHCD"
-RANKS = "23456789TJQKA"
-SOUTH = sc.Seat.SOUTH
-ON_SCREEN = {
-    "both scores": "[data-testid=scores]",
-    "the turn banner": "[data-testid=turn]",
-    "North": "#seat-top",
-    "East": "#seat-right",
-    "West": "#seat-left",
-    "South": "#seat-bottom",
-    "the trick": "[data-testid=trick]",
-    "the hand": "[data-testid=hand]",
-    "the coach": "[data-testid=coach]",
-}
-"""What must be on the first screen of a phone while you play, by selector."""
 
 
 @pytest.fixture(scope="module")
@@ -73,21 +69,6 @@ def app_url() -> Iterator[str]:
         yield f"{server.url}{app.name}/"
 
 
-class Session:
-    """One browser profile (fresh storage and service workers) and its page."""
-
-    def __init__(self, browser: Browser, viewport: dict[str, int]) -> None:
-        self.viewport = viewport
-        self.context: BrowserContext = browser.new_context(viewport=viewport)  # type: ignore[arg-type]
-        self.page: Page = self.context.new_page()
-        self.problems: list[str] = []
-        self.page.on("pageerror", lambda error: self.problems.append(str(error)))
-
-    def close(self) -> None:
-        self.context.close()
-        assert not self.problems, self.problems
-
-
 @pytest.fixture
 def sessions(browser: Browser) -> Iterator[list[Session]]:
     opened: list[Session] = []
@@ -102,159 +83,12 @@ def session(browser: Browser, sessions: list[Session], viewport: dict[str, int])
     return opened.page
 
 
-def shoot(page: Page, name: str) -> None:
-    ARTEFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTEFACTS / f"{name}.png"))
-
-
-def assert_fits_sideways(page: Page, screen: str) -> None:
-    width, client = page.evaluate(
-        "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
-    )
-    assert width <= client, f"the {screen} scrolls sideways: {width} px wide in {client}"
-
-
-def assert_all_on_the_first_screen(page: Page, viewport: dict[str, int]) -> None:
-    page.evaluate("window.scrollTo(0, 0)")
-    for name, selector in ON_SCREEN.items():
-        box = page.locator(selector).bounding_box()
-        assert box is not None, f"{name} is not shown"
-        inside = (
-            box["x"] >= 0
-            and box["y"] >= 0
-            and box["x"] + box["width"] <= viewport["width"]
-            and box["y"] + box["height"] <= viewport["height"]
-        )
-        assert inside, f"{name} is not on the first screen: {box}"
-
-
-def open_app(page: Page, url: str) -> None:
-    """Open the app (bots act at once) and wait for the engine."""
-    page.goto(url + "?bot-delay=0")
-    page.wait_for_selector(
-        "[data-testid=start]:visible, [data-testid=turn]:visible", timeout=WAIT_MS
-    )
-
-
-def start_game(page: Page, variant: str, level: str = "easy") -> None:
-    page.check(f"[data-variant={variant}]")
-    for seat in "NEW":
-        page.select_option(f"[data-seat={seat}]", level)
-    page.click("[data-testid=start]")
-
-
-def saved_record(page: Page) -> str:
-    record = page.evaluate("localStorage.getItem('spades-app.record')")
-    assert isinstance(record, str), "no game is saved in the browser"
-    return record
-
-
-def saved_game(page: Page) -> sc.Game:
-    """The game the page saved (the worker sends it before the state it shows)."""
-    return sc.loads(saved_record(page))
-
-
-def my_turn(page: Page) -> str:
-    """Wait until South may bid or play, or the hand is scored."""
-    page.wait_for_function(
-        """() => document.querySelector('[data-testid=hand-summary]:not([hidden])')
-              || document.querySelector('[data-bid]:not([disabled])')
-              || document.querySelector('#hand [data-card]:not([disabled])')""",
-        timeout=WAIT_MS,
-    )
-    if page.locator("[data-testid=hand-summary]:not([hidden])").count():
-        return "scored"
-    return "bid" if page.locator("[data-bid]:not([disabled])").count() else "play"
-
-
-def enabled(page: Page, selector: str, attribute: str) -> list[str]:
-    return [
-        str(e.get_attribute(attribute)) for e in page.locator(selector + ":not([disabled])").all()
-    ]
-
-
-def hand_cards(page: Page) -> list[str]:
-    return [
-        str(card.get_attribute("data-card")) for card in page.locator("#hand [data-card]").all()
-    ]
-
-
-def action_text(action: sc.Action) -> str:
-    if isinstance(action, sc.Bid):
-        return str(action.value)
-    assert isinstance(action, sc.Play)
-    return str(action.card)
-
-
-def take_my_turn(page: Page, turn: str) -> None:
-    """Check the screen against the saved game, then click the coach's move."""
-    game = saved_game(page)
-    assert game.to_act is SOUTH
-    view = game.view(SOUTH)
-    assert page.locator("[data-testid=phase]").inner_text() == game.phase.name
-    assert page.locator("[data-testid=turn]").inner_text().startswith("Your turn")
-    cards = hand_cards(page)
-    assert cards == sorted(cards, key=lambda c: (SUIT_ORDER.index(c[1]), -RANKS.index(c[0])))
-    assert set(cards) == {str(card) for card in game.hand(SOUTH)}
-    tip = sc.coach(view)
-    coach = page.locator("[data-testid=coach]").inner_text()
-    assert tip.reason in coach
-    if turn == "bid":
-        assert enabled(page, "[data-bid]", "data-bid") == [str(b) for b in game.legal_bids()]
-        page.click(f"[data-bid='{action_text(tip.action)}']")
-        page.wait_for_selector("[data-bid]:not([disabled])", state="detached", timeout=WAIT_MS)
-    else:
-        legal = set(enabled(page, "#hand [data-card]", "data-card"))
-        plays = [action for action in game.legal_actions() if isinstance(action, sc.Play)]
-        assert legal == {str(play.card) for play in plays}
-        card = action_text(tip.action)
-        page.click(f"#hand [data-card='{card}']")
-        page.wait_for_selector(f"#hand [data-card='{card}']", state="detached", timeout=WAIT_MS)
-
-
-def signed(points: int) -> str:
-    return f"{'+' if points >= 0 else '−'}{abs(points)}"
-
-
-def check_summary(page: Page, game: sc.Game) -> None:
-    """The end-of-hand summary shows the hand the saved game just scored,
-    item by item as the library itemises it."""
-    result = game.hand_results[-1]
-    summary = page.locator("[data-testid=hand-summary]")
-    text = summary.inner_text()
-    assert f"Hand {result.number + 1} scored" in text
-    for seat in sc.Seat:
-        bid = "Nil" if result.bids[seat] == 0 else str(result.bids[seat])
-        assert f"{seat.letter} bid {bid}, won {result.tricks[seat]}" in text
-    breakdown = score_breakdown(game)
-    for team in sc.Team:
-        box = summary.locator(f".team-score[data-team={team.name}]")
-        assert box.locator("h4").inner_text().endswith(signed(result.points[team]))
-        shown = [
-            (line.locator(".label").inner_text(), line.locator("b").inner_text())
-            for line in box.locator("li").all()
-        ]
-        assert shown == [(item.label, signed(item.points)) for item in breakdown.team_items(team)]
-        assert f"bags {breakdown.bags_before[team]} → {result.bags[team]}" in box.inner_text()
-    # The last trick stays on the felt, and in the summary in the order it was played.
-    last = result.played[-1]
-    on_felt = {
-        str(e.get_attribute("data-played")) for e in page.locator("#trick [data-played]").all()
-    }
-    assert on_felt == {str(card) for card in last.cards}
-    in_summary = summary.locator(".mini").all_inner_texts()
-    assert [text.split()[0] for text in in_summary] == [seat.letter for seat, _ in last.plays]
-    scores = page.locator("[data-testid=scores]").inner_text()
-    for team in sc.Team:
-        assert f"{team.name} {result.scores[team]}" in scores
-
-
 @pytest.mark.parametrize(
     ("variant", "viewport"),
     [("mirror", PHONE), ("classic", PHONE), ("mirror", DESKTOP), ("classic", DESKTOP)],
     ids=["mirror-phone", "classic-phone", "mirror-desktop", "classic-desktop"],
 )
-def test_a_whole_hand_is_played_by_clicking_with_nothing_scrolling_sideways(
+def test_a_whole_hand_is_played_by_tapping_with_nothing_scrolling_sideways(
     browser: Browser,
     sessions: list[Session],
     app_url: str,
@@ -285,10 +119,10 @@ def test_a_whole_hand_is_played_by_clicking_with_nothing_scrolling_sideways(
     check_summary(page, game)
     assert_fits_sideways(page, "end-of-hand summary")
     shoot(page, f"{name}-summary")
-    page.click("[data-testid=next-hand]")
+    touch(page, "[data-testid=next-hand]")
     page.wait_for_selector("[data-testid=hand-summary]", state="hidden", timeout=WAIT_MS)
     page.wait_for_function(
-        "() => document.querySelector('[data-testid=phase]').textContent === 'BID'",
+        "() => document.querySelector('[data-testid=phase]').dataset.phase === 'BID'",
         timeout=WAIT_MS,
     )
     assert saved_game(page).hand_number == 1
@@ -319,12 +153,10 @@ def test_a_reload_mid_trick_resumes_the_same_position_and_the_record_exports_and
     assert saved_record(page) == record  # the very same game, resumed
     assert (hand_cards(page), page.locator("#trick").inner_text()) == shown
 
-    with page.expect_download() as download:
-        page.click("[data-testid=export]")
-    exported = tmp_path / download.value.suggested_filename
-    download.value.save_as(exported)
-    assert exported.name.startswith("spades-classic-")
-    assert exported.read_text(encoding="utf-8") == record + "\n"
+    name, text = downloaded_text(page, "[data-testid=export]", tmp_path)
+    exported = tmp_path / name
+    assert name.startswith("spades-classic-")
+    assert text == record + "\n"
     replay = subprocess.run(
         [str(Path(sys.executable).with_name("spades")), "replay", "--json", str(exported)],
         capture_output=True,
@@ -360,8 +192,8 @@ def test_after_the_first_visit_the_app_loads_and_plays_a_hand_with_no_network(
     context = sessions[-1].context
     with static_server(built_app()) as server:
         open_app(page, server.url)
-        # The service worker keeps every file before the engine starts, and controls the page.
-        assert page.evaluate("navigator.serviceWorker.controller !== null")
+        # The service worker keeps every file, then controls the page.
+        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=WAIT_MS)
         start_game(page, "mirror")
         take_my_turn(page, my_turn(page))  # the bid
         take_my_turn(page, my_turn(page))  # a card
@@ -370,7 +202,7 @@ def test_after_the_first_visit_the_app_loads_and_plays_a_hand_with_no_network(
     # The server is gone and the browser is offline: the app comes back from its copy.
     context.set_offline(True)
     page.reload()
-    page.wait_for_selector("[data-testid=turn]:visible", timeout=WAIT_MS)
+    page.wait_for_selector("#hand [data-card]:not([disabled])", timeout=WAIT_MS)
     assert saved_record(page) == record
     while (turn := my_turn(page)) != "scored":
         take_my_turn(page, turn)
@@ -378,22 +210,26 @@ def test_after_the_first_visit_the_app_loads_and_plays_a_hand_with_no_network(
     assert len(game.hand_results) == 1
     check_summary(page, game)
     shoot(page, "offline-summary")
-    page.click("[data-testid=next-hand]")
+    touch(page, "[data-testid=next-hand]")
     page.wait_for_selector("[data-bid]:not([disabled])", timeout=WAIT_MS)
     assert saved_game(page).hand_number == 1
 
 
-def test_a_game_ends_with_its_winner_and_a_new_game_starts_afresh(
+def test_a_game_ends_with_its_winner_and_play_again_starts_afresh(
     browser: Browser, sessions: list[Session], app_url: str
 ) -> None:
     page = session(browser, sessions, PHONE)
     open_app(page, app_url)
-    page.check("[data-variant=whiz]")
+    touch(page, "[data-variant=whiz]")
+    open_sheet(page, "house-rules", "rules-sheet")
     assert page.locator("label[for=option-max_hands]").inner_text() == "Most hands in a game"
+    touch(page, "[data-none-for=max_hands]")  # "no limit" off: a limit of 1
     page.fill("[data-option=max_hands]", "1")
+    close_sheet(page, "rules-done")
+    assert page.locator("[data-testid=house-rules]").inner_text() == "House rules · 1 change"
     start_game(page, "whiz")
-    while my_turn(page) != "scored":
-        take_my_turn(page, my_turn(page))
+    while (turn := my_turn(page)) != "scored":
+        take_my_turn(page, turn)
     game = saved_game(page)
     assert game.is_over
     assert game.rules.max_hands == 1
@@ -402,12 +238,13 @@ def test_a_game_ends_with_its_winner_and_a_new_game_starts_afresh(
     winner = page.locator("#winner").inner_text()
     expected = "A draw" if game.winner is None else f"{game.winner.name} wins"
     assert winner.startswith(expected), (winner, expected)
-    assert page.locator("[data-testid=phase]").inner_text() == "GAME_OVER"
+    assert_phase(page, game)
     assert_fits_sideways(page, "end of the game")
     shoot(page, "game-over")
-    page.click("#play-again")
+    touch(page, "[data-testid=play-again]")
     page.wait_for_selector("[data-testid=start]:visible", timeout=WAIT_MS)
     assert page.evaluate("localStorage.getItem('spades-app.record')") is None
+    assert page.locator("[data-variant=whiz]").is_checked()  # the last game's choices stay
     page.reload()
     page.wait_for_selector("[data-testid=start]:visible", timeout=WAIT_MS)
     assert page.locator("[data-testid=resume]").is_hidden()

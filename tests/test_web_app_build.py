@@ -5,6 +5,7 @@ longer matches its sources is told apart."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import shutil
@@ -53,7 +54,13 @@ def test_the_build_holds_everything_its_page_worker_and_service_worker_load() ->
         for path in app.rglob("*")
         if path.is_file() and path.name != "sw.js"
     )
-    assert kept == ["./", *every_file]
+    assert [file["path"] for file in kept] == ["./", *every_file]
+    # Each file with its size and digest, so the copy is checked to be of this build.
+    assert kept[0] == {"path": "./", "size": (app / "index.html").stat().st_size, "sha256": None}
+    for file in kept[1:]:
+        content = (app / file["path"]).read_bytes()
+        assert file["size"] == len(content)
+        assert file["sha256"] == hashlib.sha256(content).hexdigest()
     assert "__VERSION__" not in service_worker
 
 

@@ -1,7 +1,8 @@
 """The web app's engine under Pyodide, run in Node from the built app's own
 files (tests/pyodide_run.mjs sets it up as the app's worker does): it cannot
-drift from CPython, and a plugin bundled by ``make app PLUGINS=...`` is
-installed, offered and played.
+drift from CPython, neither at a first start nor restored from the memory
+snapshot a later visit starts from, and a plugin bundled by ``make app
+PLUGINS=...`` is installed, offered and played.
 """
 
 from __future__ import annotations
@@ -56,10 +57,13 @@ print(json.dumps({
 """
 
 
-def test_pyodide_plays_the_same_games_as_cpython_byte_for_byte_in_every_variant() -> None:
+@pytest.mark.parametrize("snapshot", [False, True], ids=["first-start", "from-snapshot"])
+def test_pyodide_plays_the_same_games_as_cpython_byte_for_byte_in_every_variant(
+    snapshot: bool,
+) -> None:
     app = built_app()
     in_cpython = run_under_cpython(SELFPLAY)
-    in_pyodide = run_under_pyodide(app, SELFPLAY)
+    in_pyodide = run_under_pyodide(app, SELFPLAY, snapshot=snapshot)
     games = [json.loads(line) for line in in_cpython.splitlines()]
     assert [game["variant"] for game in games] == ["classic"] * 2 + ["mirror"] * 2 + ["whiz"] * 2
     for game in games:  # real games: the hands asked for, played by the rules
@@ -77,6 +81,8 @@ def test_a_plugin_bundled_by_make_app_is_installed_offered_and_played(tmp_path: 
     script = tmp_path / "plugin_check.py"
     script.write_text(PLUGIN_CHECK, encoding="utf-8")
     report = json.loads(run_under_pyodide(app, script))
+    # Restored from a snapshot, the plugin is found again through its entry point.
+    assert json.loads(run_under_pyodide(app, script, snapshot=True))["offered"] == report["offered"]
     assert sorted(report["offered"]) == ["classic", "mirror", "suicide", "whiz"]
     # Loaded through its entry point from the bundled wheel, not from this checkout.
     assert report["loaded_from"] == "spades_variant_suicide"

@@ -13,7 +13,7 @@ import pytest
 
 import spades_core as sc
 import table_protocol as protocol
-from local_table import LocalTable, catalogue, resume_game, start_game
+from local_table import LocalTable, catalogue, resume_game, resume_refusal, start_game
 from spades_core.rules.hooks import score_breakdown
 from web_table_support import assert_nothing_hidden
 
@@ -66,8 +66,9 @@ def test_a_new_game_is_dealt_at_once_and_south_sees_only_what_it_may() -> None:
     assert message["type"] == "state"
     assert message["seat"] == "S"
     assert message["hand"] == [str(card) for card in game.hand(sc.Seat.SOUTH)]
-    assert message["players"]["S"] == {"kind": "you", "online": True}
-    assert message["players"]["N"] == {"kind": "easy", "online": False}
+    assert message["players"]["S"] == {"kind": "you", "online": True, "level": None}
+    assert message["players"]["N"] == {"kind": "easy", "online": False, "level": "Easy"}
+    assert message["coach_on"] is True
     assert message["house_rules"] == ["Points to win: 300"]
     assert message["hand_summary"] is None
     assert_nothing_hidden(message, game, sc.Seat.SOUTH)
@@ -172,7 +173,21 @@ def test_records_and_seatings_the_app_cannot_play_are_refused_with_the_reason() 
         ({"variant": "classic", "players": {"N": "wizard"}}, "got 'wizard'"),
         ({"variant": "classic", "players": {"X": "easy"}}, "seat letter"),
         ({"variant": "classic", "players": {"S": "easy"}}, "South must be 'person'"),
-        ({"variant": "classic", "options": {"target_score": 0}}, "target_score"),
+        (
+            {"variant": "classic", "options": {"target_score": 0}},
+            "Points to win: a whole number from 1 to 1,000,000; 0 is not one.",
+        ),
+        (
+            {"variant": "classic", "options": {"loss_floor": "abc"}},
+            "A team loses at: a whole number from \N{MINUS SIGN}1,000,000 to \N{MINUS SIGN}1"
+            " (or no floor); \N{LEFT DOUBLE QUOTATION MARK}abc\N{RIGHT DOUBLE QUOTATION MARK}"
+            " is not one.",
+        ),
+        (
+            {"variant": "classic", "options": {"break_rule": "never"}},
+            "Spades are broken by: one of",
+        ),
+        ({"variant": "classic", "options": {"no_such_rule": 1}}, "unknown option 'no_such_rule'"),
         ({"variant": "nosuch"}, "not installed"),
     ],
 )
@@ -206,3 +221,88 @@ def test_the_catalogue_labels_every_option_and_choice_for_people() -> None:
 def test_a_plugins_own_option_gets_a_label_from_its_name() -> None:
     assert protocol.option_label("nil_bonus_per_bag") == "Nil bonus per bag"
     assert protocol.option_label("target_score") == "Points to win"
+
+
+def test_the_catalogue_gives_each_option_its_default_and_range_from_the_engines_spec() -> None:
+    offered = json.loads(catalogue())
+    for entry in offered["variants"]:
+        variant = sc.load_variant(entry["id"])
+        assert [option["name"] for option in entry["options"]] == list(variant.option_specs)
+        for option in entry["options"]:
+            spec = variant.option_specs[option["name"]]
+            default = variant.defaults[option["name"]]
+            assert option["default"] == (default.value if hasattr(default, "value") else default)
+            assert option["effect"].endswith(".")
+            assert "None" not in option["effect"] + option["default_text"]
+            if option["kind"] != "int":
+                continue
+            low, high = option["minimum"], option["maximum"]
+            for value in (low, high):
+                assert spec.check(value) == value
+            for value in (low - 1, high + 1):
+                with pytest.raises(sc.RulesError):
+                    spec.check(value)
+            assert option["nullable"] is ("None" in spec.accepts)
+    classic = next(entry for entry in offered["variants"] if entry["id"] == "classic")
+    floor = next(option for option in classic["options"] if option["name"] == "loss_floor")
+    assert (floor["default"], floor["default_text"]) == (-200, "\N{MINUS SIGN}200")
+    assert floor["none_label"] == "no floor"
+    assert offered["record_limit"] == sc.records.MAX_RECORD_SIZE
+
+
+def test_the_levels_are_offered_in_each_variants_words_and_every_bot_stays_available() -> None:
+    offered = {entry["id"]: entry for entry in json.loads(catalogue())["variants"]}
+    words = {
+        name: [(level["word"], level["kind"]) for level in offered[name]["levels"]]
+        for name in offered
+    }
+    assert words["classic"] == [("Easy", "easy"), ("Medium", "normal"), ("Hard", "hard")]
+    assert words["mirror"] == [("Easy", "easy"), ("Normal", "normal")]
+    assert words["whiz"] == [("Easy", "easy"), ("Normal", "normal"), ("Hard", "hard")]
+    for entry in offered.values():
+        assert set(entry["level_words"]) == set(sc.bots.LEVELS)  # one step away: every level
+        assert entry["targets"] == [250, 300, 500]
+    table = started("classic", players={"N": "normal", "E": "hard", "W": "random"})
+    players = state(table)["players"]
+    assert {seat: players[seat]["level"] for seat in "NEW"} == {
+        "N": "Medium",
+        "E": "Hard",
+        "W": "Random",
+    }
+
+
+def test_the_coach_is_switched_during_play_and_the_seating_keeps_it() -> None:
+    table = started("classic", coach=True)
+    while table.bot_due():
+        table.bot_step()
+    assert state(table)["coach"] is not None
+    table.set_coach(False)
+    message = state(table)
+    assert (message["coach"], message["coach_on"]) == (None, False)
+    assert json.loads(table.seating())["coach"] is False
+    resumed = LocalTable.resume(table.record(), table.seating())
+    assert resumed.coach is False
+    table.set_coach(True)
+    assert state(table)["coach"]["action"] in state(table)["legal_actions"]
+    with pytest.raises(protocol.SettingsError, match="true or false"):
+        table.set_coach("yes")  # type: ignore[arg-type]
+
+
+def test_a_save_is_checked_without_being_started() -> None:
+    table = started("mirror")
+    record, seating = table.record(), table.seating()
+    assert resume_refusal(record, seating) is None
+    cut = resume_refusal(record[: len(record) // 2], seating)
+    assert cut is not None
+    assert cut.startswith("this is not a game record this app can play")
+    other = record.replace('"variant":"mirror"', '"variant":"not_bundled"')
+    assert other != record
+    assert "not_bundled" in str(resume_refusal(other, seating))
+    assert "JSON" in str(resume_refusal(record, seating[:-3]))
+
+
+def test_numbers_for_people_have_one_minus_sign() -> None:
+    assert protocol.number_text(-1200) == "\N{MINUS SIGN}1,200"
+    assert protocol.number_text(300) == "300"
+    table = started("classic", options={"loss_floor": -300})
+    assert state(table)["house_rules"] == ["A team loses at: \N{MINUS SIGN}300"]

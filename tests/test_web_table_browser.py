@@ -22,6 +22,7 @@ from playwright.sync_api import Browser, Page, sync_playwright
 from websockets.sync.client import connect
 
 import spades_core as sc
+import table_protocol as protocol
 from web_app_support import CHROMIUM, CHROMIUM_ARGS, PHONE
 from web_table_support import running_server
 
@@ -81,8 +82,10 @@ def open_table(page: Page, url: str, variant: str, players: dict[str, str]) -> A
     page.wait_for_selector("[data-variant]", timeout=WAIT_MS)
     assert_fits_sideways(page, "start page")
     page.check(f"[data-variant={variant}]")
+    page.click("[data-testid=more-levels]")  # the levels seat by seat, friends among them
     for seat, kind in players.items():
-        page.select_option(f"[data-seat={seat}]", kind)
+        page.select_option(f"#players [data-seat={seat}]", kind)
+    page.click("[data-testid=players-done]")
     page.click("[data-testid=start]")
     page.wait_for_url("**/t/*", timeout=WAIT_MS)
     return urlsplit(page.url).path.rsplit("/", 1)[-1]
@@ -122,8 +125,8 @@ def play_first_hand_by_clicking(page: Page, app: Any, table_id: str, name: str) 
         assert_fits_sideways(page, "table")
         game = table.game
         assert game.to_act is sc.Seat.SOUTH
-        assert page.locator("[data-testid=phase]").inner_text() == game.phase.name
-        assert page.locator("[data-testid=coach]").inner_text().startswith("Coach: ")
+        assert page.locator("[data-testid=phase]").get_attribute("data-phase") == game.phase.name
+        assert page.locator("#coach-tip").inner_text().startswith("Coach: ")
         cards = hand_cards(page)
         assert cards == sorted(cards, key=lambda c: (SUIT_ORDER.index(c[1]), -RANKS.index(c[0])))
         assert set(cards) == {str(card) for card in game.hand(sc.Seat.SOUTH)}
@@ -159,7 +162,8 @@ def play_first_hand_by_clicking(page: Page, app: Any, table_id: str, name: str) 
     result = game.hand_results[0]
     scores = page.locator("[data-testid=scores]").inner_text()
     for team in sc.Team:  # the next hand cannot end without South, so these are current
-        assert f"{team.name} {result.scores[team]}" in scores
+        shown = f"{result.scores[team]:,}".replace("-", "\N{MINUS SIGN}")
+        assert f"{team.name} {shown}" in scores
     row = page.locator("#history tr").first.inner_text()
     assert row.split()[0] == "1"
     return game
@@ -183,16 +187,19 @@ def test_a_person_plays_a_whole_mirror_hand_by_clicking(web: tuple[str, Any], pa
     ].count(sc.Suit.SPADES)
 
 
-def test_the_start_page_shows_the_engines_reason_for_a_bad_house_rule(
+def test_the_start_page_explains_a_refused_house_rule_in_words(
     web: tuple[str, Any], page: Page
 ) -> None:
     url, app = web
     page.goto(url + "/")
     page.check("[data-variant=whiz]")
-    target = page.locator("[data-option=target_score]")
-    assert target.input_value() == "500"  # the default is shown
+    assert page.locator("[data-target='500']").is_checked()  # the default is shown
+    page.click("[data-testid=house-rules]")
+    limit = page.locator("[data-option=bag_limit]")
+    assert limit.input_value() == "10"
     assert page.locator("[data-option=whiz_nil_needs_no_ace]").count() == 1
-    target.fill("0")
+    limit.fill("0")
+    page.click("[data-testid=rules-done]")
     page.click("[data-testid=start]")
     error = page.locator("[data-testid=form-error]")
     error.wait_for(timeout=WAIT_MS)
@@ -200,12 +207,15 @@ def test_the_start_page_shows_the_engines_reason_for_a_bad_house_rule(
         "() => document.querySelector('[data-testid=form-error]').textContent !== ''",
         timeout=WAIT_MS,
     )
-    with pytest.raises(sc.RulesError) as refused:
-        sc.new_game("whiz", target_score=0)
-    assert error.inner_text() == str(refused.value)  # the engine's own words
-    assert_fits_sideways(page, "start page with the engine's reason")
+    words = protocol.option_refusal(sc.load_variant("whiz"), "bag_limit", 0)
+    assert words is not None
+    assert error.inner_text() == words  # what the option takes, in the words of the sheet
+    assert_fits_sideways(page, "start page with the reason")
     assert not app.state.tables.by_id
-    target.fill("300")
+    page.click("[data-testid=house-rules]")
+    limit.fill("10")
+    page.click("[data-testid=rules-done]")
+    page.check("[data-target='300']")
     page.click("[data-testid=start]")
     page.wait_for_url("**/t/*", timeout=WAIT_MS)
     page.wait_for_selector("[data-testid=rules]:has-text('Points to win: 300')", timeout=WAIT_MS)
@@ -247,7 +257,9 @@ def test_a_friend_joins_by_link_and_both_see_the_same_table(
         assert friend.locator("[data-invite]").count() == 0
         # Bid in turn from both browsers until play starts.
         while "PLAY" not in (
-            phases := {p.locator("[data-testid=phase]").inner_text() for p in (page, friend)}
+            phases := {
+                p.locator("[data-testid=phase]").get_attribute("data-phase") for p in (page, friend)
+            }
         ):
             assert phases == {"BID"}, phases
             for player in (page, friend):
@@ -261,7 +273,7 @@ def test_a_friend_joins_by_link_and_both_see_the_same_table(
         game = app.state.tables.by_id[table_id].game
         for player in (page, friend):
             player.wait_for_function(
-                "() => document.querySelector('[data-testid=phase]').textContent === 'PLAY'",
+                "() => document.querySelector('[data-testid=phase]').dataset.phase === 'PLAY'",
                 timeout=WAIT_MS,
             )
         for seat in sc.Seat:
@@ -313,10 +325,11 @@ def test_a_spectator_follows_four_bots_to_the_end_of_game_screen(
     assert game.winner is not None
     assert_fits_sideways(page, "end-of-game screen")
     shoot(page, "game-over")
-    assert page.locator("[data-testid=phase]").inner_text() == "GAME_OVER"
+    assert page.locator("[data-testid=phase]").get_attribute("data-phase") == "GAME_OVER"
     assert page.locator("#winner").inner_text() == f"{game.winner.name} wins"
+    ns, ew = (f"{game.scores[team]:,}".replace("-", "\N{MINUS SIGN}") for team in sc.Team)
     assert page.locator("#final-scores").inner_text() == (
-        f"Final score: NS {game.scores[sc.Team.NS]}, EW {game.scores[sc.Team.EW]} "
+        f"Final score: NS {ns}, EW {ew} "
         f"after {len(game.hand_results)} hand{'' if len(game.hand_results) == 1 else 's'}."
     )
     assert page.locator("#history tr").count() == len(game.hand_results)
@@ -355,7 +368,7 @@ def test_a_spectator_page_refused_for_want_of_room_tries_again_and_gets_in(
     )
     page.wait_for_function(
         "() => ['BID', 'PLAY', 'DEAL', 'GAME_OVER'].includes("
-        "document.querySelector('[data-testid=phase]').textContent)",
+        "document.querySelector('[data-testid=phase]').dataset.phase)",
         timeout=WAIT_MS,
     )
     assert page.locator("#hand [data-card]").count() == 0

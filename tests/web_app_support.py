@@ -123,11 +123,15 @@ def static_server(directory: Path) -> Iterator[StaticServer]:
         server.stop()
 
 
-def run_under_pyodide(app: Path, script: Path, *args: str, timeout: float = 600) -> str:
+def run_under_pyodide(
+    app: Path, script: Path, *args: str, snapshot: bool = False, timeout: float = 600
+) -> str:
     """What ``script`` prints when run by Pyodide in Node, set up as the app's
-    worker sets itself up (tests/pyodide_run.mjs)."""
+    worker sets itself up (tests/pyodide_run.mjs); with ``snapshot``, as at a
+    later visit, in an interpreter restored from a first start's memory snapshot."""
+    mode = ["--snapshot"] if snapshot else []
     result = subprocess.run(
-        [NODE, str(ROOT / "tests" / "pyodide_run.mjs"), str(app), str(script), *args],
+        [NODE, str(ROOT / "tests" / "pyodide_run.mjs"), *mode, str(app), str(script), *args],
         capture_output=True,
         text=True,
         timeout=timeout,

@@ -18,7 +18,8 @@ serves it and, after the first visit, the browser needs no server at all:
 * ``python/``: the table's protocol (``table_protocol.py``, which the
   server runs too) and the app's table (``local_table.py``);
 * ``worker.js``, ``sw.js`` (the service worker, with the list of files to
-  keep offline), ``manifest.webmanifest`` and the icons;
+  keep offline, each with its size and SHA-256), ``manifest.webmanifest``
+  and the icons;
 * ``build-info.json``: the wheels and modules the worker loads, and a hash of
   every input, so a test can tell a build that no longer matches its sources.
 
@@ -152,7 +153,8 @@ def _wheels(into: Path, plugins: Sequence[Path]) -> list[str]:
 
 
 def _service_worker(out: Path) -> str:
-    """sw.js with the files to keep and a version that changes with any of them."""
+    """sw.js with the files to keep (each with its size and SHA-256, so the
+    copy can be checked) and a version that changes with any of them."""
     files = sorted(
         path.relative_to(out).as_posix()
         for path in out.rglob("*")
@@ -165,8 +167,18 @@ def _service_worker(out: Path) -> str:
     for mark in ("__VERSION__", "__FILES__"):
         if mark not in template:
             raise BuildError(f"sw.js lacks {mark}")
+    # The page's own address is whatever the server answers for the folder;
+    # its bytes are kept as they come (index.html is checked under its name).
+    page = {"path": "./", "size": (out / "index.html").stat().st_size, "sha256": None}
+    listed = [
+        page,
+        *(
+            {"path": name, "size": (out / name).stat().st_size, "sha256": _digest(out / name)}
+            for name in files
+        ),
+    ]
     return template.replace("__VERSION__", version.hexdigest()[:16]).replace(
-        "__FILES__", json.dumps(["./", *files])
+        "__FILES__", json.dumps(listed)
     )
 
 

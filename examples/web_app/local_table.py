@@ -19,7 +19,7 @@ from typing import Any, Final
 import spades_core as sc
 import table_protocol as protocol
 
-__all__ = ["LocalTable", "catalogue", "resume_game", "start_game"]
+__all__ = ["LocalTable", "catalogue", "resume_game", "resume_refusal", "start_game"]
 
 YOU: Final = protocol.HOST_SEAT
 
@@ -115,6 +115,13 @@ class LocalTable:
         bot = self.bots[seat]
         self.game = self.game.apply(bot.choose(self.game.view(seat)), seat=seat)
 
+    def set_coach(self, on: bool) -> None:
+        """Switch the coach's tips on or off, from the next state on (and in
+        :meth:`seating`, so a resumed game keeps the choice)."""
+        if type(on) is not bool:
+            raise protocol.SettingsError(f"coach must be true or false; got {on!r}")
+        self.coach = on
+
     # -- what the page is told -----------------------------------------------------------
 
     def state(self) -> str:
@@ -159,6 +166,14 @@ def resume_game(record: str, seating: str) -> LocalTable | str:
         return LocalTable.resume(record, seating)
     except protocol.SettingsError as error:
         return str(error)
+
+
+def resume_refusal(record: str, seating: str) -> str | None:
+    """Why a saved ``record`` and ``seating`` cannot be played on, or ``None``
+    when they can (:meth:`LocalTable.resume`, nothing started): the page asks
+    this of a save it keeps aside, to offer it back once it is readable."""
+    made = resume_game(record, seating)
+    return made if isinstance(made, str) else None
 
 
 def _fresh(game: sc.Game) -> bool:

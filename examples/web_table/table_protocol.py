@@ -18,7 +18,12 @@ view and the table's facts) after every change, or ``{"type": "error",
 
 Opening a table takes the start page's settings (:func:`read_settings`),
 chosen from :func:`catalogue`: every installed variant with its options
-(labelled for people), and the bot levels.
+(named and explained for people, with their defaults and ranges as the
+engine's option specs give them), the opponents' levels in the variant's own
+words, and every bot level.
+
+Numbers shown to people are written with the minus sign U+2212 (``−200``),
+as the page writes them too.
 """
 
 from __future__ import annotations
@@ -26,12 +31,14 @@ from __future__ import annotations
 import enum
 import json
 import logging
+import re
 import secrets
 from collections.abc import Collection, Mapping
 from typing import Any, Final
 
 import spades_core as sc
 from spades_core.errors import brief
+from spades_core.options import OptionSpec
 from spades_core.players import PlayerError, check_human_table
 from spades_core.scoring import score_breakdown
 
@@ -43,8 +50,11 @@ __all__ = [
     "SettingsError",
     "TableSettings",
     "catalogue",
+    "level_word",
     "make_bots",
     "next_hand_refusal",
+    "number_text",
+    "option_refusal",
     "read_message",
     "read_settings",
     "seat_players",
@@ -95,6 +105,45 @@ CHOICE_LABELS: Final = {
 }
 """Words for people for the standard options' choices."""
 
+OPTION_EFFECTS: Final = {
+    "target_score": "The first team to reach this score wins the game.",
+    "loss_floor": "A team whose score falls this low loses the game at once.",
+    "nil_value": "What a Nil bid wins when it is made, and loses when it is broken.",
+    "nil_tricks": "What the tricks taken by a player who bid Nil count for.",
+    "double_nil": "How a hand is scored when both partners bid Nil.",
+    "bag_limit": "A team that has collected this many bags loses the bag penalty.",
+    "bag_penalty": "The points a team loses when its bags reach the limit.",
+    "bag_overflow": "What becomes of the bags past the limit.",
+    "break_rule": "What has to happen before spades may be led.",
+    "first_lead": "Who leads the first trick of each hand.",
+    "max_team_bid": "The most two partners may bid between them.",
+    "whiz_nil_needs_no_ace": "A player holding the ace of spades may not bid Nil.",
+    "max_hands": "The game ends after this many hands; the higher score wins.",
+}
+"""What each standard option does, in a line for people; a plugin's own
+option is explained by its spec's summary."""
+
+NONE_WORDS: Final = {
+    "loss_floor": "no floor",
+    "bag_limit": "no bag penalty",
+    "max_team_bid": "no cap",
+    "max_hands": "no limit",
+}
+"""What leaving a standard option empty (``None``) means, in words."""
+
+LEVEL_WORDS: Final = {
+    "classic": (("Easy", "easy"), ("Medium", "normal"), ("Hard", "hard")),
+    "mirror": (("Easy", "easy"), ("Normal", "normal")),
+}
+"""The opponents' levels each variant's description offers, in its words,
+each with the registered bot level that plays it (Classic's *medium* is the
+normal bot). A variant not listed offers its easy, normal and hard bots by
+those names; every registered level stays one step away on the start page."""
+
+TARGETS: Final = (250, 300, 500)
+"""The winning scores the start page offers at a tap (with the variant's
+default, when it is another); the house-rule sheet takes any other."""
+
 SEAT_NAMES: Final = {sc.Seat.NORTH: "North", sc.Seat.EAST: "East", sc.Seat.WEST: "West"}
 _log = logging.getLogger("web_table")
 
@@ -120,14 +169,113 @@ def _choice_label(value: str) -> str:
     return CHOICE_LABELS.get(value) or value.replace("_", " ")
 
 
-def _option_json(name: str, accepts: str, default: object, summary: str) -> dict[str, Any]:
-    """One option for the start page's form: how to edit it, and its default."""
+def number_text(number: int) -> str:
+    """A whole number for people: thousands separated, and the minus sign
+    U+2212 (``−1,000``)."""
+    return f"{number:,}".replace("-", "\N{MINUS SIGN}")
+
+
+_RANGE: Final = re.compile(r"a whole number from (-?[\d,]+) to (-?[\d,]+)(, or None)?")
+
+
+def _int_range(spec: OptionSpec[Any]) -> tuple[int, int, bool] | None:
+    """The lowest and highest whole number ``spec`` accepts and whether it
+    accepts ``None``, read from its description and confirmed by the spec
+    itself (``None`` when they cannot be told)."""
+    found = _RANGE.fullmatch(spec.accepts)
+    if found is None:
+        return None
+    low, high = (int(part.replace(",", "")) for part in found.group(1, 2))
+    nullable = found.group(3) is not None
+
+    def takes(value: object) -> bool:
+        try:
+            spec.check(value)
+        except sc.SpadesError:
+            return False
+        return True
+
+    confirmed = (
+        takes(low) and takes(high) and not takes(low - 1) and not takes(high + 1)
+    ) and takes(None) is nullable
+    return (low, high, nullable) if confirmed else None
+
+
+def _none_words(name: str) -> str:
+    return NONE_WORDS.get(name, "none")
+
+
+def _effect(name: str, summary: str) -> str:
+    if name in OPTION_EFFECTS:
+        return OPTION_EFFECTS[name]
+    text = summary.strip()
+    return (text[:1].upper() + text[1:]).rstrip(".") + "." if text else ""
+
+
+def _option_value_text(name: str, value: object) -> str:
+    """An option's value in words: a number, yes or no, a choice's words, or
+    what having none means."""
+    if value is None:
+        return _none_words(name)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, enum.Enum):
+        value = value.value
+    if isinstance(value, int):
+        return number_text(value)
+    if isinstance(value, str):
+        return _choice_label(value)
+    return json.dumps(value)
+
+
+def _accepts_words(name: str, spec: OptionSpec[Any]) -> str:
+    """What an option accepts, in words for people."""
+    bounds = _int_range(spec)
+    if bounds is not None:
+        low, high, nullable = bounds
+        words = f"a whole number from {number_text(low)} to {number_text(high)}"
+        return words + (f" (or {_none_words(name)})" if nullable else "")
+    if spec.values is not None and all(isinstance(value, str) for value in spec.values):
+        quoted = [_quoted(_choice_label(str(value))) for value in spec.values]
+        return "one of " + (", ".join(quoted[:-1]) + " or " if len(quoted) > 1 else "") + quoted[-1]
+    if spec.values == (False, True):
+        return "yes or no"
+    return spec.accepts
+
+
+def _quoted(text: str) -> str:
+    return f"\N{LEFT DOUBLE QUOTATION MARK}{text}\N{RIGHT DOUBLE QUOTATION MARK}"
+
+
+def option_refusal(variant: sc.Variant, name: str, value: object) -> str | None:
+    """Why ``variant``'s option ``name`` refuses ``value``, in words for people
+    (what it takes, and the value given); ``None`` when the option takes it."""
+    spec = variant.option_specs[name]
+    try:
+        spec.check(value)
+    except sc.SpadesError:
+        shown = number_text(value) if type(value) is int else brief(value)
+        if isinstance(value, str):
+            shown = _quoted(value if len(value) <= 40 else value[:39] + "…")
+        return f"{option_label(name)}: {_accepts_words(name, spec)}; {shown} is not one."
+    return None
+
+
+def _option_json(variant: sc.Variant, name: str) -> dict[str, Any]:
+    """One option for the start page's form: its name and effect in words,
+    how to edit it, its default and what it accepts, from the engine's spec."""
+    spec = variant.option_specs[name]
+    default = variant.defaults[name]
     entry: dict[str, Any] = {
         "name": name,
         "label": option_label(name),
-        "accepts": accepts,
-        "summary": summary,
+        "accepts": spec.accepts,
+        "accepts_words": _accepts_words(name, spec),
+        "summary": spec.summary,
+        "effect": _effect(name, spec.summary),
+        "default_text": _option_value_text(name, default),
     }
+    bounds = _int_range(spec)
     if isinstance(default, bool):
         entry.update(kind="bool", default=default)
     elif isinstance(default, enum.Enum):
@@ -138,11 +286,46 @@ def _option_json(name: str, accepts: str, default: object, summary: str) -> dict
             choices=choices,
             choice_labels={choice: _choice_label(choice) for choice in choices},
         )
-    elif isinstance(default, int) or (default is None and "whole number" in accepts):
-        entry.update(kind="int", default=default, nullable="None" in accepts)
+    elif bounds is not None:
+        low, high, nullable = bounds
+        entry.update(kind="int", default=default, minimum=low, maximum=high, nullable=nullable)
+        if nullable:
+            entry["none_label"] = _none_words(name)
     else:
         entry.update(kind="json", default=default)
     return entry
+
+
+def level_word(variant_id: str, level: str) -> str:
+    """A bot level in ``variant_id``'s words (Classic calls its normal bot
+    *Medium*), or the level's own name."""
+    for word, kind in LEVEL_WORDS.get(variant_id, ()):
+        if kind == level:
+            return word
+    return level.capitalize()
+
+
+def _levels_json(variant_id: str) -> list[dict[str, str]]:
+    """The levels offered at a tap for ``variant_id``: its words, and the bot each stands for."""
+    offered = LEVEL_WORDS.get(
+        variant_id, tuple((kind.capitalize(), kind) for kind in ("easy", "normal", "hard"))
+    )
+    return [{"word": word, "kind": kind} for word, kind in offered if kind in sc.bots.LEVELS]
+
+
+def _targets(variant: sc.Variant) -> list[int]:
+    """The winning scores offered at a tap: :data:`TARGETS` that the variant
+    takes, and its default."""
+    if "target_score" not in variant.option_specs:
+        return []
+    spec = variant.option_specs["target_score"]
+    offered = {variant.defaults["target_score"]}
+    for target in TARGETS:
+        try:
+            offered.add(spec.check(target))
+        except sc.SpadesError:
+            continue
+    return sorted(value for value in offered if type(value) is int)
 
 
 def _first_line(text: str | None) -> str:
@@ -187,7 +370,10 @@ def catalogue(*, friends: bool, variant_ids: Collection[str] | None = None) -> d
             "title": variant.title,
             "brief": briefs[variant.id],
             "summary": variant.summary,
-            "options": [_option_json(*row) for row in variant.option_table()],
+            "options": [_option_json(variant, name) for name in variant.option_specs],
+            "levels": _levels_json(variant.id),
+            "level_words": {level: level_word(variant.id, level) for level in sc.bots.LEVELS},
+            "targets": _targets(variant),
         }
         for variant in installed
     ]
@@ -211,6 +397,7 @@ def catalogue(*, friends: bool, variant_ids: Collection[str] | None = None) -> d
         "default_player": default,
         "seats": {seat.letter: name for seat, name in SEAT_NAMES.items()},
         "host_seat": HOST_SEAT.letter,
+        "record_limit": sc.records.MAX_RECORD_SIZE,
     }
 
 
@@ -302,7 +489,11 @@ def read_settings(body: object, *, friends: bool) -> TableSettings:
         raise SettingsError(f"coach must be true or false; got {brief(coach_on)}")
     try:
         variant = sc.load_variant(variant_id)
-        variant.rules(**options)  # the engine names any unknown option or bad value
+        for name, value in options.items():
+            refusal = option_refusal(variant, name, value) if name in variant.option_specs else None
+            if refusal is not None:
+                raise SettingsError(refusal)
+        variant.rules(**options)  # the engine names an unknown option or a refused combination
         game = sc.new_game(variant, **options)
     except sc.SpadesError as error:
         raise SettingsError(str(error)) from None
@@ -393,22 +584,10 @@ def _last_trick(view: sc.views.View) -> dict[str, Any] | None:
     return None
 
 
-def _value_text(value: object) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, int):
-        return f"{value:,}"
-    if isinstance(value, str):
-        return _choice_label(value)
-    return json.dumps(value)
-
-
 def _house_rules(view: sc.views.View) -> list[str]:
     """The options this game changed from its variant's defaults, for people."""
     return [
-        f"{option_label(name)}: {_value_text(value)}"
+        f"{option_label(name)}: {_option_value_text(name, value)}"
         for name, value in view.rules.overrides_json().items()
     ]
 
@@ -455,9 +634,13 @@ def state_message(
         other.letter: {
             "kind": YOU if other == seat else players[other],
             "online": other in online,
+            "level": None
+            if other == seat or players[other] == PERSON
+            else level_word(view.variant.id, players[other]),
         }
         for other in sc.Seat
     }
+    state["coach_on"] = coach_on
     # The variant's own sentence on what limits the bid (None: every bid is open).
     state["bid_note"] = view.explain_bids()
     state["coach"] = None

@@ -7,7 +7,9 @@
 //
 // A transport has catalogue() (what a game may be started with), open(settings)
 // (start one), connect(handlers) and send(message); the worker's also has
-// resume(record, seating).
+// resume(record, seating), check(record, seating) (the reason a save cannot be
+// played on, or null) and setCoach(on), and reports how far its start has got
+// to handlers.onProgress.
 
 export class Refusal extends Error {}
 
@@ -74,7 +76,7 @@ export function workerTransport({ botDelay }) {
   const worker = new Worker("worker.js");
   const pending = new Map();
   let lastId = 0;
-  let handlers = { onMessage() {}, onStatus() {}, onSaved() {} };
+  let handlers = { onMessage() {}, onStatus() {}, onSaved() {}, onProgress() {}, onStarted() {} };
 
   worker.addEventListener("message", (event) => {
     const data = event.data;
@@ -87,6 +89,10 @@ export function workerTransport({ botDelay }) {
       handlers.onMessage(data.message);
     } else if (data.kind === "saved") {
       handlers.onSaved(data.record, data.seating);
+    } else if (data.kind === "progress") {
+      handlers.onProgress(data);
+    } else if (data.kind === "started") {
+      handlers.onStarted(data.from);
     }
   });
   worker.addEventListener("error", (event) => {
@@ -124,6 +130,12 @@ export function workerTransport({ botDelay }) {
     },
     resume(record, seating) {
       return started(request("resume", { record, seating }));
+    },
+    async check(record, seating) {
+      return (await request("check", { record, seating })).refusal;
+    },
+    setCoach(on) {
+      return started(request("coach", { on }));
     },
     connect(given) {
       handlers = { ...handlers, ...given };
