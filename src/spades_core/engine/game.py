@@ -523,6 +523,11 @@ def apply(game: Game, action: object, seat: object = None) -> Game:
         if kind is Play:
             if game.phase is _PLAY:
                 card = action.card.id  # type: ignore[attr-defined]
+                # A pre-built play among the legal actions is legal, found by
+                # identity (a loop asking for legal_actions() has them already).
+                for candidate in game._legal:
+                    if candidate is action:
+                        return play_unchecked(game, card)
                 if legal_play_mask(game) >> card & 1:
                     return play_unchecked(game, card)
         elif kind is Bid:
