@@ -756,7 +756,7 @@ function renderCoach(state) {
   // The web app switches the engine's coach; at the multiplayer table the
   // coach is the table's setting, and the switch only hides its tips here.
   const local = transport.kind !== "worker";
-  $("coach").hidden = local && !state.coach_on;
+  $("coach").hidden = !state.seat || (local && !state.coach_on); // a spectator gets no tips
   toggle.checked = local ? state.coach_on !== false && stored("spades-table.coach-hidden") !== "yes" : state.coach_on !== false;
   toggle.disabled = !live && !local;
   const tip = $("coach-tip");
