@@ -363,6 +363,52 @@ def test_a_damaged_save_is_kept_aside_reported_in_words_and_exported_as_it_was(
     assert kept(page) == {}
 
 
+FILL_STORAGE = """() => {
+  // Fill this origin's localStorage until it takes no more.
+  let chunk = "x".repeat(1 << 20);
+  for (let i = 0; chunk.length > 0; ) {
+    try {
+      localStorage.setItem(`filler.${i}`, chunk);
+      i += 1;
+    } catch {
+      chunk = chunk.slice(0, Math.floor(chunk.length / 2));
+    }
+  }
+}"""
+
+
+def test_a_damaged_save_with_no_room_to_keep_it_aside_blocks_a_new_game_until_exported(
+    phone: Callable[..., Page], app_url: str, tmp_path: Path
+) -> None:
+    page = phone()
+    record, _ = a_saved_game(page, app_url)
+    cut = record[: len(record) // 2]
+    page.evaluate("(cut) => localStorage.setItem('spades-app.record', cut)", cut)
+    page.evaluate(FILL_STORAGE)
+    page.reload()
+    page.wait_for_selector("[data-testid=kept]:visible", timeout=WAIT_MS)
+    words = page.locator("[data-testid=kept]").inner_text()
+    assert "no room to keep the saved game aside" in words
+    assert kept(page) == {}  # nothing could be copied: it stays where it was
+    touch(page, "[data-testid=start]")
+    error = page.locator("[data-testid=form-error]")
+    error.wait_for(timeout=WAIT_MS)
+    assert "export it or discard it first" in error.inner_text()
+    assert saved_record(page) == cut  # not overwritten
+    _, text = downloaded_text(page, "[data-testid=kept-export]", tmp_path)
+    assert text == cut + "\n"
+    touch(page, "[data-testid=kept-discard]")
+    touch(page, "[data-testid=kept-discard]")
+    page.wait_for_selector("[data-testid=kept]", state="hidden", timeout=WAIT_MS)
+    page.evaluate(
+        "() => Object.keys(localStorage).filter((k) => k.startsWith('filler.'))"
+        ".forEach((k) => localStorage.removeItem(k))"
+    )
+    start_game(page, "classic", "easy")
+    my_turn(page)
+    assert saved_game(page).variant.id == "classic"
+
+
 def test_a_save_kept_aside_is_offered_back_once_the_app_can_read_it(
     phone: Callable[..., Page], app_url: str
 ) -> None:

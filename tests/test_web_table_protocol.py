@@ -304,7 +304,7 @@ def test_strangers_and_spectators_cannot_act(client: TestClient) -> None:
             assert message["hand"] == []
             assert "invites" not in message
         assert message["bids"]["S"] is not None  # South's bot bid
-        assert message["players"]["S"] == {"kind": "easy", "online": False}
+        assert message["players"]["S"] == {"kind": "easy", "online": False, "level": "Easy"}
 
 
 def east_actions(game: sc.Game) -> int:
@@ -463,8 +463,8 @@ def test_the_start_page_offers_every_installed_variant_with_its_options(
     ("settings", "words"),
     [
         ({"variant": "nosuch"}, "variant 'nosuch' is not installed"),
-        ({"variant": "classic", "options": {"target_score": "x"}}, "target_score"),
-        ({"variant": "classic", "options": {"target_score": 0}}, "target_score"),
+        ({"variant": "classic", "options": {"target_score": "x"}}, "Points to win: a whole number"),
+        ({"variant": "classic", "options": {"target_score": 0}}, "0 is not one"),
         ({"variant": "classic", "options": {"seed": 1}}, "unknown option 'seed'"),
         ({"variant": "mirror", "options": {"max_team_bid": 9}}, "does not apply"),
         ({"variant": "classic", "options": []}, "options must be a JSON object"),

@@ -506,6 +506,7 @@ function refused(error) {
 async function startGame(event) {
   event.preventDefault();
   $("form-error").textContent = "";
+  if (blockedByStuck()) return;
   const settings = formSettings();
   if (transport.kind === "worker") {
     store(STORE.settings, JSON.stringify({ ...currentChoices(), options: settings.options }));
@@ -756,7 +757,7 @@ function renderCoach(state) {
   // The web app switches the engine's coach; at the multiplayer table the
   // coach is the table's setting, and the switch only hides its tips here.
   const local = transport.kind !== "worker";
-  $("coach").hidden = local && !state.coach_on;
+  $("coach").hidden = !state.seat || (local && !state.coach_on); // a spectator gets no tips
   toggle.checked = local ? state.coach_on !== false && stored("spades-table.coach-hidden") !== "yes" : state.coach_on !== false;
   toggle.disabled = !live && !local;
   const tip = $("coach-tip");
@@ -963,15 +964,32 @@ function save(record, seating) {
 }
 
 // A save that cannot be played on is moved aside as it is, never overwritten.
+// When the browser has no room for the copy, it stays where it is (`stuck`),
+// is offered like the others, and no game may start over it until it is
+// exported or discarded.
+let stuck = null;
+
 function keepAside(saved, reason) {
   const stamp = `${Date.now()}`;
-  const ok = store(`${KEPT}${stamp}.record`, saved.record ?? "")
-    && store(`${KEPT}${stamp}.seating`, saved.seating ?? "")
-    && store(`${KEPT}${stamp}.reason`, reason);
-  if (!ok) return false; // it stays where it is, and is offered from there
+  const parts = { record: saved.record ?? "", seating: saved.seating ?? "", reason };
+  const ok = Object.entries(parts).every(([part, value]) => store(`${KEPT}${stamp}.${part}`, value));
+  if (!ok) {
+    for (const part of Object.keys(parts)) unstore(`${KEPT}${stamp}.${part}`);
+    stuck = { stamp: null, ...parts };
+    return false;
+  }
   unstore(STORE.record);
   unstore(STORE.seating);
   unstore(STORE.view);
+  return true;
+}
+
+const STUCK_WORDS = "This browser has no room to keep the saved game aside, so a new game would "
+  + "overwrite it: export it or discard it first.";
+
+function blockedByStuck() {
+  if (!stuck) return false;
+  $("form-error").textContent = STUCK_WORDS;
   return true;
 }
 
@@ -986,12 +1004,13 @@ function keptSaves() {
   } catch {
     return [];
   }
-  return [...stamps].sort().map((stamp) => ({
+  const kept = [...stamps].sort().map((stamp) => ({
     stamp,
     record: stored(`${KEPT}${stamp}.record`),
     seating: stored(`${KEPT}${stamp}.seating`),
     reason: stored(`${KEPT}${stamp}.reason`) || "it could not be read",
   }));
+  return stuck ? [stuck, ...kept] : kept;
 }
 
 function download(text, variantHint) {
@@ -1026,13 +1045,17 @@ async function showKept() {
   if (!saves.length) return;
   box.append(element("h2", {}, saves.length === 1 ? "A saved game is kept aside" : `${saves.length} saved games are kept aside`));
   for (const saved of saves) {
-    const item = element("div", { class: "kept-save", "data-kept": saved.stamp });
-    const when = new Date(Number(saved.stamp)).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" });
+    const item = element("div", { class: "kept-save", "data-kept": saved.stamp ?? "here" });
+    const when = saved.stamp === null
+      ? "last"
+      : `on ${new Date(Number(saved.stamp)).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" })}`;
     const words = element("p", {});
     words.append(
-      element("strong", {}, `The game saved on ${when} could not be opened. `),
+      element("strong", {}, `The game saved ${when} could not be opened. `),
       `${saved.reason[0].toUpperCase()}${saved.reason.slice(1)} `,
-      "It is kept here as it was: export it to keep a copy, or play it on once the app can read it.",
+      saved.stamp === null
+        ? STUCK_WORDS
+        : "It is kept here as it was: export it to keep a copy, or play it on once the app can read it.",
     );
     item.append(words);
     const menu = element("div", { class: "menu" });
@@ -1047,6 +1070,13 @@ async function showKept() {
         discard.textContent = "Discard for good";
         return;
       }
+      if (saved.stamp === null) {
+        unstore(STORE.record);
+        unstore(STORE.seating);
+        unstore(STORE.view);
+        stuck = null;
+        $("form-error").textContent = "";
+      }
       for (const part of ["record", "seating", "reason"]) unstore(`${KEPT}${saved.stamp}.${part}`);
       showKept();
     });
@@ -1055,7 +1085,7 @@ async function showKept() {
     box.append(item);
     // Readable again (the app now has the variant it needs)? Then offer it.
     engineReady.then(async () => {
-      if (saved.record === null || saved.seating === null) return;
+      if (saved.stamp === null || saved.record === null || saved.seating === null) return;
       const refusal = await transport.check(saved.record, saved.seating);
       if (refusal === null) {
         resume.hidden = false;
@@ -1067,6 +1097,7 @@ async function showKept() {
 
 async function resumeKept(saved) {
   $("form-error").textContent = "";
+  if (blockedByStuck()) return;
   wantTable = true;
   try {
     await transport.resume(saved.record, saved.seating);
@@ -1084,6 +1115,7 @@ async function importRecord(event) {
   event.target.value = "";
   if (!file) return;
   $("form-error").textContent = "";
+  if (blockedByStuck()) return;
   // Refused by its size before a byte of it is read.
   if (file.size > catalogue.record_limit) {
     $("form-error").textContent = `This file is ${sizeText(file.size)}; a game record is at most ${sizeText(catalogue.record_limit)}, so it was not read.`;
