@@ -384,7 +384,7 @@ def test_sockets_are_capped_per_client_and_server_wide_and_a_seat_still_gets_in(
                 assert "busy" in message["message"]
 
 
-def test_connections_past_the_limits_are_closed_as_soon_as_accepted(
+def test_connections_past_the_limits_close_the_oldest_of_the_busiest_addresses(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(server.Limits, "connections", 40, raising=False)

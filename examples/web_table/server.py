@@ -509,10 +509,12 @@ class RecordSaver:
                 if not pending.urgent:
                     _log.error("table %s not saved: %s", table_id, str(failed)[:200])
             for done in pending.waiting:
-                if error is None:
-                    done.set_result(None)
-                else:
-                    done.set_exception(error)
+                # One whose waiter was cancelled (a table stopping) is done already.
+                with contextlib.suppress(concurrent.futures.InvalidStateError):
+                    if error is None:
+                        done.set_result(None)
+                    else:
+                        done.set_exception(error)
             with self._ready:
                 self._writing.discard(table_id)
                 later = self._pending.get(table_id)
