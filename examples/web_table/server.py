@@ -1057,7 +1057,10 @@ class Tables:
         """Store and start a new table, for which :meth:`reserve` made room."""
         try:
             table_id = secrets.token_urlsafe(9)
-            written = self.workers.saves.save(self.store, table_id, game=game, seating=seating)
+            # Someone waits for the table's link: written by the urgent writers.
+            written = self.workers.saves.save(
+                self.store, table_id, game=game, seating=seating, urgent=True
+            )
             await self.workers.saves.wait(written)
             table = Table(table_id, game, seating, self.store, self.bot_delay, self.workers)
             self.by_id[table_id] = table
