@@ -509,10 +509,12 @@ class RecordSaver:
                 if not pending.urgent:
                     _log.error("table %s not saved: %s", table_id, str(failed)[:200])
             for done in pending.waiting:
-                if error is None:
-                    done.set_result(None)
-                else:
-                    done.set_exception(error)
+                # One whose waiter was cancelled (a table stopping) is done already.
+                with contextlib.suppress(concurrent.futures.InvalidStateError):
+                    if error is None:
+                        done.set_result(None)
+                    else:
+                        done.set_exception(error)
             with self._ready:
                 self._writing.discard(table_id)
                 later = self._pending.get(table_id)
@@ -1055,7 +1057,10 @@ class Tables:
         """Store and start a new table, for which :meth:`reserve` made room."""
         try:
             table_id = secrets.token_urlsafe(9)
-            written = self.workers.saves.save(self.store, table_id, game=game, seating=seating)
+            # Someone waits for the table's link: written by the urgent writers.
+            written = self.workers.saves.save(
+                self.store, table_id, game=game, seating=seating, urgent=True
+            )
             await self.workers.saves.wait(written)
             table = Table(table_id, game, seating, self.store, self.bot_delay, self.workers)
             self.by_id[table_id] = table
