@@ -20,6 +20,8 @@ from spades_core.players import PlayerError, make_player
 
 GAME = sc.new_game("classic", seed=4).deal()
 
+pytestmark = pytest.mark.integration("batch")  # numpy arrays offered as players
+
 
 @pytest.mark.parametrize(("option", "limits"), sorted(bots.BUDGET_LIMITS.items()))
 @pytest.mark.parametrize("past", ["below", "above", "huge", "negative huge"])

@@ -674,9 +674,16 @@ def test_a_later_visit_restores_the_engine_from_the_first_starts_snapshot(
     for _ in range(2):
         new_game_from_the_table(page)
         touch(page, "[data-testid=start]")
+        # The save changes with every move too: wait for the new game's own
+        # record, whose seed is not the last game's (a repeated seed times out).
         page.wait_for_function(
-            "(before) => localStorage.getItem('spades-app.record') !== before",
-            arg=record,
+            r"""(before) => {
+                const saved = localStorage.getItem('spades-app.record');
+                // The seed's digits as written (a Number would round them).
+                const seed = saved && saved.match(/"seed":\s*(\d+)/);
+                return seed !== null && seed[1] !== before;
+            }""",
+            arg=str(json.loads(record)["seed"]),
             timeout=WAIT_MS,
         )
         record = saved_record(page)

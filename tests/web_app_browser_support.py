@@ -52,6 +52,8 @@ ON_SCREEN = {
 }
 """What must be on the first screen of a phone while you play, by selector."""
 
+pytestmark = pytest.mark.browser  # Playwright drives Chromium
+
 
 class Session:
     """One browser profile (fresh storage and service workers) and its page;
