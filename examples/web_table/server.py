@@ -1650,14 +1650,14 @@ def guarded_http_protocol(guard: ConnectionGuard) -> type[Any]:
         """uvicorn's HTTP/1.1 protocol, counted by the :class:`ConnectionGuard`."""
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            # Kept under a name of this class's own, none of uvicorn's.
+            self.__transport = transport
             super().connection_made(transport)
             guard.accepted(transport)
 
         def connection_lost(self, exc: Exception | None) -> None:
-            transport = self.transport
             super().connection_lost(exc)
-            if transport is not None:
-                guard.lost(transport)
+            guard.lost(self.__transport)
 
     return GuardedH11Protocol
 
