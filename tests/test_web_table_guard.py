@@ -416,3 +416,4 @@ def test_the_limits_go_through_uvicorns_documented_settings(tmp_path: Path) -> N
     assert config.limit_concurrency > server.connection_cap()
     assert config.h11_max_incomplete_event_size == server.Limits.body_bytes
     assert config.ws_max_size == server.Limits.message_chars * 4
+    assert config.proxy_headers is False

@@ -9,8 +9,10 @@ Each table is one :class:`spades_core.Game`. Every message a player receives
 is built from ``game.view(seat)`` for that player's seat, so no other hand and
 no seed ever leaves the server. Seats without a person are played by the
 library's bots; the coach's tip comes from :func:`spades_core.tips.coach`. Tables
-are saved as game records (:func:`spades_core.dumps`) after every action and
-loaded back (:func:`spades_core.loads`) when the server starts again.
+are saved as game records (:func:`spades_core.dumps`) after every action (a
+table where nobody holding a seat's link is connected in the background, at
+most one write behind) and loaded back (:func:`spades_core.loads`) when the
+server starts again.
 
 What a seat is told and what a player may send is ``table_protocol.py``,
 which the browser app runs too; this module adds the network, the limits,
@@ -1648,14 +1650,14 @@ def guarded_http_protocol(guard: ConnectionGuard) -> type[Any]:
         """uvicorn's HTTP/1.1 protocol, counted by the :class:`ConnectionGuard`."""
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            # Kept under a name of this class's own, none of uvicorn's.
+            self.__transport = transport
             super().connection_made(transport)
             guard.accepted(transport)
 
         def connection_lost(self, exc: Exception | None) -> None:
-            transport = self.transport
             super().connection_lost(exc)
-            if transport is not None:
-                guard.lost(transport)
+            guard.lost(self.__transport)
 
     return GuardedH11Protocol
 
@@ -1681,6 +1683,9 @@ def uvicorn_config(app: Starlette, host: str, port: int) -> Any:
         # A backstop only: the guard keeps the connections under the cap.
         limit_concurrency=connection_cap() + Limits.spare_files // 2,
         h11_max_incomplete_event_size=Limits.body_bytes,
+        # The address a limit counts is the connection's own: a forwarded
+        # header is anyone's to write, and the guard knows connections by it.
+        proxy_headers=False,
         log_level="warning",  # no access log: the links' tokens are never written down
         log_config=None,  # the records go to the root logger, through RepeatedLogFilter
     )
