@@ -289,9 +289,13 @@ def test_every_game_the_step_makes_is_frozen_and_equal_to_its_fields_rebuilt(ste
     assert game == reference
     assert hash(game) == hash(reference)
     assert type(game) is sc.Game
-    for name in (*fields, "tricks", "variant", "anything"):
+    kept_before = game.legal_actions(), game.tricks
+    for name in (*fields, "tricks", "_legal", "variant", "anything"):
         with pytest.raises(attrs.exceptions.FrozenInstanceError):
             setattr(game, name, ())
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            delattr(game, name)
+    assert (game.legal_actions(), game.tricks) == kept_before
 
 
 def test_a_playout_result_builds_its_tricks_once_and_reads_like_any_other() -> None:

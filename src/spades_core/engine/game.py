@@ -21,7 +21,6 @@ Internally hands are 52-bit masks and seats are ints (fields starting with
 
 from __future__ import annotations
 
-import functools
 import secrets
 from collections.abc import Mapping, Sequence
 from typing import Final, final
@@ -51,6 +50,7 @@ from spades_core.values.action_ids import mask_of
 from spades_core.values.actions import DEAL_FROM_SEED, Action, Bid, Deal, Play, action_of, deal_of
 from spades_core.values.cards import ALL_CARDS, Card, CardSet
 from spades_core.values.errors import IllegalActionError, IllegalReason, brief
+from spades_core.values.lazy import lazy
 from spades_core.values.options import BreakRule, FirstLead, Rules
 from spades_core.values.phase import Phase
 from spades_core.values.seats import Seat, SeatMap, Team, TeamMap
@@ -122,7 +122,7 @@ class Standing:
 
 
 @final
-@attrs.frozen(repr=False, getstate_setstate=False)
+@attrs.frozen(repr=False, slots=False, getstate_setstate=False)
 class Game:
     """One game of Spades, from the first deal to the end, as an immutable value.
 
@@ -219,7 +219,7 @@ class Game:
         """Tricks each seat has won this hand."""
         return SeatMap(self._won)
 
-    @functools.cached_property
+    @lazy
     def tricks(self) -> tuple[Trick, ...]:
         """The tricks completed this hand."""
         return tricks_of_plays(hand_first_leader(self), self._played)
@@ -269,7 +269,7 @@ class Game:
 
     # -- legal actions -----------------------------------------------------------
 
-    @functools.cached_property
+    @lazy
     def _legal(self) -> tuple[Action, ...]:
         phase = self.phase
         if phase is _PLAY:
@@ -523,11 +523,14 @@ def apply(game: Game, action: object, seat: object = None) -> Game:
         if kind is Play:
             if game.phase is _PLAY:
                 card = action.card.id  # type: ignore[attr-defined]
-                # A pre-built play among the legal actions is legal, found by
-                # identity (a loop asking for legal_actions() has them already).
-                for candidate in game._legal:
-                    if candidate is action:
-                        return play_unchecked(game, card)
+                # A loop that asked for legal_actions() holds one of them: found
+                # by identity in the kept tuple, sooner than by the mask. A
+                # loop by ids never built the tuple and gets the mask.
+                legal = game.__dict__.get("_legal")
+                if legal is not None:
+                    for candidate in legal:
+                        if candidate is action:
+                            return play_unchecked(game, card)
                 if legal_play_mask(game) >> card & 1:
                     return play_unchecked(game, card)
         elif kind is Bid:
