@@ -476,3 +476,31 @@ def test_a_record_with_an_option_out_of_range_is_refused(value: int) -> None:
     message = str(caught.value)
     assert "'nil_value' accepts a whole number from 0 to 1,000,000" in message
     assert len(message) < 200
+
+
+def test_a_number_options_bounds_are_what_it_checks() -> None:
+    specs = {
+        (variant.id, spec.name): spec
+        for variant in (sc.load_variant(name) for name in sc.available_variants())
+        for spec in variant.option_specs.values()
+    }
+    numbers = 0
+    for spec in specs.values():
+
+        def takes(value: object, spec: sc.OptionSpec[object] = spec) -> bool:
+            try:
+                spec.check(value)
+            except sc.RulesError:
+                return False
+            return True
+
+        if spec.minimum is None or spec.maximum is None:
+            assert spec.minimum is None and spec.maximum is None
+            assert not takes(12345) or spec.values is None
+            continue
+        numbers += 1
+        low, high = spec.minimum, spec.maximum
+        assert takes(low) and takes(high) and not takes(low - 1) and not takes(high + 1)
+        assert takes(None) is spec.allows_none
+        assert f"from {low:,} to {high:,}" in spec.accepts
+    assert numbers >= 5

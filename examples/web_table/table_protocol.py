@@ -31,7 +31,6 @@ from __future__ import annotations
 import enum
 import json
 import logging
-import re
 import secrets
 from collections.abc import Collection, Mapping
 from typing import Any, Final
@@ -175,30 +174,12 @@ def number_text(number: int) -> str:
     return f"{number:,}".replace("-", "\N{MINUS SIGN}")
 
 
-_RANGE: Final = re.compile(r"a whole number from (-?[\d,]+) to (-?[\d,]+)(, or None)?")
-
-
 def _int_range(spec: OptionSpec[Any]) -> tuple[int, int, bool] | None:
     """The lowest and highest whole number ``spec`` accepts and whether it
-    accepts ``None``, read from its description and confirmed by the spec
-    itself (``None`` when they cannot be told)."""
-    found = _RANGE.fullmatch(spec.accepts)
-    if found is None:
+    accepts ``None`` (``None`` for an option that is not a number)."""
+    if spec.minimum is None or spec.maximum is None:
         return None
-    low, high = (int(part.replace(",", "")) for part in found.group(1, 2))
-    nullable = found.group(3) is not None
-
-    def takes(value: object) -> bool:
-        try:
-            spec.check(value)
-        except sc.SpadesError:
-            return False
-        return True
-
-    confirmed = (
-        takes(low) and takes(high) and not takes(low - 1) and not takes(high + 1)
-    ) and takes(None) is nullable
-    return (low, high, nullable) if confirmed else None
+    return spec.minimum, spec.maximum, spec.allows_none
 
 
 def _none_words(name: str) -> str:

@@ -121,6 +121,12 @@ class OptionSpec(Generic[_T]):
     """Every value the option accepts, when they can be listed (a flag's
     ``False`` and ``True``, a choice's strings); ``None`` for a range of
     numbers. Tools that try every combination of options read it."""
+    minimum: int | None = attrs.field(default=None, kw_only=True)
+    """The lowest whole number a number option accepts (``None`` for other options)."""
+    maximum: int | None = attrs.field(default=None, kw_only=True)
+    """The highest whole number a number option accepts (``None`` for other options)."""
+    allows_none: bool = attrs.field(default=False, kw_only=True)
+    """Whether ``None`` is one of the values (a number option's "no limit")."""
 
     def check(self, value: object) -> _T:
         """The value, checked; a :class:`RulesError` naming the option otherwise."""
@@ -189,7 +195,15 @@ def int_option(
             raise spec.error(value)
         return value
 
-    spec: OptionSpec[int | None] = OptionSpec(name, accepts, summary, parse)
+    spec: OptionSpec[int | None] = OptionSpec(
+        name,
+        accepts,
+        summary,
+        parse,
+        minimum=minimum,
+        maximum=maximum,
+        allows_none=allow_none,
+    )
     return spec
 
 
