@@ -23,7 +23,8 @@ class lazy(Generic[T]):
 
     def __init__(self, compute: Callable[[Any], T]) -> None:
         self.compute = compute
-        self.name = compute.__name__
+        # The class statement names it (__set_name__); a compiled method has no __name__.
+        self.name = ""
         self.__doc__ = compute.__doc__
 
     def __set_name__(self, owner: type, name: str) -> None:
