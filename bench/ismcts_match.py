@@ -5,7 +5,7 @@
 Each deal is played twice with the seats swapped (IS-MCTS as North-South,
 then as East-West), so both sides get the same cards. The bot searches with
 random roll-outs to the end of the hand and sees only its seat's view
-(:class:`spades_core.envs.openspiel.ISMCTSPlayer`). Prints the mean points
+(:class:`spades_core.envs.ismcts.ISMCTSPlayer`). Prints the mean points
 per hand of each side and how many hands each side outscored the other.
 """
 
@@ -19,7 +19,7 @@ import time
 from collections.abc import Sequence
 
 import spades_core as sc
-from spades_core.envs.openspiel import ISMCTSPlayer
+from spades_core.envs.ismcts import ISMCTSPlayer
 
 
 def play_hand(game: sc.Game, seats: Sequence[sc.bots.Player]) -> sc.HandResult:

@@ -88,13 +88,13 @@ Call = Callable[[Any], object]
 
 
 def _rollouts(seed: Any) -> object:
-    from spades_core.envs.openspiel import ISMCTSPlayer
+    from spades_core.envs.ismcts import ISMCTSPlayer
 
     return ISMCTSPlayer.random_rollouts(1, seed=seed)
 
 
 def _choose(view: Any) -> object:
-    from spades_core.envs.openspiel import ISMCTSPlayer
+    from spades_core.envs.ismcts import ISMCTSPlayer
 
     return ISMCTSPlayer.random_rollouts(1).choose(view)
 

@@ -14,7 +14,7 @@ import pytest
 from pettingzoo.utils import wrappers
 
 from spades_core.engine.encoding import ACTIONS, ids_of_bits, legal_ids
-from spades_core.envs import openspiel
+from spades_core.envs import _openspiel_state, openspiel
 from spades_core.envs import pettingzoo as pz
 from spades_core.values.errors import IllegalActionError, IllegalReason
 
@@ -257,7 +257,7 @@ def test_openspiel_steps_leave_positions_that_clone_and_serialize_as_built_ones(
         state.apply_action(rng.choice(state.legal_actions()))
         steps += 1
         position = state._position
-        assert type(position) is openspiel._Position
+        assert type(position) is _openspiel_state.Position
         assert position.left == [card for card in range(52) if card not in position.dealing]
         assert state.current_player() == state._player_at(position)
         assert state._legal_bits == -1  # nothing kept from the position before
@@ -313,7 +313,7 @@ def test_stepping_one_openspiel_state_never_moves_another(variant: str) -> None:
                 others.append(game.state_from_game(main.game))
         main.apply_action(rng.choice(main.legal_actions()))
         steps += 1
-    assert {type(state._position) for state in others} == {openspiel._Position}
+    assert {type(state._position) for state in others} == {_openspiel_state.Position}
     # Each other state still stands where it was made, though main moved on.
     before = [_snapshot(state) for state in others]
     assert before[0] == fresh

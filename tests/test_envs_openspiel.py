@@ -20,6 +20,7 @@ from envs_support import VARIANTS, example_plugin_installed
 from spades_core.engine import encoding
 from spades_core.engine.game import Phase
 from spades_core.envs import features, openspiel
+from spades_core.envs.ismcts import ISMCTSPlayer
 from spades_core.players import PlayerError, make_player
 
 pytestmark = pytest.mark.integration("openspiel")
@@ -453,7 +454,7 @@ def test_ismcts_and_the_library_bots_play_a_hand_through_the_wrapper(variant: st
 
 def ismcts_hand(seed: int) -> sc.Game:
     """A mirror hand: an IS-MCTS player as North-South against normal bots."""
-    player = openspiel.ISMCTSPlayer(lambda game: _ismcts(game, seed), seed=seed)
+    player = ISMCTSPlayer(lambda game: _ismcts(game, seed), seed=seed)
     seats: list[sc.bots.Player] = [
         player,
         sc.bots.make("normal", seed=1),
@@ -472,7 +473,7 @@ def test_an_ismcts_player_sits_at_a_spades_core_table() -> None:
     game = ismcts_hand(5)
     # Seeded bot and player: the same hand again.
     assert ismcts_hand(5) == game
-    player = openspiel.ISMCTSPlayer(lambda game: _ismcts(game, 5), seed=5)
+    player = ISMCTSPlayer(lambda game: _ismcts(game, 5), seed=5)
     assert len(game.hand_results) == 1
     with pytest.raises(sc.ArgumentTypeError, match=r"ISMCTSPlayer\.choose: view must be a View"):
         player.choose(game)  # type: ignore[arg-type]
@@ -485,22 +486,22 @@ def test_an_ismcts_player_sits_at_a_spades_core_table() -> None:
 def test_the_ready_made_ismcts_player_is_reproducible() -> None:
     game = sc.new_game("whiz", seed=30).deal()
     view = game.view(game.to_act)  # type: ignore[arg-type]
-    first = openspiel.ISMCTSPlayer.random_rollouts(6, seed=2).choose(view)
-    again = openspiel.ISMCTSPlayer.random_rollouts(6, seed=2).choose(view)
+    first = ISMCTSPlayer.random_rollouts(6, seed=2).choose(view)
+    again = ISMCTSPlayer.random_rollouts(6, seed=2).choose(view)
     assert first == again
     assert first in view.legal_actions()
     with pytest.raises(sc.RulesError, match="simulations"):
-        openspiel.ISMCTSPlayer.random_rollouts(0)
+        ISMCTSPlayer.random_rollouts(0)
     with pytest.raises(sc.RulesError, match="seed"):
-        openspiel.ISMCTSPlayer.random_rollouts(5, seed=-1)
+        ISMCTSPlayer.random_rollouts(5, seed=-1)
     with pytest.raises(sc.RulesError, match="uct_c"):
-        openspiel.ISMCTSPlayer.random_rollouts(5, uct_c=-1.0)
+        ISMCTSPlayer.random_rollouts(5, uct_c=-1.0)
     with pytest.raises(sc.ArgumentTypeError, match="make_bot"):
-        openspiel.ISMCTSPlayer("not a function")
+        ISMCTSPlayer("not a function")
     with pytest.raises(sc.ArgumentTypeError, match="simulations must be a whole number"):
-        openspiel.ISMCTSPlayer.random_rollouts(5.0)  # type: ignore[arg-type]
+        ISMCTSPlayer.random_rollouts(5.0)  # type: ignore[arg-type]
     with pytest.raises(sc.ArgumentTypeError, match="uct_c"):
-        openspiel.ISMCTSPlayer.random_rollouts(5, uct_c="1")  # type: ignore[arg-type]
+        ISMCTSPlayer.random_rollouts(5, uct_c="1")  # type: ignore[arg-type]
 
 
 def test_simulations_seat_ismcts_by_name() -> None:

@@ -19,13 +19,13 @@ import pyspiel
 import pytest
 
 import spades_core as sc
-from spades_core.envs import openspiel
+from spades_core.envs import _openspiel_reader, _openspiel_state, ismcts, openspiel
 from spades_core.players import PlayerError, make_player
 
 pytestmark = pytest.mark.integration("openspiel")
 
 LIMIT = openspiel.MAX_SERIALIZED_SIZE
-MODULE = b"spades_core.envs.openspiel"
+MODULE = b"spades_core.envs.openspiel"  # where states written before the adapter was split name it
 FUNCTION = b"_position_from_record"
 
 
@@ -80,13 +80,13 @@ def rereading(record: str, calls: int) -> bytes:
 def counting_loads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Counts the reader's record reads (``records.loads``) in a one-item list."""
     count = [0]
-    real: Callable[[object], sc.Game] = vars(openspiel)["loads"]
+    real: Callable[[object], sc.Game] = vars(_openspiel_state)["loads"]
 
     def counted(text: object) -> sc.Game:
         count[0] += 1
         return real(text)
 
-    monkeypatch.setattr(openspiel, "loads", counted)
+    monkeypatch.setattr(_openspiel_state, "loads", counted)
     return count
 
 
@@ -118,7 +118,7 @@ def test_the_unpickler_itself_reads_one_position_at_most(
     # Behind the scan of the opcodes, the unpickler reads a record once.
     _, state, _ = long_game
     reads = counting_loads(monkeypatch)
-    unpickler = openspiel._PositionUnpickler(io.BytesIO(rereading(sc.dumps(state.game), 2)))
+    unpickler = _openspiel_reader._PositionUnpickler(io.BytesIO(rereading(sc.dumps(state.game), 2)))
     with pytest.raises(sc.RecordFormatError, match="more than one position"):
         unpickler.load()
     assert reads == [1]
@@ -236,4 +236,4 @@ def test_the_ismcts_budget_has_a_range(spec: str, message: str) -> None:
         make_player(spec, seed=1)
     assert make_player("ismcts:simulations=10000:uct_c=1000", seed=1) is not None
     with pytest.raises(sc.RulesError, match="simulations must be a whole number from 1"):
-        openspiel.ISMCTSPlayer.random_rollouts(2**70)
+        ismcts.ISMCTSPlayer.random_rollouts(2**70)

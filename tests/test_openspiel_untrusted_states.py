@@ -87,7 +87,7 @@ def test_a_serialized_state_holds_its_game_record_alone() -> None:
     ]
     # One name is looked up: the function that reads a position from its record.
     assert globals_used == ["STACK_GLOBAL"]
-    assert named[:3] == ["_position", "spades_core.envs.openspiel", "_position_from_record"]
+    assert named[:3] == ["_position", "spades_core.envs._openspiel_state", "position_from_record"]
     assert named[3] == sc.dumps(state.game)
 
 

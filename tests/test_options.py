@@ -495,12 +495,16 @@ def test_a_number_options_bounds_are_what_it_checks() -> None:
             return True
 
         if spec.minimum is None or spec.maximum is None:
-            assert spec.minimum is None and spec.maximum is None
+            assert spec.minimum is None
+            assert spec.maximum is None
             assert not takes(12345) or spec.values is None
             continue
         numbers += 1
         low, high = spec.minimum, spec.maximum
-        assert takes(low) and takes(high) and not takes(low - 1) and not takes(high + 1)
+        assert takes(low)
+        assert takes(high)
+        assert not takes(low - 1)
+        assert not takes(high + 1)
         assert takes(None) is spec.allows_none
         assert f"from {low:,} to {high:,}" in spec.accepts
     assert numbers >= 5

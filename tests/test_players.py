@@ -185,7 +185,8 @@ def test_builtin_only_ignores_other_players(
 def test_ismcts_without_openspiel_says_which_extra_to_install(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.delitem(sys.modules, "spades_core.envs.openspiel", raising=False)
+    for module in ("spades_core.envs.openspiel", "spades_core.envs.ismcts"):
+        monkeypatch.delitem(sys.modules, module, raising=False)
     monkeypatch.setitem(sys.modules, "pyspiel", None)
     refresh_players()
     try:

@@ -371,7 +371,7 @@ def test_the_new_public_calls_refuse_bad_arguments() -> None:
         ask(make("easy", seed=1), view, sc.Seat.NORTH)  # type: ignore[arg-type]
     with pytest.raises(sc.ArgumentTypeError, match="no choose"):
         ask(object(), game, game.to_act)  # type: ignore[arg-type]
-    from spades_core.envs.openspiel import NormalRollouts
+    from spades_core.envs.ismcts import NormalRollouts
 
     for call in (NormalRollouts().evaluate, NormalRollouts().prior):
         with pytest.raises(sc.ArgumentTypeError, match="SpadesCoreState"):
@@ -414,14 +414,14 @@ def test_normal_rollouts_value_a_hand_as_the_hard_bot_does(
 ) -> None:
     import pyspiel
 
-    from spades_core.envs import openspiel
+    from spades_core.envs import ismcts, openspiel
 
     openspiel.register()
     normal = [make("normal", seed=s) for s in range(4)]
     start = played_to(sc.new_game(variant, seed=31, **options).deal(), normal, 3)
     parameters = openspiel.game_parameters(start.variant, start.rules, hands=1)
     game = pyspiel.load_game(openspiel.GAME_NAME, parameters)
-    evaluator = openspiel.NormalRollouts()
+    evaluator = ismcts.NormalRollouts()
     # The roll-out plays the normal policy on the state's cards: the value
     # is the hard bot's value of that play-out ...
     seat = start.to_act
@@ -429,12 +429,12 @@ def test_normal_rollouts_value_a_hand_as_the_hard_bot_does(
     view = start.view(seat)
     sim = Sim(view, table_from_view(view), true_hands(start))
     sim.play_out()
-    expected = hand_value(sim, 0) / openspiel.VALUE_SCALE
+    expected = hand_value(sim, 0) / ismcts.VALUE_SCALE
     values = evaluator.evaluate(game.state_from_game(start))
     assert list(values) == [expected, -expected, expected, -expected]
     if options:
         # The hand limit ends the game with this hand: the match is in the value.
-        assert abs(values[0]) > GAME_VALUE / openspiel.VALUE_SCALE / 2
+        assert abs(values[0]) > GAME_VALUE / ismcts.VALUE_SCALE / 2
     # ... and the same hand played on by normal bots through OpenSpiel's
     # state to the end of the episode is valued the same without a play-out.
     state = game.state_from_game(start)
