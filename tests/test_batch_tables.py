@@ -228,3 +228,32 @@ def test_a_plugin_reveal_hook_feeds_the_observation() -> None:
         actions = tables.random_actions(rng)
         tables.step(actions)
         games = [game.apply(ACTIONS[a]) for game, a in zip(games, actions, strict=True)]
+
+
+def test_queued_seeds_are_where_tables_restart_and_the_others_take_the_next_unused() -> None:
+    tables = Tables("classic", 3, seed=10)
+    tables.queue_seeds(np.array([1]), np.array([2**64 - 1], dtype=np.uint64))
+    for _ in range(56):
+        _, done = tables.step(tables.random_actions(0))
+    assert done.all()
+    # Table 1 restarted from its queued seed; tables 0 and 2 from 13 and 14, in table order.
+    assert tables.seeds.tolist() == [13, 2**64 - 1, 14]
+    expected = sc.new_game("classic", seed=2**64 - 1).deal()
+    assert int(tables.hands[1, 0]) == expected.view(sc.Seat.NORTH).hand().mask
+    # A queued seed serves once: the next restart takes the next unused seed again.
+    for _ in range(56):
+        tables.step(tables.random_actions(0))
+    assert tables.seeds.tolist() == [15, 16, 17]
+
+
+def test_queue_seeds_refuses_bad_tables_and_seeds() -> None:
+    tables = Tables("classic", 3)
+    with pytest.raises(sc.RulesError, match="once"):
+        tables.queue_seeds(np.array([1, 1]), np.array([5, 6]))
+    with pytest.raises(sc.RulesError, match="table numbers are 0 to 2"):
+        tables.queue_seeds(np.array([3]), np.array([5]))
+    with pytest.raises(sc.ArgumentTypeError, match="queue_seeds needs"):
+        tables.queue_seeds(np.array([0.5]), np.array([5]))
+    for _ in range(56):
+        tables.step(tables.random_actions(0))
+    assert tables.seeds.tolist() == [3, 4, 5]

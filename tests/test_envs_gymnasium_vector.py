@@ -26,7 +26,7 @@ from spades_core.engine import encoding
 from spades_core.engine.views import View
 from spades_core.envs import features
 from spades_core.envs import gymnasium as spades_gym
-from spades_core.envs._learner import episode_seed
+from spades_core.envs._learner import episode_seed, episode_seeds
 from spades_core.testing.strategies import option_sets
 from spades_variants.classic import ClassicVariant
 from variant_doubles import like_classic
@@ -425,3 +425,15 @@ def test_an_array_policys_illegal_or_malformed_answer_is_refused() -> None:
         with pytest.raises(sc.IllegalActionError) as single:
             play(spades_gym.SpadesEnv("classic", seat="W", opponents=opponents))
         assert single.value.reason is reason
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    st.lists(st.integers(0, 2**64 - 1), min_size=1, max_size=8),
+    st.lists(st.integers(0, 2**40), min_size=8, max_size=8),
+)
+def test_episode_seeds_on_arrays_equal_episode_seed(bases: list[int], episodes: list[int]) -> None:
+    numbers = [0, *episodes][: len(bases)]
+    got = episode_seeds(np.array(bases, dtype=np.uint64), np.array(numbers, dtype=np.int64))
+    assert got.dtype == np.uint64
+    assert got.tolist() == [episode_seed(b, k) for b, k in zip(bases, numbers, strict=True)]

@@ -96,7 +96,8 @@ class Tables:
     dealt exactly as ``sc.new_game(variant, seed=...)`` deals it. Table ``i``
     starts from seed ``seed + i``; when a table finishes, it restarts at once
     from the next seed not used yet (``seed + n``, ``seed + n + 1``, … in
-    table order), so every table always has a seat to act.
+    table order), so every table always has a seat to act; :meth:`queue_seeds`
+    names the seed a table restarts from instead.
 
     Read :attr:`to_act`, :attr:`phase`, :meth:`legal_mask` and
     :meth:`observe`; then :meth:`step` with one action id per table.
@@ -189,6 +190,8 @@ class Tables:
         self._tricks_done = np.zeros(n, dtype=np.int8)
         self._legal = np.zeros(n, dtype=np.uint64)
         self._shown_out = np.zeros((n, 4), dtype=np.uint8)
+        self._queued = np.zeros(n, dtype=np.uint64)
+        self._is_queued = np.zeros(n, dtype=np.bool_)
         self._start_games(self._rows, self._take_seeds(n))
 
     def __repr__(self) -> str:
@@ -422,6 +425,21 @@ class Tables:
     def restart(self, tables: object, seeds: object) -> None:
         """Start new games at ``tables`` (table numbers) from ``seeds`` (one seed
         each, 0 to 2**64-1), dealt as ``sc.new_game(variant, seed=...)`` deals."""
+        rows, values = self._tables_and_seeds(tables, seeds, "restart")
+        if len(rows):
+            self._start_games(rows, values)
+
+    def queue_seeds(self, tables: object, seeds: object) -> None:
+        """The seed each of ``tables`` restarts from when its episode ends,
+        in place of the next seed not used yet (one seed each, 0 to 2**64-1).
+
+        A queued seed is used once, by the table's next automatic restart;
+        queuing again replaces it, and :meth:`restart` leaves it queued."""
+        rows, values = self._tables_and_seeds(tables, seeds, "queue_seeds")
+        self._queued[rows] = values
+        self._is_queued[rows] = True
+
+    def _tables_and_seeds(self, tables: object, seeds: object, call: str) -> tuple[Ids, U64]:
         rows = np.asarray(tables)
         values = np.asarray(seeds)
         if (
@@ -431,18 +449,17 @@ class Tables:
             or values.dtype.kind not in "iu"
         ):
             raise ArgumentTypeError(
-                "restart needs an array of table numbers and one whole-number seed for each; "
+                f"{call} needs an array of table numbers and one whole-number seed for each; "
                 f"got {brief(tables)} and {brief(seeds)}"
             )
         if len(rows) and not (((rows >= 0) & (rows < self.n)).all() and (values >= 0).all()):
             raise RulesError(
-                f"restart: table numbers are 0 to {self.n - 1} and seeds 0 to 2**64-1; "
+                f"{call}: table numbers are 0 to {self.n - 1} and seeds 0 to 2**64-1; "
                 f"got {brief(tables)} and {brief(seeds)}"
             )
-        if len(np.unique(rows)) != len(rows):
-            raise RulesError(f"restart: each table may be named once; got {brief(tables)}")
-        if len(rows):
-            self._start_games(rows.astype(np.intp), values.astype(np.uint64))
+        if len(rows) and np.bincount(rows, minlength=self.n).max() > 1:
+            raise RulesError(f"{call}: each table may be named once; got {brief(tables)}")
+        return rows.astype(np.intp), values.astype(np.uint64)
 
     def _refusal(self, row: int, action: int) -> IllegalActionError:
         """The engine's refusal of ``action`` at table ``row``, naming the table."""
@@ -549,7 +566,7 @@ class Tables:
         self.scored_tricks[rows] = self.won[rows]
         if self.episode == "hand":
             done[rows] = True
-            self._start_games(rows, self._take_seeds(len(rows)))
+            self._start_games(rows, self._restart_seeds(rows))
             return
         self.scores[rows] += points
         self.bags[rows] = bags
@@ -563,12 +580,25 @@ class Tables:
             self.dealer[going_on] = _LEFT_OF[self.dealer[going_on]]
             self._deal(going_on)
         if len(over):
-            self._start_games(over, self._take_seeds(len(over)))
+            self._start_games(over, self._restart_seeds(over))
 
     def _take_seeds(self, count: int) -> U64:
         first = self._next_seed
         self._next_seed += count
-        return np.array([(first + k) & MAX_SEED for k in range(count)], dtype=np.uint64)
+        # uint64 addition wraps modulo 2**64, as the seeds past MAX_SEED do.
+        return np.uint64(first & MAX_SEED) + np.arange(count, dtype=np.uint64)
+
+    def _restart_seeds(self, rows: Ids) -> U64:
+        """The seeds ``rows`` restart from: each one's queued seed, else the next unused."""
+        queued = self._is_queued[rows]
+        if queued.all():
+            seeds = self._queued[rows]
+        else:
+            seeds = np.empty(len(rows), dtype=np.uint64)
+            seeds[~queued] = self._take_seeds(int(len(rows) - queued.sum()))
+            seeds[queued] = self._queued[rows[queued]]
+        self._is_queued[rows] = False
+        return seeds
 
     def _start_games(self, rows: Ids, seeds: U64) -> None:
         self.seeds[rows] = seeds

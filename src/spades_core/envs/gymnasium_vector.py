@@ -23,7 +23,7 @@ from spades_core.envs._gym_parts import (
 )
 from spades_core.envs._learner import (
     check_base_seed,
-    episode_seed,
+    episode_seeds,
     seats_of_others,
 )
 from spades_core.rules.rng import MAX_SEED
@@ -171,6 +171,7 @@ class SpadesVectorEnv(VectorEnv[Vector, npt.NDArray[np.int64], npt.NDArray[Any]]
                 self._tables.restart(everywhere, seeds)
         else:
             self._tables.restart(everywhere, seeds)
+        self._queue_next(everywhere)
         self._seeds = seeds
         self._autoreset[:] = False
         rewards = np.zeros(n)
@@ -191,11 +192,13 @@ class SpadesVectorEnv(VectorEnv[Vector, npt.NDArray[np.int64], npt.NDArray[Any]]
         self._rng = rng
 
     def _episode_seeds(self, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.uint64]:
-        bases = self._bases
-        episodes = self._episodes
-        return np.array(
-            [episode_seed(int(bases[row]), int(episodes[row])) for row in rows], dtype=np.uint64
-        )
+        return episode_seeds(self._bases[rows], self._episodes[rows])
+
+    def _queue_next(self, rows: npt.NDArray[np.intp]) -> None:
+        """Name the seed of the episode after this one at ``rows``: the tables
+        restart from it themselves when this one ends."""
+        following = episode_seeds(self._bases[rows], self._episodes[rows] + 1)
+        self.tables.queue_seeds(rows, following)
 
     def step(
         self, actions: object
@@ -332,10 +335,10 @@ class SpadesVectorEnv(VectorEnv[Vector, npt.NDArray[np.int64], npt.NDArray[Any]]
             rewards[rows] += np.where(winners < 0, 0.0, np.where(winners == own, 1.0, -1.0))
         done[rows] = True
         self._episodes[rows] += 1
-        seeds = self._episode_seeds(rows)
-        # info["seed"] names the finished episode's game until the table's next step.
-        self._next_seeds[rows] = seeds
-        tables.restart(rows, seeds)
+        # The tables restarted from the seeds queued for these episodes; info["seed"]
+        # names the finished episode's game until the table's next step.
+        self._next_seeds[rows] = tables.seeds[rows]
+        self._queue_next(rows)
 
     def _observations(self, done: npt.NDArray[np.bool_]) -> Vector:
         tables = self.tables
