@@ -86,6 +86,22 @@ _PHASE_BID: Final = PHASE_SLOTS[Phase.BID]
 _PHASE_PLAY: Final = PHASE_SLOTS[Phase.PLAY]
 _ONE: Final = np.uint64(1)
 _LEFT_OF: Final = np.array(LEFT_OF, dtype=np.int8)
+_FOUR: Final = np.arange(4, dtype=np.int8)
+# The first entry of each relative seat's one-hot row, offset so that a value
+# of -1 (no bid, no count revealed) lands on slot 0.
+_BID_SLOTS: Final = _AT["bids"] + 15 * np.arange(4, dtype=np.intp) + 1
+_WON_SLOTS: Final = _AT["won"] + 14 * np.arange(4, dtype=np.intp)
+_COUNT_SLOTS: Final = _AT["spade_count"] + 15 * np.arange(4, dtype=np.intp) + 1
+_SUIT_FLAGS: Final = (
+    (np.arange(16, dtype=np.uint8)[:, None] >> np.arange(4, dtype=np.uint8)) & 1
+).astype(np.float32)
+"""The four suit flags of each 4-bit shown-out set."""
+assert _AT["played"] == _AT["trick"] + 208
+
+
+def _relative(seats: I8, viewer: I8) -> npt.NDArray[np.intp]:
+    """Each seat counted from the viewer's (0 the viewer, 1 on its left)."""
+    return ((seats - viewer) & 3).astype(np.intp)
 
 
 class Tables:
@@ -190,6 +206,8 @@ class Tables:
         self._tricks_done = np.zeros(n, dtype=np.int8)
         self._legal = np.zeros(n, dtype=np.uint64)
         self._shown_out = np.zeros((n, 4), dtype=np.uint8)
+        self._counts = np.full((n, 4), NO_BID, dtype=np.int8)
+        self._observation_base = self._rows[:, None] * OBSERVATION_SIZE
         self._queued = np.zeros(n, dtype=np.uint64)
         self._is_queued = np.zeros(n, dtype=np.bool_)
         self._start_games(self._rows, self._take_seeds(n))
@@ -215,10 +233,15 @@ class Tables:
         """A uniformly random legal action id for every table, drawn from
         ``rng`` (a ``numpy.random.Generator`` or a seed for one)."""
         generator = make_rng(rng)
-        playing = self.phase == PLAYING
-        cards = random_cards(self._legal, generator)
-        bids = random_bids(self._legal.astype(np.intp) & 0x3FFF, generator) + BID_ID_BASE
-        chosen: Ids = np.where(playing, cards, bids)
+        bidding = np.flatnonzero(self.phase == BIDDING)
+        if not len(bidding):
+            return random_cards(self._legal, generator)
+        chosen = np.empty(self.n, dtype=np.intp)
+        # Drawn only where each phase is: a table's draw depends on its phase alone.
+        playing = np.flatnonzero(self.phase == PLAYING)
+        chosen[playing] = random_cards(self._legal[playing], generator)
+        legal_bids = self._legal[bidding].astype(np.intp) & 0x3FFF
+        chosen[bidding] = random_bids(legal_bids, generator) + BID_ID_BASE
         return chosen
 
     def observe(self, seats: object = None) -> npt.NDArray[np.float32]:
@@ -233,52 +256,46 @@ class Tables:
         """
         seat = self._seats(seats)
         n = self.n
-        rows = self._rows
-        relative = (seat[:, None] + np.arange(4, dtype=np.int8)[None, :]) & 3
-        at = (self._seat_base[:, None] + relative).reshape(-1)
-        masks = np.zeros((n, 9), dtype=np.uint64)
+        # The real seat of each relative seat k (0 the viewer), and where it sits on the trick.
+        real = (seat[:, None] + _FOUR) & 3
+        at = self._seat_base[:, None] + real
+        position = ((real - self.leader[:, None]) & 3).astype(np.intp)
+        cards = np.take_along_axis(self.trick, position, axis=1)
+        shown = position < self.trick_size[:, None]
+        on_trick = np.where(shown, CARD_BITS[np.maximum(cards, 0)], np.uint64(0))
+        masks = np.empty((n, 9), dtype=np.uint64)
         masks[:, 0] = self.hands.reshape(-1)[self._seat_base + seat]
-        for position in range(4):
-            card = self.trick[:, position]
-            shown = position < self.trick_size
-            player = ((self.leader + position - seat) & 3).astype(np.intp)
-            bit = np.where(shown, CARD_BITS[np.maximum(card, 0)], np.uint64(0))
-            masks[rows, 1 + player] |= bit
-        masks[:, 5:9] = self.played.reshape(-1)[at].reshape(n, 4) | masks[:, 1:5]
-        bits = np.unpackbits(masks.astype("<u8").view(np.uint8), axis=1, bitorder="little")
-        bits = bits.reshape(n, 9, 64)[:, :, :52]
-        # The 0/1 entries are set in bytes and turned into floats in one pass,
-        # four times less memory to write than setting floats one section at a time.
-        cells = np.zeros((n, OBSERVATION_SIZE), dtype=np.uint8)
-        cells[:, _AT["hand"] : _AT["hand"] + 52] = bits[:, 0]
-        # Each row's slice is contiguous, so reshaping it gives a view to write through.
-        cells[:, _AT["trick"] : _AT["trick"] + 208].reshape(n, 4, 52)[:] = bits[:, 1:5]
-        cells[:, _AT["played"] : _AT["played"] + 208].reshape(n, 4, 52)[:] = bits[:, 5:9]
-        out = self._shown_out.reshape(-1)[at].reshape(n, 4, 1)
-        out_bits = np.unpackbits(out, axis=2, bitorder="little")[:, :, :4]
-        cells[:, _AT["shown_out"] : _AT["shown_out"] + 16] = out_bits.reshape(n, 16)
-        flat = cells.reshape(-1)
-        base = rows * OBSERVATION_SIZE
+        masks[:, 1:5] = on_trick
+        masks[:, 5:9] = self.played.reshape(-1)[at] | on_trick
+        bits = np.unpackbits(
+            masks.astype("<u8", copy=False).view(np.uint8), axis=1, bitorder="little"
+        ).reshape(n, 9, 64)
+        obs = np.zeros((n, OBSERVATION_SIZE), dtype=np.float32)
+        obs[:, _AT["hand"] : _AT["hand"] + 52] = bits[:, 0, :52]
+        # "trick" and "played" are adjacent: one strided copy fills both.
+        obs[:, _AT["trick"] : _AT["trick"] + 416].reshape(n, 8, 52)[:] = bits[:, 1:9, :52]
+        out = self._shown_out.reshape(-1)[at]
+        obs[:, _AT["shown_out"] : _AT["shown_out"] + 16].reshape(n, 4, 4)[:] = _SUIT_FLAGS[out]
+        # Every one-hot entry of a row, set in one write.
+        ones = np.empty((n, 16), dtype=np.intp)
         phase = np.where(self.phase == PLAYING, _PHASE_PLAY, _PHASE_BID)
-        flat[base + _AT["phase"] + phase] = 1
-        bids = self.bids.reshape(-1)[at].reshape(n, 4).astype(np.intp) + 1
-        won = self.won.reshape(-1)[at].reshape(n, 4).astype(np.intp)
-        counts = self._revealed_counts().reshape(-1)[at].reshape(n, 4).astype(np.intp) + 1
-        for k in range(4):
-            flat[base + _AT["bids"] + 15 * k + bids[:, k]] = 1
-            flat[base + _AT["won"] + 14 * k + won[:, k]] = 1
-            flat[base + _AT["spade_count"] + 15 * k + counts[:, k]] = 1
-        playing = np.flatnonzero(self.phase == PLAYING)
-        leader = (self.leader[playing] - seat[playing]) & 3
-        flat[base[playing] + _AT["leader"] + leader] = 1
-        flat[base + _AT["to_act"] + ((self.to_act - seat) & 3)] = 1
-        flat[base + _AT["dealer"] + ((self.dealer - seat) & 3)] = 1
-        cells[:, _AT["spades_broken"]] = self.broken
-        obs = cells.astype(np.float32)
+        ones[:, 0] = _AT["phase"] + phase
+        ones[:, 1:5] = self.bids.reshape(-1)[at] + _BID_SLOTS
+        ones[:, 5:9] = self.won.reshape(-1)[at] + _WON_SLOTS
+        ones[:, 9:13] = self._counts.reshape(-1)[at] + _COUNT_SLOTS
+        # Bidding, no trick is led: the phase's entry is set twice instead.
+        ones[:, 13] = np.where(
+            self.phase == PLAYING, _AT["leader"] + _relative(self.leader, seat), ones[:, 0]
+        )
+        ones[:, 14] = _AT["to_act"] + _relative(self.to_act, seat)
+        ones[:, 15] = _AT["dealer"] + _relative(self.dealer, seat)
+        ones += self._observation_base
+        obs.reshape(-1)[ones.reshape(-1)] = 1.0
+        obs[:, _AT["spades_broken"]] = self.broken
         rules = self._rules.rules
-        own = (seat & 1).astype(np.intp)
-        scores = self.scores[rows[:, None], np.stack([own, 1 - own], axis=1)]
-        bags = self.bags[rows[:, None], np.stack([own, 1 - own], axis=1)]
+        sides = np.stack([seat & 1, (seat & 1) ^ 1], axis=1).astype(np.intp)
+        scores = np.take_along_axis(self.scores, sides, axis=1)
+        bags = np.take_along_axis(self.bags, sides, axis=1)
         limit = rules.bag_limit if rules.bag_limit is not None else NO_LIMIT_BAGS
         obs[:, _AT["scores"] : _AT["scores"] + 2] = np.clip(
             scores / rules.target_score, -SCORE_CLIP, SCORE_CLIP
@@ -286,9 +303,12 @@ class Tables:
         obs[:, _AT["bags"] : _AT["bags"] + 2] = np.clip(bags / limit, 0.0, BAG_CLIP)
         return obs
 
-    def _revealed_counts(self) -> I8:
-        """The dealt spade count each seat's bid reveals, -1 where none does."""
-        return self._rules.revealed_spade_counts(self.bids)
+    def _reveal(self, rows: Ids) -> None:
+        """Keep the dealt spade count each seat's bid reveals at ``rows``, -1
+        where none does: they change only with the bids, so they are read
+        from the variant when a bid is made (or a hand dealt), not at every
+        observation."""
+        self._counts[rows] = self._rules.revealed_spade_counts(self.bids[rows])
 
     def _seats(self, seats: object) -> I8:
         if seats is None:
@@ -491,6 +511,7 @@ class Tables:
         # against it here, once, and before the tables change.
         self._rules.check_revealed_against_deal(bids, self.hands[rows])
         self.bids[rows] = bids
+        self._reveal(rows)
         next_seat = ((seat + 1) & 3).astype(np.int8)
         self.to_act[rows] = next_seat
         finished = next_seat == _LEFT_OF[self.dealer[rows]]
@@ -614,6 +635,7 @@ class Tables:
         )
         self.hands[rows] = masks
         self.bids[rows] = NO_BID
+        self._reveal(rows)
         self.won[rows] = 0
         self.played[rows] = 0
         self._shown_out[rows] = 0
