@@ -254,9 +254,10 @@ def test_next_step_autoreset_returns_a_zero_observation_then_the_next_episode() 
     assert not np.array_equal(infos["seed"], first_seeds)
 
 
-def test_two_runs_with_one_seed_give_identical_trajectories() -> None:
+@pytest.mark.parametrize("opponents", ["random", "normal"])
+def test_two_runs_with_one_seed_give_identical_trajectories(opponents: str) -> None:
     def trajectory() -> list[Any]:
-        vector = spades_gym.SpadesVectorEnv(8, "whiz", opponents="random", reward="margin")
+        vector = spades_gym.SpadesVectorEnv(8, "whiz", opponents=opponents, reward="margin")
         rng = random.Random(3)
         record: list[Any] = [vector.reset(seed=99)]
         for _ in range(70):
@@ -336,7 +337,7 @@ def test_penalize_pays_the_penalty_and_leaves_the_table_waiting() -> None:
     [
         ({"num_envs": 0}, sc.RulesError, "num_envs"),
         ({"num_envs": 2.0}, sc.ArgumentTypeError, "num_envs"),
-        ({"opponents": "normal"}, sc.RulesError, "batch policies"),
+        ({"opponents": "hard"}, sc.RulesError, "batch policies"),
         ({"opponents": 3}, sc.ArgumentTypeError, "batch policy"),
         ({"opponents": ["easy", "easy", "easy", "easy"]}, sc.RulesError, "learner's seat"),
         ({"opponents": [None, "easy", None, "easy"]}, sc.RulesError, "another seat"),
@@ -437,3 +438,24 @@ def test_episode_seeds_on_arrays_equal_episode_seed(bases: list[int], episodes: 
     got = episode_seeds(np.array(bases, dtype=np.uint64), np.array(numbers, dtype=np.int64))
     assert got.dtype == np.uint64
     assert got.tolist() == [episode_seed(b, k) for b, k in zip(bases, numbers, strict=True)]
+
+
+def test_normal_batch_policy_seats_bid_as_the_normal_bot() -> None:
+    # The normal batch policy bids as the normal bot: with the learner bidding
+    # the lowest legal bid in both environments, every table's four bids are equal.
+    count = 16
+    vector = spades_gym.SpadesVectorEnv(count, "mirror", opponents="normal", seat="S")
+    sync = sync_of(count, lambda: spades_gym.SpadesEnv("mirror", opponents="normal", seat="S"))
+    _, infos = vector.reset(seed=40)
+    _, sync_infos = sync.reset(seed=40)
+    # The seats before South have bid alike: South's bids are the same.
+    assert np.array_equal(infos["action_mask"], sync_infos["action_mask"])
+    assert infos["action_mask"][:, encoding.BID_ID_BASE :].any(axis=1).all()
+    actions = infos["action_mask"].argmax(axis=1)
+    vector.step(actions)
+    sync.step(actions)
+    tables = vector.tables
+    for table, env in enumerate(sync.envs):
+        game = env.unwrapped.game  # type: ignore[attr-defined]
+        assert game is not None
+        assert tables.bids[table].tolist() == [-1 if b is None else b for b in game.bids.values_]

@@ -425,6 +425,11 @@ class Tables:
         trick = self.trick[rows]
         winning = trick[np.arange(len(rows)), (self._winner[rows] - leader) & 3]
         legal = self._legal[rows]
+        on_trick = np.where(
+            np.arange(4)[None, :] < size[:, None], CARD_BITS[np.maximum(trick, 0)], np.uint64(0)
+        )
+        played = np.bitwise_or.reduce(self.played[rows], axis=1)
+        played |= np.bitwise_or.reduce(on_trick, axis=1)
         return Decision(
             phase,
             self._rules.rules,
@@ -440,6 +445,7 @@ class Tables:
             self.dealer[rows],
             self.broken[rows],
             rng,
+            played,
         )
 
     def restart(self, tables: object, seeds: object) -> None:

@@ -34,12 +34,14 @@ Both take the same keywords:
   ``"hard:steps=200"``, see :mod:`spades_core.players`), a player object, or
   a callable taking the seat's :class:`~spades_core.views.View` and returning
   an action or an action id; in :class:`SpadesVectorEnv` a batch policy
-  (``"random"``, ``"lowest"``, ``"easy"``, or a function of a
+  (``"random"``, ``"lowest"``, ``"easy"``, ``"normal"``, or a function of a
   :class:`~spades_core.batch.Decision`, see :mod:`spades_core.batch`).
   ``"random"`` (the default) and ``"easy"`` are both: the easy bot and the
   easy batch policy choose alike, card for card; so is an
   :class:`ArrayPolicy`, a function of the observations and masks of its
-  seat (a frozen copy of the learner, for self-play).
+  seat (a frozen copy of the learner, for self-play). ``"normal"`` is both
+  but not alike: the normal batch policy bids as the normal bot does and
+  plays its cards by rules of its own.
 * ``episode`` — ``"hand"`` (the default: one hand from 0-0) or ``"game"``
   (a whole game: scores and bags carry over, the deal rotates).
 * ``reward`` — what a step pays, from the learner's team's side, summed over

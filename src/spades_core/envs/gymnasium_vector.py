@@ -378,7 +378,7 @@ def _check_policies(policies: tuple[object, ...]) -> None:
             raise RulesError(
                 f"the vector environment's other seats are played by batch policies ({names}) "
                 f"or a policy function of a batch.Decision; got {brief(item)} (the engine's "
-                "players, such as 'normal', play in SpadesEnv, or in make_vec(..., "
+                "players, such as 'hard', play in SpadesEnv, or in make_vec(..., "
                 "vectorization_mode='sync'))"
             )
         if not isinstance(item, str) and not callable(item):
