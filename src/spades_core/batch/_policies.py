@@ -472,16 +472,76 @@ def _either(first: U64, second: U64) -> U64:
 def normal_play(decision: Decision) -> Ids:
     """The normal batch policy's card: rules of its own in the spirit of the
     normal bot, counting the cards played (``decision.played``), but not the
-    normal bot card for card (see the batch documentation)."""
-    legal: U64 = decision.legal
-    hand = decision.hand
-    count = len(legal)
-    rows = np.arange(count)
-    seat = decision.seat.astype(np.intp)
-    partner = seat ^ 2
-    unseen = _FULL_DECK & ~decision.played & ~hand
+    normal bot card for card (the rules are listed in the batch documentation)."""
+    leading = decision.trick_size == 0
+    if leading.all():
+        return _normal_lead(_Seen(decision))
+    if not leading.any():
+        return _normal_follow(_Seen(decision))
+    chosen = np.empty(len(decision), dtype=np.intp)
+    lead_rows = np.flatnonzero(leading)
+    follow_rows = np.flatnonzero(~leading)
+    chosen[lead_rows] = _normal_lead(_Seen(decision.take(lead_rows)))
+    chosen[follow_rows] = _normal_follow(_Seen(decision.take(follow_rows)))
+    return chosen
+
+
+class _Seen:
+    """What the normal batch policy reads of a decision, worked out once."""
+
+    def __init__(self, decision: Decision) -> None:
+        self.decision = decision
+        legal: U64 = decision.legal
+        hand = decision.hand
+        rows = np.arange(len(legal))
+        seat = decision.seat.astype(np.intp)
+        self.legal = legal
+        self.hand = hand
+        self.unseen = _FULL_DECK & ~decision.played & ~hand
+        self.side = legal & NON_SPADES
+        bids = decision.bids.astype(np.intp)
+        won = decision.won.astype(np.intp)
+        self.alive = alive = (bids == 0) & (won == 0)
+        self.rows = rows
+        self.seat = seat
+        self.own_nil = alive[rows, seat]
+        self.partner_nil = alive[rows, seat ^ 2]
+        self.left, self.right = (seat + 1) & 3, (seat + 3) & 3
+        self.opponent_nil = alive[rows, self.left] | alive[rows, self.right]
+        nil_counts = decision.rules.nil_tricks is NilTricks.COUNT_TOWARD_CONTRACT
+
+        def team(of: npt.NDArray[np.intp]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+            mine, theirs = bids[rows, of], bids[rows, of ^ 2]
+            contract = np.maximum(mine, 0) + np.maximum(theirs, 0)
+            if nil_counts:
+                counted = won[rows, of] + won[rows, of ^ 2]
+            else:
+                counted = np.where(mine != 0, won[rows, of], 0)
+                counted = counted + np.where(theirs != 0, won[rows, of ^ 2], 0)
+            return contract, contract - counted
+
+        contract, need = team(seat)
+        their_contract, their_need = team(self.left)
+        self.wants = (contract > 0) & ((need > 0) | ((their_contract > 0) & (their_need > 0)))
+        unseen = self.unseen
+        self.spades_out = (unseen & SUIT_MASKS[3]) != 0
+        # A side card is safe from a ruff when no spade is out, or three of its suit still are.
+        safe = SUIT_MASKS[3] | np.where(self.spades_out, _NONE, NON_SPADES)
+        self.outstanding = []
+        for suit in (0, 1, 2):
+            out = POPCOUNT14[((unseen >> np.uint64(13 * suit)) & SLICE).astype(np.intp)]
+            self.outstanding.append(out)
+            safe |= np.where(out >= 3, SUIT_MASKS[suit], _NONE)
+        self.safe = safe
+
+    def by_rank(self, mask: U64, *, highest: bool) -> npt.NDArray[np.intp]:
+        return _by_rank(mask, self.hand, highest=highest)
+
+
+def _normal_follow(seen: _Seen) -> Ids:
+    decision = seen.decision
+    legal, unseen, safe = seen.legal, seen.unseen, seen.safe
     size = decision.trick_size.astype(np.intp)
-    leading = size == 0
     best = np.maximum(decision.best, 0).astype(np.intp)
     beat = legal & _above(best)
     beat |= np.where(best < FIRST_SPADE, legal & SUIT_MASKS[3], _NONE)
@@ -490,60 +550,35 @@ def normal_play(decision: Decision) -> Ids:
     following = (legal & led_mask) != 0
     trick = decision.trick.astype(np.intp)
     position = np.argmax(trick == best[:, None], axis=1)
-    winner = (decision.leader.astype(np.intp) + position) & 3
-    bids = decision.bids.astype(np.intp)
-    won = decision.won.astype(np.intp)
-    alive = (bids == 0) & (won == 0)
-    own_nil = alive[rows, seat]
-    partner_nil = alive[rows, partner]
-    left, right = (seat + 1) & 3, (seat + 3) & 3
-    opponent_nil = alive[rows, left] | alive[rows, right]
-    opponent_winning_nil = alive[rows, winner] & ((winner == left) | (winner == right))
-    partner_played = ((partner - decision.leader.astype(np.intp)) & 3) < size
-    last = size == 3
-
-    def team(of: npt.NDArray[np.intp]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
-        mine, theirs = bids[rows, of], bids[rows, of ^ 2]
-        contract = np.maximum(mine, 0) + np.maximum(theirs, 0)
-        if decision.rules.nil_tricks is NilTricks.COUNT_TOWARD_CONTRACT:
-            counted = won[rows, of] + won[rows, of ^ 2]
-        else:
-            counted = np.where(mine != 0, won[rows, of], 0) + np.where(
-                theirs != 0, won[rows, of ^ 2], 0
-            )
-        return contract, contract - counted
-
-    contract, need = team(seat)
-    their_contract, their_need = team(left)
-    wants = (contract > 0) & ((need > 0) | ((their_contract > 0) & (their_need > 0)))
-
-    spades_out = (unseen & SUIT_MASKS[3]) != 0
-    side = legal & NON_SPADES
-    # A side card is safe from a ruff when no spade is out, or three of its suit still are.
-    safe = SUIT_MASKS[3] | np.where(spades_out, _NONE, NON_SPADES)
-    for suit in (0, 1, 2):
-        plenty = POPCOUNT14[((unseen >> np.uint64(13 * suit)) & SLICE).astype(np.intp)] >= 3
-        safe |= np.where(plenty, SUIT_MASKS[suit], _NONE)
-    low_rank = _by_rank(_either(side, legal), hand, highest=False)
-    throw = np.where(following, _lowest(legal), low_rank)
-    high_under = np.where(
-        following, _highest(under), _by_rank(_either(under & NON_SPADES, under), hand, highest=True)
+    leader = decision.leader.astype(np.intp)
+    winner = (leader + position) & 3
+    partner = seen.seat ^ 2
+    opponent_winning_nil = seen.alive[seen.rows, winner] & (
+        (winner == seen.left) | (winner == seen.right)
     )
-    forced = np.where(last, _highest(legal), _lowest(legal))
+    partner_played = ((partner - leader) & 3) < size
+    last = size == 3
+    low_rank = seen.by_rank(_either(seen.side, legal), highest=False)
+    lowest = _lowest(legal)
+    throw = np.where(following, lowest, low_rank)
+    high_under = np.where(
+        following, _highest(under), seen.by_rank(_either(under & NON_SPADES, under), highest=True)
+    )
+    forced = np.where(last, _highest(legal), lowest)
     duck = np.where(under != 0, high_under, forced)
     sure = _bosses(beat, unseen) & safe
     shift = best.astype(np.uint64)
     partner_boss = ((unseen & _above(best)) == 0) & ((safe >> shift) & _CARD_BIT != 0)
-    partner_safe = last | partner_boss
-    follow = np.select(
+    lowest_beat = _lowest(beat)
+    chosen: Ids = np.select(
         [
-            own_nil,
-            partner_nil & partner_played & (winner == partner) & (beat != 0),
-            partner_nil & ~partner_played & (beat != 0),
+            seen.own_nil,
+            seen.partner_nil & partner_played & (winner == partner) & (beat != 0),
+            seen.partner_nil & ~partner_played & (beat != 0),
             opponent_winning_nil,
-            opponent_nil,
-            ~wants,
-            (winner == partner) & partner_safe,
+            seen.opponent_nil,
+            ~seen.wants,
+            (winner == partner) & (last | partner_boss),
             beat == 0,
             last,
             sure != 0,
@@ -552,7 +587,7 @@ def normal_play(decision: Decision) -> Ids:
         ],
         [
             duck,
-            _lowest(beat),
+            lowest_beat,
             _highest(beat),
             duck,
             throw,
@@ -561,48 +596,50 @@ def normal_play(decision: Decision) -> Ids:
             throw,
             _lowest(_either(beat & led_mask, beat)),
             _lowest(_either(sure & led_mask, sure)),
-            _lowest(beat),
-            _lowest(legal),
+            lowest_beat,
+            lowest,
         ],
         _highest(beat),
     )
-    if not leading.any():
-        return follow
-    lowest_ranked = _by_rank(legal, hand, highest=False)
+    return chosen
+
+
+def _normal_lead(seen: _Seen) -> Ids:
+    legal, unseen, side = seen.legal, seen.unseen, seen.side
+    count = len(legal)
+    lowest_ranked = seen.by_rank(legal, highest=False)
     cash = np.full(count, -1, dtype=np.intp)
     cash_key = np.full(count, -1, dtype=np.intp)
     for suit in (0, 1, 2):
         mine = legal & SUIT_MASKS[suit]
         top = _highest(mine)
-        outstanding = POPCOUNT14[((unseen >> np.uint64(13 * suit)) & SLICE).astype(np.intp)]
+        outstanding = seen.outstanding[suit]
         boss = (unseen & _above(np.maximum(top, 0))) == 0
-        ok = (mine != 0) & boss & ((safe & SUIT_MASKS[suit]) != 0) & (outstanding > cash_key)
+        ok = (mine != 0) & boss & ((seen.safe & SUIT_MASKS[suit]) != 0) & (outstanding > cash_key)
         cash = np.where(ok, top, cash)
         cash_key = np.where(ok, outstanding, cash_key)
     top_spade = _highest(legal & SUIT_MASKS[3])
-    draw = (top_spade >= 0) & spades_out & ((unseen & _above(np.maximum(top_spade, 0))) == 0)
-    lead = np.select(
+    sure_spade = (unseen & _above(np.maximum(top_spade, 0))) == 0
+    draw = (top_spade >= 0) & seen.spades_out & sure_spade
+    chosen: Ids = np.select(
         [
-            own_nil,
-            partner_nil,
-            opponent_nil | ~wants,
+            seen.own_nil,
+            seen.partner_nil,
+            seen.opponent_nil | ~seen.wants,
             cash >= 0,
             draw,
             side == 0,
         ],
         [
             lowest_ranked,
-            _by_rank(_either(side, legal), hand, highest=True),
+            seen.by_rank(_either(side, legal), highest=True),
             lowest_ranked,
             cash,
             top_spade,
             _lowest(legal),
         ],
-        _easy_lead(legal, hand),
+        _easy_lead(legal, seen.hand),
     )
-    if leading.all():
-        return lead
-    chosen: Ids = np.where(leading, lead, follow)
     return chosen
 
 
