@@ -12,6 +12,7 @@ import pytest
 import spades_core as sc
 from spades_core.batch import OBSERVATION_SECTIONS, OBSERVATION_SIZE, Tables
 from spades_core.engine.encoding import ACTIONS
+from spades_core.envs import features
 
 pytestmark = pytest.mark.integration("batch")
 
@@ -102,6 +103,10 @@ def run_against_engine(variant: str, episode: str, tables: int, steps: int, **op
                 assert tuple(rewards[i]) == tuple(game.hand_results[-1].points.values())
                 if episode == "hand" or game.phase is sc.Phase.GAME_OVER:
                     assert done[i]
+                    # The episode's end as any seat saw it, though the table has restarted.
+                    seen = sc.Seat(int(other_seats[i]))
+                    final = batch.final_observations(np.array([i]), seen)
+                    np.testing.assert_array_equal(final[0], features.observation(game.view(seen)))
                     if episode == "game":
                         assert batch.winners[i] == int(game.winner)  # type: ignore[arg-type]
                     finished += 1
@@ -257,3 +262,16 @@ def test_queue_seeds_refuses_bad_tables_and_seeds() -> None:
     for _ in range(56):
         tables.step(tables.random_actions(0))
     assert tables.seeds.tolist() == [3, 4, 5]
+
+
+def test_final_observations_check_their_arguments_and_are_zero_before_any_end() -> None:
+    tables = Tables("classic", 3)
+    assert not tables.final_observations(np.array([0, 2]), 1).any()
+    with pytest.raises(sc.RulesError, match="table numbers"):
+        tables.final_observations(np.array([3]), 0)
+    with pytest.raises(sc.ArgumentTypeError, match="tables"):
+        tables.final_observations([0.5], 0)
+    with pytest.raises(sc.RulesError, match="seat"):
+        tables.final_observations(np.array([0]), 4)
+    with pytest.raises(sc.RulesError, match="seats"):
+        tables.final_observations(np.array([0, 1]), np.array([0]))

@@ -104,7 +104,13 @@ def test_the_observation_is_the_learners_view_and_the_mask_its_legal_ids() -> No
         action = rng.choice(np.flatnonzero(info["action_mask"]).tolist())
         observation, _, terminated, _, info = env.step(action)
         if terminated:
-            assert not observation.any()
+            # The finished game as the learner's first seat sees it, and no legal id.
+            finished = env.game
+            assert finished is not None
+            assert finished.to_act is None
+            view = finished.view(sc.Seat.EAST)
+            np.testing.assert_array_equal(observation, features.observation(view))
+            assert observation in env.observation_space
             assert not info["action_mask"].any()
             assert not env.action_masks().any()
             observation, info = env.reset()

@@ -227,22 +227,37 @@ def test_a_variant_object_without_array_forms_plays_in_both() -> None:
     assert (scored[:, 0] >= 1).all()
 
 
-def test_next_step_autoreset_returns_a_zero_observation_then_the_next_episode() -> None:
+def test_next_step_autoreset_returns_the_final_observation_then_the_next_episode() -> None:
     vector = spades_gym.SpadesVectorEnv(2, "mirror", opponents="easy")
+    singles = [spades_gym.SpadesEnv("mirror", opponents="easy") for _ in range(2)]
     _, infos = vector.reset(seed=12)
+    for table, single in enumerate(singles):
+        single.reset(seed=12 + table)
     first_seeds = infos["seed"].copy()
     rng = random.Random(1)
     for _ in range(13):
-        observations, rewards, terminated, _, infos = vector.step(
-            random_legal(infos["action_mask"], rng)
-        )
+        actions = random_legal(infos["action_mask"], rng)
+        observations, rewards, terminated, _, infos = vector.step(actions)
+        for table, single in enumerate(singles):
+            single.step(int(actions[table]))
         assert not terminated.any()
     # A seat's 14th decision (one bid, 13 cards) is its last of the hand.
-    observations, rewards, terminated, _, infos = vector.step(
-        random_legal(infos["action_mask"], rng)
-    )
+    actions = random_legal(infos["action_mask"], rng)
+    observations, rewards, terminated, _, infos = vector.step(actions)
     assert terminated.all()
-    assert not observations.any()
+    for table, single in enumerate(singles):
+        final, reward, over, _, _ = single.step(int(actions[table]))
+        assert over
+        assert reward == rewards[table]
+        # The finished game's own observation: waiting for the next deal, the scores kept.
+        game = single.game
+        assert game is not None
+        assert np.array_equal(final, features.observation(game.view(sc.Seat.NORTH)))
+        assert np.array_equal(observations[table], final)
+    for row in observations:
+        assert features.section(row, "phase").tolist() == [1.0, 0.0, 0.0, 0.0]
+        assert features.section(row, "scores").any()
+        assert not features.section(row, "hand").any()
     assert not infos["action_mask"].any()
     assert np.array_equal(infos["seed"], first_seeds)
     # The next step reads no action (an illegal id is fine) and starts the next episode.

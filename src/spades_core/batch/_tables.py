@@ -45,7 +45,7 @@ from ._rules import (
     shown_out,
     trick_strength,
 )
-from ._types import I8, U64, Ids
+from ._types import I8, I64, U64, Ids
 
 __all__ = [
     "BIDDING",
@@ -84,6 +84,8 @@ def _layout() -> dict[str, int]:
 _AT: Final = _layout()
 _PHASE_BID: Final = PHASE_SLOTS[Phase.BID]
 _PHASE_PLAY: Final = PHASE_SLOTS[Phase.PLAY]
+_PHASE_DEAL: Final = PHASE_SLOTS[Phase.DEAL]
+_PHASE_OVER: Final = PHASE_SLOTS[Phase.GAME_OVER]
 _ONE: Final = np.uint64(1)
 _LEFT_OF: Final = np.array(LEFT_OF, dtype=np.int8)
 _FOUR: Final = np.arange(4, dtype=np.int8)
@@ -207,6 +209,11 @@ class Tables:
         self._legal = np.zeros(n, dtype=np.uint64)
         self._shown_out = np.zeros((n, 4), dtype=np.uint8)
         self._counts = np.full((n, 4), NO_BID, dtype=np.int8)
+        # The public state each table's last finished episode ended in, for final_observations.
+        self._final_over = np.zeros(n, dtype=np.bool_)
+        self._final_dealer = np.full(n, -1, dtype=np.int8)
+        self._final_scores = np.zeros((n, 2), dtype=np.int64)
+        self._final_bags = np.zeros((n, 2), dtype=np.int64)
         self._observation_base = self._rows[:, None] * OBSERVATION_SIZE
         self._queued = np.zeros(n, dtype=np.uint64)
         self._is_queued = np.zeros(n, dtype=np.bool_)
@@ -292,16 +299,56 @@ class Tables:
         ones += self._observation_base
         obs.reshape(-1)[ones.reshape(-1)] = 1.0
         obs[:, _AT["spades_broken"]] = self.broken
+        self._score_entries(obs, seat, self.scores, self.bags)
+        return obs
+
+    def final_observations(self, tables: object, seats: object) -> npt.NDArray[np.float32]:
+        """The observation each of ``tables`` (table numbers) showed ``seats``
+        (one seat number each, or one for all) at the end of its last
+        finished episode, a ``(k, 681)`` float32 array: exactly
+        :func:`spades_core.envs.features.observation` of the finished game's
+        view by that seat, once its last hand was scored (the game over, or
+        waiting for the next deal). A table that has not finished an
+        episode yet gives zeros."""
+        rows = arguments.table_numbers(tables, "final_observations", self.n)
+        k = len(rows)
+        if isinstance(seats, (int, Seat)) and not isinstance(seats, bool):
+            if not 0 <= seats <= 3:
+                raise RulesError(f"a seat number is 0-3 (N, E, S, W); got {brief(seats)}")
+            seat = np.full(k, int(seats), dtype=np.int8)
+        else:
+            seat = arguments.seats(seats, "final_observations", k)
+        obs = np.zeros((k, OBSERVATION_SIZE), dtype=np.float32)
+        # Nobody has bid in a hand not dealt yet: what no bids reveal (nothing, unless
+        # a variant reveals counts without bids).
+        counts = self._rules.revealed_spade_counts(np.full((k, 4), NO_BID, dtype=np.int8))
+        real = (seat[:, None] + _FOUR) & 3
+        ones = np.empty((k, 14), dtype=np.intp)
+        phase = np.where(self._final_over[rows], _PHASE_OVER, _PHASE_DEAL)
+        ones[:, 0] = _AT["phase"] + phase
+        ones[:, 1:5] = _BID_SLOTS - 1
+        ones[:, 5:9] = _WON_SLOTS
+        ones[:, 9:13] = np.take_along_axis(counts, real.astype(np.intp), axis=1) + _COUNT_SLOTS
+        ones[:, 13] = _AT["dealer"] + _relative(self._final_dealer[rows], seat)
+        ones += np.arange(k)[:, None] * OBSERVATION_SIZE
+        obs.reshape(-1)[ones.reshape(-1)] = 1.0
+        self._score_entries(obs, seat, self._final_scores[rows], self._final_bags[rows])
+        obs[self._final_dealer[rows] < 0] = 0.0
+        return obs
+
+    def _score_entries(
+        self, obs: npt.NDArray[np.float32], seat: I8, scores: I64, bags: I64
+    ) -> None:
+        """Write the scores and bags of each row, own team first, as the layout has them."""
         rules = self._rules.rules
         sides = np.stack([seat & 1, (seat & 1) ^ 1], axis=1).astype(np.intp)
-        scores = np.take_along_axis(self.scores, sides, axis=1)
-        bags = np.take_along_axis(self.bags, sides, axis=1)
+        own_first = np.take_along_axis(scores, sides, axis=1)
+        bags_first = np.take_along_axis(bags, sides, axis=1)
         limit = rules.bag_limit if rules.bag_limit is not None else NO_LIMIT_BAGS
         obs[:, _AT["scores"] : _AT["scores"] + 2] = np.clip(
-            scores / rules.target_score, -SCORE_CLIP, SCORE_CLIP
+            own_first / rules.target_score, -SCORE_CLIP, SCORE_CLIP
         )
-        obs[:, _AT["bags"] : _AT["bags"] + 2] = np.clip(bags / limit, 0.0, BAG_CLIP)
-        return obs
+        obs[:, _AT["bags"] : _AT["bags"] + 2] = np.clip(bags_first / limit, 0.0, BAG_CLIP)
 
     def _reveal(self, rows: Ids) -> None:
         """Keep the dealt spade count each seat's bid reveals at ``rows``, -1
@@ -593,6 +640,9 @@ class Tables:
         self.scored_tricks[rows] = self.won[rows]
         if self.episode == "hand":
             done[rows] = True
+            scores = self.scores[rows] + points
+            ended, _ = rules.game_ends(scores, self.hand_number[rows] + 1)
+            self._keep_final(rows, ended, scores, bags)
             self._start_games(rows, self._restart_seeds(rows))
             return
         self.scores[rows] += points
@@ -601,6 +651,8 @@ class Tables:
         over = rows[ended]
         self.winners[over] = winner[ended]
         done[over] = True
+        if len(over):
+            self._keep_final(over, ended[ended], self.scores[over], self.bags[over])
         going_on = rows[~ended]
         if len(going_on):
             self.hand_number[going_on] += 1
@@ -608,6 +660,15 @@ class Tables:
             self._deal(going_on)
         if len(over):
             self._start_games(over, self._restart_seeds(over))
+
+    def _keep_final(self, rows: Ids, over: npt.NDArray[np.bool_], scores: I64, bags: I64) -> None:
+        """Keep what the finished episodes at ``rows`` end showing: a game
+        over keeps its last dealer; a hand that leaves the game going shows
+        the next hand's dealer, its deal not made yet."""
+        self._final_over[rows] = over
+        self._final_dealer[rows] = np.where(over, self.dealer[rows], _LEFT_OF[self.dealer[rows]])
+        self._final_scores[rows] = scores
+        self._final_bags[rows] = bags
 
     def _take_seeds(self, count: int) -> U64:
         first = self._next_seed

@@ -74,7 +74,11 @@ other seats act, so a step is one of the learner's bids or cards.
 nothing truncates them (Gymnasium's ``TimeLimit``, ``max_episode_steps=`` of
 ``make``, bounds a whole game's length; the house rule ``max_hands`` ends a
 game by the rules). The observation returned with the end of an episode is
-all zeros and its mask has no legal action: nobody acts at a finished table.
+the finished game's, seen from the learner's seat (its first for a team):
+:func:`~spades_core.envs.features.observation` of that view once the last
+hand is scored (waiting for the next deal, or the game over: no cards in
+hand, the scores after the hand). Its mask has no legal action: nobody acts
+at a finished table.
 
 **Seeding**: ``reset(seed=s)`` plays the game of seed ``s`` — the deals of
 ``sc.new_game(variant, seed=s)`` — and later episodes games of seeds derived
@@ -90,9 +94,10 @@ Random opponents draw from one generator per vector environment, seeded by
 environments' draws.
 
 **Vector autoreset** is Gymnasium's default, ``AutoresetMode.NEXT_STEP``
-(declared in ``metadata["autoreset_mode"]``): the step after a table's
-episode ended ignores its action and returns the first observation of its
-next episode, with reward 0.
+(declared in ``metadata["autoreset_mode"]``): the step that ends a table's
+episode returns its final observation (as above), and the step after it
+ignores the table's action and returns the first observation of its next
+episode, with reward 0, as Gymnasium 1.x's ``NEXT_STEP`` mode has it.
 """
 
 from __future__ import annotations
@@ -346,8 +351,11 @@ class SpadesEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
 
     def _observation(self) -> Vector:
         game = self._game
-        if self._over or game is None:
+        if game is None:
             return np.zeros(features.OBSERVATION_SIZE, np.float32)
+        if self._over:
+            # The finished game as the learner's (first) seat sees it; nobody acts there.
+            return features.observation(game.view(Seat(self._setup.learner[0])))
         seat = game.to_act
         assert seat is not None
         return self._tracker.observation(game, int(seat))

@@ -345,8 +345,11 @@ class SpadesVectorEnv(VectorEnv[Vector, npt.NDArray[np.int64], npt.NDArray[Any]]
         observations = tables.observe()
         mask = tables.legal_mask()
         if done.any():
-            observations[done] = 0.0
-            mask[done] = False
+            # An episode's last observation is the finished game's, seen from the learner's
+            # (first) seat; nobody acts there.
+            rows = np.flatnonzero(done)
+            observations[rows] = tables.final_observations(rows, self._setup.learner[0])
+            mask[rows] = False
         self._mask = mask
         return observations
 
