@@ -307,7 +307,7 @@ def test_gymnasiums_vector_wrappers_take_it() -> None:
 
 
 def test_an_illegal_action_raises_the_engines_reason_and_changes_nothing() -> None:
-    vector = spades_gym.SpadesVectorEnv(3, "classic")
+    vector = spades_gym.SpadesVectorEnv(3, "classic", illegal="raise")
     _observations, infos = vector.reset(seed=21)
     actions = random_legal(infos["action_mask"], random.Random(0))
     bad = actions.copy()

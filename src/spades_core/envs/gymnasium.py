@@ -52,14 +52,17 @@ Both take the same keywords:
   bag-adjusted figure :mod:`spades_core.simulation` reports); ``"win"``, +1
   when the game ends won, -1 lost, 0 drawn or not over (``episode="game"``
   only).
-* ``illegal`` — an action that is not legal: ``"raise"`` (the default) raises
-  the engine's :class:`~spades_core.IllegalActionError`, its ``reason`` the
-  rule broken, and changes nothing; ``"penalize"`` pays ``illegal_reward``
-  (default -1) and changes nothing else: the same seat is to act again, with
-  the same observation. An id outside 0-65 or a value that is not a whole
-  number raises under both (``NOT_AN_ACTION``). Gymnasium's ``check_env``
-  steps with ids drawn from the whole action space: give it
-  ``illegal="penalize"``.
+* ``illegal`` — an action id of the action space that is not legal now:
+  ``"penalize"`` (the default) pays ``illegal_reward`` (default -1) and
+  changes nothing else: the same seat is to act again, with the same
+  observation; ``"raise"`` raises the engine's
+  :class:`~spades_core.IllegalActionError`, its ``reason`` the rule broken,
+  and changes nothing (for debugging an agent that should never choose
+  one). Every id of ``Discrete(66)`` is thus a valid input to ``step``, as
+  Gymnasium's API asks of an action space, and ``check_env``, which steps
+  with ids sampled from the whole space, passes in the default
+  configuration. An id outside 0-65 or a value that is not a whole number
+  raises under both (``NOT_AN_ACTION``).
 
 **Observations** are :func:`spades_core.envs.features.observation` of the
 learner's seat to act (681 float32 numbers, a ``Box`` from
@@ -172,7 +175,7 @@ class SpadesEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
         opponents: object = "random",
         reward: str = "points",
         episode: str = "hand",
-        illegal: str = "raise",
+        illegal: str = "penalize",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
         **options: Any,

@@ -61,7 +61,7 @@ class SpadesVectorEnv(VectorEnv[Vector, npt.NDArray[np.int64], npt.NDArray[Any]]
         opponents: object = "random",
         reward: str = "points",
         episode: str = "hand",
-        illegal: str = "raise",
+        illegal: str = "penalize",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
         **options: Any,
