@@ -270,23 +270,43 @@ def _suit_key_choice(
     return np.stack(cards, axis=1)[np.arange(len(pick)), pick]  # type: ignore[no-any-return]
 
 
-def _by_rank(mask: U64, hand: U64, *, highest: bool) -> npt.NDArray[np.intp]:
+def _suit_lengths(hand: U64) -> list[npt.NDArray[np.intp]]:
+    """The length of each suit in ``hand``, by suit."""
+    return [POPCOUNT14[_ranks(hand, suit)].astype(np.intp) for suit in range(4)]
+
+
+def _by_rank(
+    mask: U64,
+    hand: U64,
+    *,
+    highest: bool,
+    lengths: list[npt.NDArray[np.intp]] | None = None,
+) -> npt.NDArray[np.intp]:
     """The card of ``mask`` with the lowest (or highest) rank; ties go to the
-    shortest suit in ``hand``, then to the first suit."""
-    keys = []
-    cards = []
+    shortest suit in ``hand``, then to the first suit (``lengths``: the suit
+    lengths of ``hand`` when known). A row with no card gives a card id that
+    means nothing."""
+    lengths = _suit_lengths(hand) if lengths is None else lengths
+    # Each suit's candidate as one number, key * 64 + card (63 - card for the
+    # highest, so that a tie still goes to the first suit): one maximum or
+    # minimum over the suits picks the card.
+    best: npt.NDArray[np.intp] | None = None
     for suit in range(4):
         bits = mask & SUIT_MASKS[suit]
-        length = POPCOUNT14[_ranks(hand, suit)].astype(np.intp)
+        rank_base = -13 * suit
         if highest:
             card = highest_card(bits).astype(np.intp)
-            key = np.where(bits != 0, (card - 13 * suit) * 32 + (16 - length), -1)
+            key = (card + rank_base) * 32 + (16 - lengths[suit])
+            value = np.where(bits != 0, key * 64 + (63 - card), -1)
+            best = value if best is None else np.maximum(best, value)
         else:
             card = lowest_card(bits).astype(np.intp)
-            key = np.where(bits != 0, (card - 13 * suit) * 32 + length, 1 << 20)
-        keys.append(key)
-        cards.append(card)
-    return _suit_key_choice(keys, cards, highest=highest)
+            key = (card + rank_base) * 32 + lengths[suit]
+            value = np.where(bits != 0, key * 64 + card, 1 << 30)
+            best = value if best is None else np.minimum(best, value)
+    assert best is not None
+    chosen: npt.NDArray[np.intp] = (63 - (best & 63)) if highest else (best & 63)
+    return chosen
 
 
 def _easy_lead(legal: U64, hand: U64) -> npt.NDArray[np.intp]:
@@ -497,6 +517,7 @@ class _Seen:
         seat = decision.seat.astype(np.intp)
         self.legal = legal
         self.hand = hand
+        self.lengths = _suit_lengths(hand)
         self.unseen = _FULL_DECK & ~decision.played & ~hand
         self.side = legal & NON_SPADES
         bids = decision.bids.astype(np.intp)
@@ -535,7 +556,7 @@ class _Seen:
         self.safe = safe
 
     def by_rank(self, mask: U64, *, highest: bool) -> npt.NDArray[np.intp]:
-        return _by_rank(mask, self.hand, highest=highest)
+        return _by_rank(mask, self.hand, highest=highest, lengths=self.lengths)
 
 
 def _normal_follow(seen: _Seen) -> Ids:
