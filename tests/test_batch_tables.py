@@ -275,3 +275,16 @@ def test_final_observations_check_their_arguments_and_are_zero_before_any_end() 
         tables.final_observations(np.array([0]), 4)
     with pytest.raises(sc.RulesError, match="seats"):
         tables.final_observations(np.array([0, 1]), np.array([0]))
+
+
+def test_random_actions_where_draws_only_at_the_tables_named() -> None:
+    tables = Tables("mirror", 6, seed=2)
+    where = np.array([True, False, True, False, False, True])
+    for _ in range(30):
+        chosen = tables.random_actions(7, where=where)
+        assert (chosen[~where] == -1).all()
+        mask = tables.legal_mask()
+        assert mask[np.flatnonzero(where), chosen[where]].all()
+        tables.step(tables.random_actions(8))
+    with pytest.raises(sc.ArgumentTypeError, match="where"):
+        tables.random_actions(7, where=[True])

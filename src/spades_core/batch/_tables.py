@@ -236,19 +236,29 @@ class Tables:
         mask[~playing, BID_ID_BASE:] = bits[~playing, :14] != 0
         return mask
 
-    def random_actions(self, rng: object = None) -> Ids:
+    def random_actions(self, rng: object = None, *, where: object = None) -> Ids:
         """A uniformly random legal action id for every table, drawn from
-        ``rng`` (a ``numpy.random.Generator`` or a seed for one)."""
+        ``rng`` (a ``numpy.random.Generator`` or a seed for one); with
+        ``where`` (an ``(n,)`` boolean array) only at the tables where it is
+        true, -1 elsewhere (nothing is drawn for those)."""
         generator = make_rng(rng)
-        bidding = np.flatnonzero(self.phase == BIDDING)
-        if not len(bidding):
+        active = self._where(where)
+        bidding_at = self.phase == BIDDING
+        if active is None and not bidding_at.any():
             return random_cards(self._legal, generator)
-        chosen = np.empty(self.n, dtype=np.intp)
+        chosen = np.full(self.n, -1, dtype=np.intp)
         # Drawn only where each phase is: a table's draw depends on its phase alone.
-        playing = np.flatnonzero(self.phase == PLAYING)
-        chosen[playing] = random_cards(self._legal[playing], generator)
-        legal_bids = self._legal[bidding].astype(np.intp) & 0x3FFF
-        chosen[bidding] = random_bids(legal_bids, generator) + BID_ID_BASE
+        playing_at = ~bidding_at
+        if active is not None:
+            bidding_at &= active
+            playing_at &= active
+        playing = np.flatnonzero(playing_at)
+        bidding = np.flatnonzero(bidding_at)
+        if len(playing):
+            chosen[playing] = random_cards(self._legal[playing], generator)
+        if len(bidding):
+            legal_bids = self._legal[bidding].astype(np.intp) & 0x3FFF
+            chosen[bidding] = random_bids(legal_bids, generator) + BID_ID_BASE
         return chosen
 
     def observe(self, seats: object = None) -> npt.NDArray[np.float32]:

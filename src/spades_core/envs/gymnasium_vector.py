@@ -266,9 +266,12 @@ class SpadesVectorEnv(VectorEnv[Vector, npt.NDArray[np.int64], npt.NDArray[Any]]
             waiting = ~learner_at[tables.to_act]
             if not waiting.any():
                 return
-            # With "random" at every other seat, a uniform legal id drawn for every
-            # table at once costs less than asking the policy for the waiting ones.
-            chosen = tables.random_actions(self._rng) if uniform else self._choose(waiting)
+            # With "random" at every other seat, uniform legal ids drawn at once for the
+            # waiting tables cost less than asking the policy seat by seat.
+            if uniform:
+                chosen = tables.random_actions(self._rng, where=waiting)
+            else:
+                chosen = self._choose(waiting)
             points, finished = tables.step(chosen, where=waiting)
             self._collect(points, finished, rewards, done)
 
