@@ -871,7 +871,7 @@ def section_batch(plan: Plan) -> list[Result]:
                 "hands/s",
             )
         )
-    for policy in ("lowest", "easy"):
+    for policy in ("lowest", "easy", "normal"):
         results.append(
             measured(
                 f"batch.play_hands {policy}, classic",

@@ -4,7 +4,9 @@
 checked engine (``legal_actions()`` and ``apply()``) driven by the same
 rule, over 21,000 seeds across the three variants with Hypothesis choosing
 the options: once with the policy bidding, once with given legal bids. The
-easy policy is compared with the easy bot the same way.
+easy policy is compared with the easy bot the same way, and the normal
+policy's bids with the normal bot's (its cards follow rules of its own: it
+is held to legality and to beating the easy policy).
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from hypothesis import strategies as st
 
 import spades_core as sc
 from spades_core import batch
+from spades_core.batch import _policies as batch_policies
+from spades_core.bots import bidding
 from spades_core.testing.strategies import option_sets
 
 pytestmark = pytest.mark.integration("batch")
@@ -123,3 +127,66 @@ def test_easy_policy_plays_exactly_as_the_easy_bot(variant: str, options: dict[s
             assert seat is not None
             game = game.apply(bots[seat].choose(game.view(seat)))
         assert_rows_match(result, row, game.hand_results[0])
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [
+        ("classic", {}),
+        ("classic", {"max_team_bid": 3, "nil_tricks": "bags_only"}),
+        ("mirror", {}),
+        ("whiz", {}),
+        ("whiz", {"whiz_nil_needs_no_ace": True}),
+    ],
+)
+def test_normal_policy_bids_exactly_as_the_normal_bot(
+    variant: str, options: dict[str, Any]
+) -> None:
+    seeds = range(400)
+    result = batch.play_hands(variant, seeds, policy="normal", **options)
+    bots = [sc.bots.make("normal", seed=0) for _ in sc.Seat]
+    for row, seed in enumerate(seeds):
+        game = sc.new_game(variant, seed=seed, **options).deal()
+        while game.phase is sc.Phase.BID:
+            seat = game.to_act
+            assert seat is not None
+            game = game.apply(bots[seat].choose(game.view(seat)))
+        assert tuple(map(int, result.bids[row])) == tuple(game.bids.values_), seed
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.permutations(range(52)), min_size=1, max_size=40))
+def test_the_normal_bids_estimates_on_arrays_equal_the_bots(decks: list[list[int]]) -> None:
+    hands = [sum(1 << card for card in deck[:13]) for deck in decks]
+    masks = np.array(hands, dtype=np.uint64)
+    estimates = batch_policies.estimate_tricks(masks)
+    risks = batch_policies.nil_risk(masks)
+    for row, hand in enumerate(hands):
+        assert estimates[row] == bidding.estimate_tricks(hand)
+        assert risks[row] == bidding.nil_risk(hand)
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [
+        ("classic", {}),
+        ("classic", {"first_lead": "two_of_clubs", "break_rule": "offsuit_spade"}),
+        ("mirror", {"nil_tricks": "bags_only"}),
+        ("whiz", {}),
+    ],
+)
+def test_normal_policy_plays_legally_and_beats_the_easy_policy(
+    variant: str, options: dict[str, Any]
+) -> None:
+    # Tables.step refuses an illegal action: two whole games at 500 tables.
+    tables = batch.Tables(variant, 500, seed=3, episode="game", **options)
+    for _ in range(2 * 56):
+        tables.step(tables.choose("normal"))
+    # Each deal played from both sides, so the cards' luck cancels.
+    seeds = range(4000)
+    ahead = batch.play_hands(variant, seeds, policy=["normal", "easy", "normal", "easy"], **options)
+    behind = batch.play_hands(
+        variant, seeds, policy=["easy", "normal", "easy", "normal"], **options
+    )
+    margin = (ahead.points[:, 0] - ahead.points[:, 1]) - (behind.points[:, 0] - behind.points[:, 1])
+    assert margin.mean() / 2 > 5.0

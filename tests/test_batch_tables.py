@@ -12,6 +12,7 @@ import pytest
 import spades_core as sc
 from spades_core.batch import OBSERVATION_SECTIONS, OBSERVATION_SIZE, Tables
 from spades_core.engine.encoding import ACTIONS
+from spades_core.envs import features
 
 pytestmark = pytest.mark.integration("batch")
 
@@ -102,6 +103,10 @@ def run_against_engine(variant: str, episode: str, tables: int, steps: int, **op
                 assert tuple(rewards[i]) == tuple(game.hand_results[-1].points.values())
                 if episode == "hand" or game.phase is sc.Phase.GAME_OVER:
                     assert done[i]
+                    # The episode's end as any seat saw it, though the table has restarted.
+                    seen = sc.Seat(int(other_seats[i]))
+                    final = batch.final_observations(np.array([i]), seen)
+                    np.testing.assert_array_equal(final[0], features.observation(game.view(seen)))
                     if episode == "game":
                         assert batch.winners[i] == int(game.winner)  # type: ignore[arg-type]
                     finished += 1
@@ -228,3 +233,58 @@ def test_a_plugin_reveal_hook_feeds_the_observation() -> None:
         actions = tables.random_actions(rng)
         tables.step(actions)
         games = [game.apply(ACTIONS[a]) for game, a in zip(games, actions, strict=True)]
+
+
+def test_queued_seeds_are_where_tables_restart_and_the_others_take_the_next_unused() -> None:
+    tables = Tables("classic", 3, seed=10)
+    tables.queue_seeds(np.array([1]), np.array([2**64 - 1], dtype=np.uint64))
+    for _ in range(56):
+        _, done = tables.step(tables.random_actions(0))
+    assert done.all()
+    # Table 1 restarted from its queued seed; tables 0 and 2 from 13 and 14, in table order.
+    assert tables.seeds.tolist() == [13, 2**64 - 1, 14]
+    expected = sc.new_game("classic", seed=2**64 - 1).deal()
+    assert int(tables.hands[1, 0]) == expected.view(sc.Seat.NORTH).hand().mask
+    # A queued seed serves once: the next restart takes the next unused seed again.
+    for _ in range(56):
+        tables.step(tables.random_actions(0))
+    assert tables.seeds.tolist() == [15, 16, 17]
+
+
+def test_queue_seeds_refuses_bad_tables_and_seeds() -> None:
+    tables = Tables("classic", 3)
+    with pytest.raises(sc.RulesError, match="once"):
+        tables.queue_seeds(np.array([1, 1]), np.array([5, 6]))
+    with pytest.raises(sc.RulesError, match="table numbers are 0 to 2"):
+        tables.queue_seeds(np.array([3]), np.array([5]))
+    with pytest.raises(sc.ArgumentTypeError, match="queue_seeds needs"):
+        tables.queue_seeds(np.array([0.5]), np.array([5]))
+    for _ in range(56):
+        tables.step(tables.random_actions(0))
+    assert tables.seeds.tolist() == [3, 4, 5]
+
+
+def test_final_observations_check_their_arguments_and_are_zero_before_any_end() -> None:
+    tables = Tables("classic", 3)
+    assert not tables.final_observations(np.array([0, 2]), 1).any()
+    with pytest.raises(sc.RulesError, match="table numbers"):
+        tables.final_observations(np.array([3]), 0)
+    with pytest.raises(sc.ArgumentTypeError, match="tables"):
+        tables.final_observations([0.5], 0)
+    with pytest.raises(sc.RulesError, match="seat"):
+        tables.final_observations(np.array([0]), 4)
+    with pytest.raises(sc.RulesError, match="seats"):
+        tables.final_observations(np.array([0, 1]), np.array([0]))
+
+
+def test_random_actions_where_draws_only_at_the_tables_named() -> None:
+    tables = Tables("mirror", 6, seed=2)
+    where = np.array([True, False, True, False, False, True])
+    for _ in range(30):
+        chosen = tables.random_actions(7, where=where)
+        assert (chosen[~where] == -1).all()
+        mask = tables.legal_mask()
+        assert mask[np.flatnonzero(where), chosen[where]].all()
+        tables.step(tables.random_actions(8))
+    with pytest.raises(sc.ArgumentTypeError, match="where"):
+        tables.random_actions(7, where=[True])

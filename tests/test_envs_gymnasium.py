@@ -72,13 +72,25 @@ def test_importing_the_module_registers_the_environment_both_ways() -> None:
 )
 def test_gymnasiums_check_env_passes(kwargs: dict[str, Any]) -> None:
     # check_env steps with actions drawn from the whole action space, most of
-    # them illegal: the penalize policy answers those (raise would end it).
-    env = gymnasium.make("spades_core/Spades-v0", illegal="penalize", render_mode="ansi", **kwargs)
+    # them illegal: the default, illegal="penalize", answers those.
+    env = gymnasium.make("spades_core/Spades-v0", render_mode="ansi", **kwargs)
     check_env(env.unwrapped)
 
 
+def test_check_env_passes_on_the_default_configuration() -> None:
+    env: Any = gymnasium.make("spades_core/Spades-v0").unwrapped
+    check_env(env)
+    # The checker's illegal samples were penalized: an illegal id pays -1, changes nothing.
+    observation, info = env.reset(seed=5)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    again, reward, terminated, truncated, after = env.step(illegal)
+    assert (reward, terminated, truncated) == (-1.0, False, False)
+    assert np.array_equal(again, observation)
+    assert np.array_equal(after["action_mask"], info["action_mask"])
+
+
 def test_the_plugin_variant_passes_check_env_and_plays(suicide: str) -> None:
-    env: Any = gymnasium.make("spades_core/Spades-v0", variant=suicide, illegal="penalize")
+    env: Any = gymnasium.make("spades_core/Spades-v0", variant=suicide)
     check_env(env.unwrapped)
     record, _ = play_episode(env.unwrapped, 5, random.Random(5))
     game = env.unwrapped.game
@@ -104,7 +116,13 @@ def test_the_observation_is_the_learners_view_and_the_mask_its_legal_ids() -> No
         action = rng.choice(np.flatnonzero(info["action_mask"]).tolist())
         observation, _, terminated, _, info = env.step(action)
         if terminated:
-            assert not observation.any()
+            # The finished game as the learner's first seat sees it, and no legal id.
+            finished = env.game
+            assert finished is not None
+            assert finished.to_act is None
+            view = finished.view(sc.Seat.EAST)
+            np.testing.assert_array_equal(observation, features.observation(view))
+            assert observation in env.observation_space
             assert not info["action_mask"].any()
             assert not env.action_masks().any()
             observation, info = env.reset()
@@ -199,7 +217,7 @@ def test_opponents_of_every_kind_sit_at_the_other_seats() -> None:
 
 
 def test_an_illegal_action_raises_the_engines_reason_and_changes_nothing() -> None:
-    env = spades_gym.SpadesEnv("classic", opponents="easy")
+    env = spades_gym.SpadesEnv("classic", opponents="easy", illegal="raise")
     _observation, info = env.reset(seed=2)
     before = env.game
     with pytest.raises(sc.IllegalActionError) as raised:

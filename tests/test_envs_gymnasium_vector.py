@@ -26,7 +26,7 @@ from spades_core.engine import encoding
 from spades_core.engine.views import View
 from spades_core.envs import features
 from spades_core.envs import gymnasium as spades_gym
-from spades_core.envs._learner import episode_seed
+from spades_core.envs._learner import episode_seed, episode_seeds
 from spades_core.testing.strategies import option_sets
 from spades_variants.classic import ClassicVariant
 from variant_doubles import like_classic
@@ -227,22 +227,37 @@ def test_a_variant_object_without_array_forms_plays_in_both() -> None:
     assert (scored[:, 0] >= 1).all()
 
 
-def test_next_step_autoreset_returns_a_zero_observation_then_the_next_episode() -> None:
+def test_next_step_autoreset_returns_the_final_observation_then_the_next_episode() -> None:
     vector = spades_gym.SpadesVectorEnv(2, "mirror", opponents="easy")
+    singles = [spades_gym.SpadesEnv("mirror", opponents="easy") for _ in range(2)]
     _, infos = vector.reset(seed=12)
+    for table, single in enumerate(singles):
+        single.reset(seed=12 + table)
     first_seeds = infos["seed"].copy()
     rng = random.Random(1)
     for _ in range(13):
-        observations, rewards, terminated, _, infos = vector.step(
-            random_legal(infos["action_mask"], rng)
-        )
+        actions = random_legal(infos["action_mask"], rng)
+        observations, rewards, terminated, _, infos = vector.step(actions)
+        for table, single in enumerate(singles):
+            single.step(int(actions[table]))
         assert not terminated.any()
     # A seat's 14th decision (one bid, 13 cards) is its last of the hand.
-    observations, rewards, terminated, _, infos = vector.step(
-        random_legal(infos["action_mask"], rng)
-    )
+    actions = random_legal(infos["action_mask"], rng)
+    observations, rewards, terminated, _, infos = vector.step(actions)
     assert terminated.all()
-    assert not observations.any()
+    for table, single in enumerate(singles):
+        final, reward, over, _, _ = single.step(int(actions[table]))
+        assert over
+        assert reward == rewards[table]
+        # The finished game's own observation: waiting for the next deal, the scores kept.
+        game = single.game
+        assert game is not None
+        assert np.array_equal(final, features.observation(game.view(sc.Seat.NORTH)))
+        assert np.array_equal(observations[table], final)
+    for row in observations:
+        assert features.section(row, "phase").tolist() == [1.0, 0.0, 0.0, 0.0]
+        assert features.section(row, "scores").any()
+        assert not features.section(row, "hand").any()
     assert not infos["action_mask"].any()
     assert np.array_equal(infos["seed"], first_seeds)
     # The next step reads no action (an illegal id is fine) and starts the next episode.
@@ -254,9 +269,10 @@ def test_next_step_autoreset_returns_a_zero_observation_then_the_next_episode() 
     assert not np.array_equal(infos["seed"], first_seeds)
 
 
-def test_two_runs_with_one_seed_give_identical_trajectories() -> None:
+@pytest.mark.parametrize("opponents", ["random", "normal"])
+def test_two_runs_with_one_seed_give_identical_trajectories(opponents: str) -> None:
     def trajectory() -> list[Any]:
-        vector = spades_gym.SpadesVectorEnv(8, "whiz", opponents="random", reward="margin")
+        vector = spades_gym.SpadesVectorEnv(8, "whiz", opponents=opponents, reward="margin")
         rng = random.Random(3)
         record: list[Any] = [vector.reset(seed=99)]
         for _ in range(70):
@@ -291,7 +307,7 @@ def test_gymnasiums_vector_wrappers_take_it() -> None:
 
 
 def test_an_illegal_action_raises_the_engines_reason_and_changes_nothing() -> None:
-    vector = spades_gym.SpadesVectorEnv(3, "classic")
+    vector = spades_gym.SpadesVectorEnv(3, "classic", illegal="raise")
     _observations, infos = vector.reset(seed=21)
     actions = random_legal(infos["action_mask"], random.Random(0))
     bad = actions.copy()
@@ -336,7 +352,7 @@ def test_penalize_pays_the_penalty_and_leaves_the_table_waiting() -> None:
     [
         ({"num_envs": 0}, sc.RulesError, "num_envs"),
         ({"num_envs": 2.0}, sc.ArgumentTypeError, "num_envs"),
-        ({"opponents": "normal"}, sc.RulesError, "batch policies"),
+        ({"opponents": "hard"}, sc.RulesError, "batch policies"),
         ({"opponents": 3}, sc.ArgumentTypeError, "batch policy"),
         ({"opponents": ["easy", "easy", "easy", "easy"]}, sc.RulesError, "learner's seat"),
         ({"opponents": [None, "easy", None, "easy"]}, sc.RulesError, "another seat"),
@@ -425,3 +441,36 @@ def test_an_array_policys_illegal_or_malformed_answer_is_refused() -> None:
         with pytest.raises(sc.IllegalActionError) as single:
             play(spades_gym.SpadesEnv("classic", seat="W", opponents=opponents))
         assert single.value.reason is reason
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    st.lists(st.integers(0, 2**64 - 1), min_size=1, max_size=8),
+    st.lists(st.integers(0, 2**40), min_size=8, max_size=8),
+)
+def test_episode_seeds_on_arrays_equal_episode_seed(bases: list[int], episodes: list[int]) -> None:
+    numbers = [0, *episodes][: len(bases)]
+    got = episode_seeds(np.array(bases, dtype=np.uint64), np.array(numbers, dtype=np.int64))
+    assert got.dtype == np.uint64
+    assert got.tolist() == [episode_seed(b, k) for b, k in zip(bases, numbers, strict=True)]
+
+
+def test_normal_batch_policy_seats_bid_as_the_normal_bot() -> None:
+    # The normal batch policy bids as the normal bot: with the learner bidding
+    # the lowest legal bid in both environments, every table's four bids are equal.
+    count = 16
+    vector = spades_gym.SpadesVectorEnv(count, "mirror", opponents="normal", seat="S")
+    sync = sync_of(count, lambda: spades_gym.SpadesEnv("mirror", opponents="normal", seat="S"))
+    _, infos = vector.reset(seed=40)
+    _, sync_infos = sync.reset(seed=40)
+    # The seats before South have bid alike: South's bids are the same.
+    assert np.array_equal(infos["action_mask"], sync_infos["action_mask"])
+    assert infos["action_mask"][:, encoding.BID_ID_BASE :].any(axis=1).all()
+    actions = infos["action_mask"].argmax(axis=1)
+    vector.step(actions)
+    sync.step(actions)
+    tables = vector.tables
+    for table, env in enumerate(sync.envs):
+        game = env.unwrapped.game  # type: ignore[attr-defined]
+        assert game is not None
+        assert tables.bids[table].tolist() == [-1 if b is None else b for b in game.bids.values_]

@@ -169,6 +169,16 @@ def seats(value: object, call: str, count: int | None) -> I8:
     return numbers
 
 
+def table_numbers(value: object, call: str, tables: int) -> npt.NDArray[np.intp]:
+    """An ``(k,)`` array of table numbers 0 to ``tables - 1``."""
+    what = f"table numbers (0 to {tables - 1})"
+    array = whole_numbers(value, call, "tables", f"a (k,) array of {what}")
+    rows(array, None, call, "tables", None)
+    in_range(array, 0, tables - 1, call, "tables", what)
+    numbers: npt.NDArray[np.intp] = array.astype(np.intp, copy=False)
+    return numbers
+
+
 def scores(value: object, call: str, count: int | None, *, name: str = "scores") -> I64:
     """An ``(n, 2)`` array of running scores by team (NS, EW), as ``int64``."""
     what = "scores (whole numbers within ±2**62)"

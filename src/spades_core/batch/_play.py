@@ -361,6 +361,7 @@ def _play_chunk(
     broken = np.zeros(count, dtype=np.bool_)
     no_card = np.full(count, -1, dtype=np.int8)
     sizes = [np.full(count, size, dtype=np.int8) for size in range(4)]
+    played = np.zeros(count, dtype=np.uint64)
     game_rules = rules.rules
 
     for turn in range(4):
@@ -386,6 +387,7 @@ def _play_chunk(
                 dealer,
                 broken,
                 rng,
+                played,
             )
             chosen = (choose(decision) - 52).astype(np.int8)
         bids[rows, seat] = chosen
@@ -426,9 +428,11 @@ def _play_chunk(
                 dealer,
                 broken,
                 rng,
+                played,
             )
             card = choose(decision)
             flat_held[at] = hand ^ CARD_BITS[card]
+            played = played | CARD_BITS[card]
             trick[:, position] = card
             if position == 0:
                 led = SUIT_OF[card]
@@ -436,9 +440,9 @@ def _play_chunk(
                 best = card
                 broken = broken | breaks_spades(card, no_card, any_spade)
             else:
-                played = trick_strength(led, card)
-                takes = played > strength
-                strength = np.where(takes, played, strength)
+                card_strength = trick_strength(led, card)
+                takes = card_strength > strength
+                strength = np.where(takes, card_strength, strength)
                 best = np.where(takes, card, best)
                 winner = np.where(takes, seat, winner)
                 broken = broken | breaks_spades(card, led, any_spade)

@@ -3,8 +3,9 @@
 A policy is any callable taking a :class:`Decision` (one row per table that
 must act, all in the same phase) and returning one action id per row, in
 :mod:`spades_core.encoding` numbering (cards 0-51, bids 52-65). Three are
-built in: ``"random"``, ``"lowest"`` and ``"easy"`` (the easy bot's rules,
-card for card).
+built in: ``"random"``, ``"lowest"``, ``"easy"`` (the easy bot's rules,
+card for card) and ``"normal"`` (the normal bot's bids, and cards by rules of
+its own: see :func:`normal_play`).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from spades_core.values.errors import (
     RulesError,
     brief,
 )
-from spades_core.values.options import FirstLead, Rules
+from spades_core.values.options import FirstLead, NilTricks, Rules
 from spades_core.values.seats import Seat
 
 from ._refusals import row_refusal
@@ -87,6 +88,9 @@ class Decision:
     """Whether spades are broken."""
     rng: np.random.Generator
     """The generator random choices must draw from."""
+    played: U64
+    """Every card played to the hand so far, the trick in progress included,
+    as a 52-bit mask (what every seat has seen)."""
 
     def __len__(self) -> int:
         return len(self.seat)
@@ -121,6 +125,7 @@ class Decision:
             self.dealer[rows],
             self.broken[rows],
             self.rng,
+            self.played[rows],
         )
 
 
@@ -228,6 +233,17 @@ def _sure_winners(hand: U64) -> npt.NDArray[np.intp]:
     return total
 
 
+def _nearest_bid(legal: I32, target: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+    """The legal non-Nil bid nearest ``target`` (Nil when it is the only
+    one), the lower on a tie: the bots' nearest bid."""
+    non_nil = legal & ~np.int32(1)
+    candidates = np.where(non_nil != 0, non_nil, legal)
+    offered = (candidates[:, None] >> _BID_BITS) & 1 != 0
+    distance = np.abs(_BID_BITS[None, :] - target[:, None]) * 16 + _BID_BITS[None, :]
+    nearest: npt.NDArray[np.intp] = np.where(offered, distance, 1 << 20).argmin(axis=1)
+    return nearest
+
+
 def easy_bid(decision: Decision) -> Ids:
     """The easy bot's bid: a forced bid as it is; from Nil or one count, Nil
     with no king or ace anywhere and at most three low spades; otherwise the
@@ -240,12 +256,7 @@ def easy_bid(decision: Decision) -> Ids:
     weak = (high_cards == 0) & (spades < 1 << 10) & (POPCOUNT14[spades] <= 3)
     nil_or_count = (counts == 2) & (legal & 1 != 0)
     count_bid = SELECT14[legal, 1].astype(np.intp)
-    target = np.maximum(1, _sure_winners(hand))
-    non_nil = legal & ~np.int32(1)
-    candidates = np.where(non_nil != 0, non_nil, legal)
-    offered = (candidates[:, None] >> _BID_BITS) & 1 != 0
-    distance = np.abs(_BID_BITS[None, :] - target[:, None]) * 16 + _BID_BITS[None, :]
-    nearest = np.where(offered, distance, 1 << 20).argmin(axis=1)
+    nearest = _nearest_bid(legal, np.maximum(1, _sure_winners(hand)))
     chosen = np.where(nil_or_count, np.where(weak, 0, count_bid), nearest)
     chosen = np.where(counts == 1, SELECT14[legal, 0], chosen)
     return chosen.astype(np.intp) + BID_ID_BASE
@@ -259,23 +270,43 @@ def _suit_key_choice(
     return np.stack(cards, axis=1)[np.arange(len(pick)), pick]  # type: ignore[no-any-return]
 
 
-def _by_rank(mask: U64, hand: U64, *, highest: bool) -> npt.NDArray[np.intp]:
+def _suit_lengths(hand: U64) -> list[npt.NDArray[np.intp]]:
+    """The length of each suit in ``hand``, by suit."""
+    return [POPCOUNT14[_ranks(hand, suit)].astype(np.intp) for suit in range(4)]
+
+
+def _by_rank(
+    mask: U64,
+    hand: U64,
+    *,
+    highest: bool,
+    lengths: list[npt.NDArray[np.intp]] | None = None,
+) -> npt.NDArray[np.intp]:
     """The card of ``mask`` with the lowest (or highest) rank; ties go to the
-    shortest suit in ``hand``, then to the first suit."""
-    keys = []
-    cards = []
+    shortest suit in ``hand``, then to the first suit (``lengths``: the suit
+    lengths of ``hand`` when known). A row with no card gives a card id that
+    means nothing."""
+    lengths = _suit_lengths(hand) if lengths is None else lengths
+    # Each suit's candidate as one number, key * 64 + card (63 - card for the
+    # highest, so that a tie still goes to the first suit): one maximum or
+    # minimum over the suits picks the card.
+    best: npt.NDArray[np.intp] | None = None
     for suit in range(4):
         bits = mask & SUIT_MASKS[suit]
-        length = POPCOUNT14[_ranks(hand, suit)].astype(np.intp)
+        rank_base = -13 * suit
         if highest:
             card = highest_card(bits).astype(np.intp)
-            key = np.where(bits != 0, (card - 13 * suit) * 32 + (16 - length), -1)
+            key = (card + rank_base) * 32 + (16 - lengths[suit])
+            value = np.where(bits != 0, key * 64 + (63 - card), -1)
+            best = value if best is None else np.maximum(best, value)
         else:
             card = lowest_card(bits).astype(np.intp)
-            key = np.where(bits != 0, (card - 13 * suit) * 32 + length, 1 << 20)
-        keys.append(key)
-        cards.append(card)
-    return _suit_key_choice(keys, cards, highest=highest)
+            key = (card + rank_base) * 32 + lengths[suit]
+            value = np.where(bits != 0, key * 64 + card, 1 << 30)
+            best = value if best is None else np.minimum(best, value)
+    assert best is not None
+    chosen: npt.NDArray[np.intp] = (63 - (best & 63)) if highest else (best & 63)
+    return chosen
 
 
 def _easy_lead(legal: U64, hand: U64) -> npt.NDArray[np.intp]:
@@ -334,10 +365,318 @@ def easy_policy(decision: Decision) -> Ids:
     return easy_play(decision)
 
 
+# -- the normal batch policy ----------------------------------------------------------
+
+
+def estimate_tricks(hand: U64) -> npt.NDArray[np.float64]:
+    """The normal bot's trick estimate
+    (:func:`spades_core.bots.bidding.estimate_tricks`) of every hand: its
+    declared twin on arrays, held to it by a test. Each row adds the same
+    numbers in the same order (adding 0.0 where the bot adds nothing), so
+    the sums are equal to the last bit."""
+    total = np.zeros(len(hand))
+    short = np.zeros(len(hand))
+    for suit in (0, 1, 2):
+        bits = _ranks(hand, suit)
+        length = POPCOUNT14[bits]
+        ace = (bits >> 12) & 1 != 0
+        king = (bits >> 11) & 1 != 0
+        queen = (bits >> 10) & 1 != 0
+        total = total + np.where(ace, np.where(length <= 5, 1.0, 0.7), 0.0)
+        king_value = np.where(
+            length == 1, 0.15, np.where(length <= 5, np.where(ace, 0.85, 0.6), 0.3)
+        )
+        total = total + np.where(king, king_value, 0.0)
+        middling = queen & (length >= 3) & (length <= 5)
+        total = total + np.where(middling, np.where(ace | king, 0.45, 0.25), 0.0)
+        short = short + np.select([length == 0, length == 1, length == 2], [0.9, 0.55, 0.2], 0.0)
+    spades = _ranks(hand, 3)
+    count = POPCOUNT14[spades].astype(np.intp)
+    honours = np.zeros(len(hand), dtype=np.intp)
+    for rank, value in ((12, None), (11, (2, 0.9, 0.4)), (10, (3, 0.75, 0.25))):
+        held = (spades >> rank) & 1 != 0
+        if value is None:
+            total = total + np.where(held, 1.0, 0.0)
+        else:
+            least, long_value, short_value = value
+            total = total + np.where(held, np.where(count >= least, long_value, short_value), 0.0)
+        honours += held
+    jack = ((spades >> 9) & 1 != 0) & (count >= 4)
+    total = total + np.where(jack, 0.4, 0.0)
+    honours += jack
+    total = total + np.maximum(0, count - 3) * 0.85
+    spare = np.maximum(0, np.minimum(count, 3) - honours)
+    estimate: npt.NDArray[np.float64] = total + np.minimum(short, spare * 0.8)
+    return estimate
+
+
+def nil_risk(hand: U64) -> npt.NDArray[np.float64]:
+    """The normal bot's Nil risk (:func:`spades_core.bots.bidding.nil_risk`)
+    of every hand: its declared twin on arrays, the same additions in the
+    same order, held to it by a test."""
+    risk = np.zeros(len(hand))
+    for suit in range(4):
+        bits = _ranks(hand, suit)
+        cover = np.zeros(len(hand), dtype=np.intp)
+        for rank in range(13):
+            held = (bits >> rank) & 1 != 0
+            # Spades cannot be thrown away when trumps are led: stricter, as the bot says.
+            danger = rank - 3 - 2.0 * cover if suit == 3 else rank - 5 - 2.5 * cover
+            risk = risk + np.where(held & (danger > 0), danger, 0.0)
+            cover += held
+        if suit == 3:
+            risk = risk + np.where(cover > 2, 1.5 * (cover - 2), 0.0)
+    return risk
+
+
+def normal_bid(decision: Decision) -> Ids:
+    """The normal bot's bid (:func:`spades_core.bots.bidding.normal_bid`),
+    bid for bid: a forced bid as it is; Nil when the hand's Nil risk is at
+    most 3 (1 when the partner bid Nil) and it estimates under 2 tricks —
+    in a choice of Nil or one count, else only when the partner has not bid
+    or bid 3 or more; otherwise the legal non-Nil bid nearest its rounded
+    trick estimate (at least 1)."""
+    legal: I32 = decision.legal
+    hand = decision.hand
+    rows = np.arange(len(legal))
+    counts = POPCOUNT14[legal]
+    partner_bid = decision.bids[rows, (decision.seat.astype(np.intp) ^ 2)]
+    estimate = estimate_tricks(hand)
+    nil_legal = legal & 1 != 0
+    limit = np.where(partner_bid != 0, 3.0, 1.0)
+    nil_ok = nil_legal & (nil_risk(hand) <= limit) & (estimate < 2.0)
+    nil_or_count = (counts == 2) & nil_legal
+    target = np.maximum(1, np.floor(estimate + 0.5).astype(np.intp))
+    chosen = _nearest_bid(legal, target)
+    partner_lets = (partner_bid != 0) & ((partner_bid == -1) | (partner_bid >= 3))
+    chosen = np.where(nil_ok & partner_lets, 0, chosen)
+    chosen = np.where(nil_or_count, np.where(nil_ok, 0, SELECT14[legal, 1]), chosen)
+    chosen = np.where(counts == 1, SELECT14[legal, 0], chosen)
+    return chosen.astype(np.intp) + BID_ID_BASE
+
+
+_FULL_DECK: Final = np.uint64((1 << 52) - 1)
+_NONE: Final = np.uint64(0)
+
+
+def _above(cards: npt.NDArray[np.intp]) -> U64:
+    """The cards of each card's suit that outrank it (``cards`` at least 0)."""
+    above: U64 = SUIT_MASKS[cards // 13] & ~((np.uint64(2) << cards.astype(np.uint64)) - _CARD_BIT)
+    return above
+
+
+def _bosses(cards: U64, unseen: U64) -> U64:
+    """The cards of ``cards`` that no ``unseen`` card of their suit outranks."""
+    out = np.zeros(len(cards), dtype=np.uint64)
+    for suit in range(4):
+        top = highest_card(unseen & SUIT_MASKS[suit]).astype(np.intp)
+        clear = np.where(top < 0, SUIT_MASKS[suit], _above(np.maximum(top, 13 * suit)))
+        out |= cards & SUIT_MASKS[suit] & clear
+    return out
+
+
+def _lowest(mask: U64) -> npt.NDArray[np.intp]:
+    return lowest_card(mask).astype(np.intp)
+
+
+def _highest(mask: U64) -> npt.NDArray[np.intp]:
+    return highest_card(mask).astype(np.intp)
+
+
+def _either(first: U64, second: U64) -> U64:
+    """``first`` where it holds a card, else ``second``."""
+    chosen: U64 = np.where(first != 0, first, second)
+    return chosen
+
+
+def normal_play(decision: Decision) -> Ids:
+    """The normal batch policy's card: rules of its own in the spirit of the
+    normal bot, counting the cards played (``decision.played``), but not the
+    normal bot card for card (the rules are listed in the batch documentation)."""
+    leading = decision.trick_size == 0
+    if leading.all():
+        return _normal_lead(_Seen(decision))
+    if not leading.any():
+        return _normal_follow(_Seen(decision))
+    chosen = np.empty(len(decision), dtype=np.intp)
+    lead_rows = np.flatnonzero(leading)
+    follow_rows = np.flatnonzero(~leading)
+    chosen[lead_rows] = _normal_lead(_Seen(decision.take(lead_rows)))
+    chosen[follow_rows] = _normal_follow(_Seen(decision.take(follow_rows)))
+    return chosen
+
+
+class _Seen:
+    """What the normal batch policy reads of a decision, worked out once."""
+
+    def __init__(self, decision: Decision) -> None:
+        self.decision = decision
+        legal: U64 = decision.legal
+        hand = decision.hand
+        rows = np.arange(len(legal))
+        seat = decision.seat.astype(np.intp)
+        self.legal = legal
+        self.hand = hand
+        self.lengths = _suit_lengths(hand)
+        self.unseen = _FULL_DECK & ~decision.played & ~hand
+        self.side = legal & NON_SPADES
+        bids = decision.bids.astype(np.intp)
+        won = decision.won.astype(np.intp)
+        self.alive = alive = (bids == 0) & (won == 0)
+        self.rows = rows
+        self.seat = seat
+        self.own_nil = alive[rows, seat]
+        self.partner_nil = alive[rows, seat ^ 2]
+        self.left, self.right = (seat + 1) & 3, (seat + 3) & 3
+        self.opponent_nil = alive[rows, self.left] | alive[rows, self.right]
+        nil_counts = decision.rules.nil_tricks is NilTricks.COUNT_TOWARD_CONTRACT
+
+        def team(of: npt.NDArray[np.intp]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+            mine, theirs = bids[rows, of], bids[rows, of ^ 2]
+            contract = np.maximum(mine, 0) + np.maximum(theirs, 0)
+            if nil_counts:
+                counted = won[rows, of] + won[rows, of ^ 2]
+            else:
+                counted = np.where(mine != 0, won[rows, of], 0)
+                counted = counted + np.where(theirs != 0, won[rows, of ^ 2], 0)
+            return contract, contract - counted
+
+        contract, need = team(seat)
+        their_contract, their_need = team(self.left)
+        self.wants = (contract > 0) & ((need > 0) | ((their_contract > 0) & (their_need > 0)))
+        unseen = self.unseen
+        self.spades_out = (unseen & SUIT_MASKS[3]) != 0
+        # A side card is safe from a ruff when no spade is out, or three of its suit still are.
+        safe = SUIT_MASKS[3] | np.where(self.spades_out, _NONE, NON_SPADES)
+        self.outstanding = []
+        for suit in (0, 1, 2):
+            out = POPCOUNT14[((unseen >> np.uint64(13 * suit)) & SLICE).astype(np.intp)]
+            self.outstanding.append(out)
+            safe |= np.where(out >= 3, SUIT_MASKS[suit], _NONE)
+        self.safe = safe
+
+    def by_rank(self, mask: U64, *, highest: bool) -> npt.NDArray[np.intp]:
+        return _by_rank(mask, self.hand, highest=highest, lengths=self.lengths)
+
+
+def _normal_follow(seen: _Seen) -> Ids:
+    decision = seen.decision
+    legal, unseen, safe = seen.legal, seen.unseen, seen.safe
+    size = decision.trick_size.astype(np.intp)
+    best = np.maximum(decision.best, 0).astype(np.intp)
+    beat = legal & _above(best)
+    beat |= np.where(best < FIRST_SPADE, legal & SUIT_MASKS[3], _NONE)
+    under = legal & ~beat
+    led_mask = SUIT_MASKS[np.maximum(decision.trick[:, 0], 0).astype(np.intp) // 13]
+    following = (legal & led_mask) != 0
+    trick = decision.trick.astype(np.intp)
+    position = np.argmax(trick == best[:, None], axis=1)
+    leader = decision.leader.astype(np.intp)
+    winner = (leader + position) & 3
+    partner = seen.seat ^ 2
+    opponent_winning_nil = seen.alive[seen.rows, winner] & (
+        (winner == seen.left) | (winner == seen.right)
+    )
+    partner_played = ((partner - leader) & 3) < size
+    last = size == 3
+    low_rank = seen.by_rank(_either(seen.side, legal), highest=False)
+    lowest = _lowest(legal)
+    throw = np.where(following, lowest, low_rank)
+    high_under = np.where(
+        following, _highest(under), seen.by_rank(_either(under & NON_SPADES, under), highest=True)
+    )
+    forced = np.where(last, _highest(legal), lowest)
+    duck = np.where(under != 0, high_under, forced)
+    sure = _bosses(beat, unseen) & safe
+    shift = best.astype(np.uint64)
+    partner_boss = ((unseen & _above(best)) == 0) & ((safe >> shift) & _CARD_BIT != 0)
+    lowest_beat = _lowest(beat)
+    chosen: Ids = np.select(
+        [
+            seen.own_nil,
+            seen.partner_nil & partner_played & (winner == partner) & (beat != 0),
+            seen.partner_nil & ~partner_played & (beat != 0),
+            opponent_winning_nil,
+            seen.opponent_nil,
+            ~seen.wants,
+            (winner == partner) & (last | partner_boss),
+            beat == 0,
+            last,
+            sure != 0,
+            ~following,
+            size == 1,
+        ],
+        [
+            duck,
+            lowest_beat,
+            _highest(beat),
+            duck,
+            throw,
+            duck,
+            throw,
+            throw,
+            _lowest(_either(beat & led_mask, beat)),
+            _lowest(_either(sure & led_mask, sure)),
+            lowest_beat,
+            lowest,
+        ],
+        _highest(beat),
+    )
+    return chosen
+
+
+def _normal_lead(seen: _Seen) -> Ids:
+    legal, unseen, side = seen.legal, seen.unseen, seen.side
+    count = len(legal)
+    lowest_ranked = seen.by_rank(legal, highest=False)
+    cash = np.full(count, -1, dtype=np.intp)
+    cash_key = np.full(count, -1, dtype=np.intp)
+    for suit in (0, 1, 2):
+        mine = legal & SUIT_MASKS[suit]
+        top = _highest(mine)
+        outstanding = seen.outstanding[suit]
+        boss = (unseen & _above(np.maximum(top, 0))) == 0
+        ok = (mine != 0) & boss & ((seen.safe & SUIT_MASKS[suit]) != 0) & (outstanding > cash_key)
+        cash = np.where(ok, top, cash)
+        cash_key = np.where(ok, outstanding, cash_key)
+    top_spade = _highest(legal & SUIT_MASKS[3])
+    sure_spade = (unseen & _above(np.maximum(top_spade, 0))) == 0
+    draw = (top_spade >= 0) & seen.spades_out & sure_spade
+    chosen: Ids = np.select(
+        [
+            seen.own_nil,
+            seen.partner_nil,
+            seen.opponent_nil | ~seen.wants,
+            cash >= 0,
+            draw,
+            side == 0,
+        ],
+        [
+            lowest_ranked,
+            seen.by_rank(_either(side, legal), highest=True),
+            lowest_ranked,
+            cash,
+            top_spade,
+            _lowest(legal),
+        ],
+        _easy_lead(legal, seen.hand),
+    )
+    return chosen
+
+
+def normal_policy(decision: Decision) -> Ids:
+    """The normal bot's bids (:func:`normal_bid`) and the normal batch
+    policy's own cards (:func:`normal_play`)."""
+    if decision.phase == "bid":
+        return normal_bid(decision)
+    return normal_play(decision)
+
+
 BUILTIN_POLICIES: Final[dict[str, Callable[[Decision], Ids]]] = {
     "random": random_policy,
     "lowest": lowest_policy,
     "easy": easy_policy,
+    "normal": normal_policy,
 }
 """The built-in policies by name."""
 

@@ -45,7 +45,7 @@ from ._rules import (
     shown_out,
     trick_strength,
 )
-from ._types import I8, U64, Ids
+from ._types import I8, I64, U64, Ids
 
 __all__ = [
     "BIDDING",
@@ -84,8 +84,26 @@ def _layout() -> dict[str, int]:
 _AT: Final = _layout()
 _PHASE_BID: Final = PHASE_SLOTS[Phase.BID]
 _PHASE_PLAY: Final = PHASE_SLOTS[Phase.PLAY]
+_PHASE_DEAL: Final = PHASE_SLOTS[Phase.DEAL]
+_PHASE_OVER: Final = PHASE_SLOTS[Phase.GAME_OVER]
 _ONE: Final = np.uint64(1)
 _LEFT_OF: Final = np.array(LEFT_OF, dtype=np.int8)
+_FOUR: Final = np.arange(4, dtype=np.int8)
+# The first entry of each relative seat's one-hot row, offset so that a value
+# of -1 (no bid, no count revealed) lands on slot 0.
+_BID_SLOTS: Final = _AT["bids"] + 15 * np.arange(4, dtype=np.intp) + 1
+_WON_SLOTS: Final = _AT["won"] + 14 * np.arange(4, dtype=np.intp)
+_COUNT_SLOTS: Final = _AT["spade_count"] + 15 * np.arange(4, dtype=np.intp) + 1
+_SUIT_FLAGS: Final = (
+    (np.arange(16, dtype=np.uint8)[:, None] >> np.arange(4, dtype=np.uint8)) & 1
+).astype(np.float32)
+"""The four suit flags of each 4-bit shown-out set."""
+assert _AT["played"] == _AT["trick"] + 208
+
+
+def _relative(seats: I8, viewer: I8) -> npt.NDArray[np.intp]:
+    """Each seat counted from the viewer's (0 the viewer, 1 on its left)."""
+    return ((seats - viewer) & 3).astype(np.intp)
 
 
 class Tables:
@@ -96,7 +114,8 @@ class Tables:
     dealt exactly as ``sc.new_game(variant, seed=...)`` deals it. Table ``i``
     starts from seed ``seed + i``; when a table finishes, it restarts at once
     from the next seed not used yet (``seed + n``, ``seed + n + 1``, … in
-    table order), so every table always has a seat to act.
+    table order), so every table always has a seat to act; :meth:`queue_seeds`
+    names the seed a table restarts from instead.
 
     Read :attr:`to_act`, :attr:`phase`, :meth:`legal_mask` and
     :meth:`observe`; then :meth:`step` with one action id per table.
@@ -189,6 +208,15 @@ class Tables:
         self._tricks_done = np.zeros(n, dtype=np.int8)
         self._legal = np.zeros(n, dtype=np.uint64)
         self._shown_out = np.zeros((n, 4), dtype=np.uint8)
+        self._counts = np.full((n, 4), NO_BID, dtype=np.int8)
+        # The public state each table's last finished episode ended in, for final_observations.
+        self._final_over = np.zeros(n, dtype=np.bool_)
+        self._final_dealer = np.full(n, -1, dtype=np.int8)
+        self._final_scores = np.zeros((n, 2), dtype=np.int64)
+        self._final_bags = np.zeros((n, 2), dtype=np.int64)
+        self._observation_base = self._rows[:, None] * OBSERVATION_SIZE
+        self._queued = np.zeros(n, dtype=np.uint64)
+        self._is_queued = np.zeros(n, dtype=np.bool_)
         self._start_games(self._rows, self._take_seeds(n))
 
     def __repr__(self) -> str:
@@ -208,14 +236,29 @@ class Tables:
         mask[~playing, BID_ID_BASE:] = bits[~playing, :14] != 0
         return mask
 
-    def random_actions(self, rng: object = None) -> Ids:
+    def random_actions(self, rng: object = None, *, where: object = None) -> Ids:
         """A uniformly random legal action id for every table, drawn from
-        ``rng`` (a ``numpy.random.Generator`` or a seed for one)."""
+        ``rng`` (a ``numpy.random.Generator`` or a seed for one); with
+        ``where`` (an ``(n,)`` boolean array) only at the tables where it is
+        true, -1 elsewhere (nothing is drawn for those)."""
         generator = make_rng(rng)
-        playing = self.phase == PLAYING
-        cards = random_cards(self._legal, generator)
-        bids = random_bids(self._legal.astype(np.intp) & 0x3FFF, generator) + BID_ID_BASE
-        chosen: Ids = np.where(playing, cards, bids)
+        active = self._where(where)
+        bidding_at = self.phase == BIDDING
+        if active is None and not bidding_at.any():
+            return random_cards(self._legal, generator)
+        chosen = np.full(self.n, -1, dtype=np.intp)
+        # Drawn only where each phase is: a table's draw depends on its phase alone.
+        playing_at = ~bidding_at
+        if active is not None:
+            bidding_at &= active
+            playing_at &= active
+        playing = np.flatnonzero(playing_at)
+        bidding = np.flatnonzero(bidding_at)
+        if len(playing):
+            chosen[playing] = random_cards(self._legal[playing], generator)
+        if len(bidding):
+            legal_bids = self._legal[bidding].astype(np.intp) & 0x3FFF
+            chosen[bidding] = random_bids(legal_bids, generator) + BID_ID_BASE
         return chosen
 
     def observe(self, seats: object = None) -> npt.NDArray[np.float32]:
@@ -230,62 +273,99 @@ class Tables:
         """
         seat = self._seats(seats)
         n = self.n
-        rows = self._rows
-        relative = (seat[:, None] + np.arange(4, dtype=np.int8)[None, :]) & 3
-        at = (self._seat_base[:, None] + relative).reshape(-1)
-        masks = np.zeros((n, 9), dtype=np.uint64)
+        # The real seat of each relative seat k (0 the viewer), and where it sits on the trick.
+        real = (seat[:, None] + _FOUR) & 3
+        at = self._seat_base[:, None] + real
+        position = ((real - self.leader[:, None]) & 3).astype(np.intp)
+        cards = np.take_along_axis(self.trick, position, axis=1)
+        shown = position < self.trick_size[:, None]
+        on_trick = np.where(shown, CARD_BITS[np.maximum(cards, 0)], np.uint64(0))
+        masks = np.empty((n, 9), dtype=np.uint64)
         masks[:, 0] = self.hands.reshape(-1)[self._seat_base + seat]
-        for position in range(4):
-            card = self.trick[:, position]
-            shown = position < self.trick_size
-            player = ((self.leader + position - seat) & 3).astype(np.intp)
-            bit = np.where(shown, CARD_BITS[np.maximum(card, 0)], np.uint64(0))
-            masks[rows, 1 + player] |= bit
-        masks[:, 5:9] = self.played.reshape(-1)[at].reshape(n, 4) | masks[:, 1:5]
-        bits = np.unpackbits(masks.astype("<u8").view(np.uint8), axis=1, bitorder="little")
-        bits = bits.reshape(n, 9, 64)[:, :, :52]
-        # The 0/1 entries are set in bytes and turned into floats in one pass,
-        # four times less memory to write than setting floats one section at a time.
-        cells = np.zeros((n, OBSERVATION_SIZE), dtype=np.uint8)
-        cells[:, _AT["hand"] : _AT["hand"] + 52] = bits[:, 0]
-        # Each row's slice is contiguous, so reshaping it gives a view to write through.
-        cells[:, _AT["trick"] : _AT["trick"] + 208].reshape(n, 4, 52)[:] = bits[:, 1:5]
-        cells[:, _AT["played"] : _AT["played"] + 208].reshape(n, 4, 52)[:] = bits[:, 5:9]
-        out = self._shown_out.reshape(-1)[at].reshape(n, 4, 1)
-        out_bits = np.unpackbits(out, axis=2, bitorder="little")[:, :, :4]
-        cells[:, _AT["shown_out"] : _AT["shown_out"] + 16] = out_bits.reshape(n, 16)
-        flat = cells.reshape(-1)
-        base = rows * OBSERVATION_SIZE
+        masks[:, 1:5] = on_trick
+        masks[:, 5:9] = self.played.reshape(-1)[at] | on_trick
+        bits = np.unpackbits(
+            masks.astype("<u8", copy=False).view(np.uint8), axis=1, bitorder="little"
+        ).reshape(n, 9, 64)
+        obs = np.zeros((n, OBSERVATION_SIZE), dtype=np.float32)
+        obs[:, _AT["hand"] : _AT["hand"] + 52] = bits[:, 0, :52]
+        # "trick" and "played" are adjacent: one strided copy fills both.
+        obs[:, _AT["trick"] : _AT["trick"] + 416].reshape(n, 8, 52)[:] = bits[:, 1:9, :52]
+        out = self._shown_out.reshape(-1)[at]
+        obs[:, _AT["shown_out"] : _AT["shown_out"] + 16].reshape(n, 4, 4)[:] = _SUIT_FLAGS[out]
+        # Every one-hot entry of a row, set in one write.
+        ones = np.empty((n, 16), dtype=np.intp)
         phase = np.where(self.phase == PLAYING, _PHASE_PLAY, _PHASE_BID)
-        flat[base + _AT["phase"] + phase] = 1
-        bids = self.bids.reshape(-1)[at].reshape(n, 4).astype(np.intp) + 1
-        won = self.won.reshape(-1)[at].reshape(n, 4).astype(np.intp)
-        counts = self._revealed_counts().reshape(-1)[at].reshape(n, 4).astype(np.intp) + 1
-        for k in range(4):
-            flat[base + _AT["bids"] + 15 * k + bids[:, k]] = 1
-            flat[base + _AT["won"] + 14 * k + won[:, k]] = 1
-            flat[base + _AT["spade_count"] + 15 * k + counts[:, k]] = 1
-        playing = np.flatnonzero(self.phase == PLAYING)
-        leader = (self.leader[playing] - seat[playing]) & 3
-        flat[base[playing] + _AT["leader"] + leader] = 1
-        flat[base + _AT["to_act"] + ((self.to_act - seat) & 3)] = 1
-        flat[base + _AT["dealer"] + ((self.dealer - seat) & 3)] = 1
-        cells[:, _AT["spades_broken"]] = self.broken
-        obs = cells.astype(np.float32)
-        rules = self._rules.rules
-        own = (seat & 1).astype(np.intp)
-        scores = self.scores[rows[:, None], np.stack([own, 1 - own], axis=1)]
-        bags = self.bags[rows[:, None], np.stack([own, 1 - own], axis=1)]
-        limit = rules.bag_limit if rules.bag_limit is not None else NO_LIMIT_BAGS
-        obs[:, _AT["scores"] : _AT["scores"] + 2] = np.clip(
-            scores / rules.target_score, -SCORE_CLIP, SCORE_CLIP
+        ones[:, 0] = _AT["phase"] + phase
+        ones[:, 1:5] = self.bids.reshape(-1)[at] + _BID_SLOTS
+        ones[:, 5:9] = self.won.reshape(-1)[at] + _WON_SLOTS
+        ones[:, 9:13] = self._counts.reshape(-1)[at] + _COUNT_SLOTS
+        # Bidding, no trick is led: the phase's entry is set twice instead.
+        ones[:, 13] = np.where(
+            self.phase == PLAYING, _AT["leader"] + _relative(self.leader, seat), ones[:, 0]
         )
-        obs[:, _AT["bags"] : _AT["bags"] + 2] = np.clip(bags / limit, 0.0, BAG_CLIP)
+        ones[:, 14] = _AT["to_act"] + _relative(self.to_act, seat)
+        ones[:, 15] = _AT["dealer"] + _relative(self.dealer, seat)
+        ones += self._observation_base
+        obs.reshape(-1)[ones.reshape(-1)] = 1.0
+        obs[:, _AT["spades_broken"]] = self.broken
+        self._score_entries(obs, seat, self.scores, self.bags)
         return obs
 
-    def _revealed_counts(self) -> I8:
-        """The dealt spade count each seat's bid reveals, -1 where none does."""
-        return self._rules.revealed_spade_counts(self.bids)
+    def final_observations(self, tables: object, seats: object) -> npt.NDArray[np.float32]:
+        """The observation each of ``tables`` (table numbers) showed ``seats``
+        (one seat number each, or one for all) at the end of its last
+        finished episode, a ``(k, 681)`` float32 array: exactly
+        :func:`spades_core.envs.features.observation` of the finished game's
+        view by that seat, once its last hand was scored (the game over, or
+        waiting for the next deal). A table that has not finished an
+        episode yet gives zeros."""
+        rows = arguments.table_numbers(tables, "final_observations", self.n)
+        k = len(rows)
+        if isinstance(seats, (int, Seat)) and not isinstance(seats, bool):
+            if not 0 <= seats <= 3:
+                raise RulesError(f"a seat number is 0-3 (N, E, S, W); got {brief(seats)}")
+            seat = np.full(k, int(seats), dtype=np.int8)
+        else:
+            seat = arguments.seats(seats, "final_observations", k)
+        obs = np.zeros((k, OBSERVATION_SIZE), dtype=np.float32)
+        # Nobody has bid in a hand not dealt yet: what no bids reveal (nothing, unless
+        # a variant reveals counts without bids).
+        counts = self._rules.revealed_spade_counts(np.full((k, 4), NO_BID, dtype=np.int8))
+        real = (seat[:, None] + _FOUR) & 3
+        ones = np.empty((k, 14), dtype=np.intp)
+        phase = np.where(self._final_over[rows], _PHASE_OVER, _PHASE_DEAL)
+        ones[:, 0] = _AT["phase"] + phase
+        ones[:, 1:5] = _BID_SLOTS - 1
+        ones[:, 5:9] = _WON_SLOTS
+        ones[:, 9:13] = np.take_along_axis(counts, real.astype(np.intp), axis=1) + _COUNT_SLOTS
+        ones[:, 13] = _AT["dealer"] + _relative(self._final_dealer[rows], seat)
+        ones += np.arange(k)[:, None] * OBSERVATION_SIZE
+        obs.reshape(-1)[ones.reshape(-1)] = 1.0
+        self._score_entries(obs, seat, self._final_scores[rows], self._final_bags[rows])
+        obs[self._final_dealer[rows] < 0] = 0.0
+        return obs
+
+    def _score_entries(
+        self, obs: npt.NDArray[np.float32], seat: I8, scores: I64, bags: I64
+    ) -> None:
+        """Write the scores and bags of each row, own team first, as the layout has them."""
+        rules = self._rules.rules
+        sides = np.stack([seat & 1, (seat & 1) ^ 1], axis=1).astype(np.intp)
+        own_first = np.take_along_axis(scores, sides, axis=1)
+        bags_first = np.take_along_axis(bags, sides, axis=1)
+        limit = rules.bag_limit if rules.bag_limit is not None else NO_LIMIT_BAGS
+        obs[:, _AT["scores"] : _AT["scores"] + 2] = np.clip(
+            own_first / rules.target_score, -SCORE_CLIP, SCORE_CLIP
+        )
+        obs[:, _AT["bags"] : _AT["bags"] + 2] = np.clip(bags_first / limit, 0.0, BAG_CLIP)
+
+    def _reveal(self, rows: Ids) -> None:
+        """Keep the dealt spade count each seat's bid reveals at ``rows``, -1
+        where none does: they change only with the bids, so they are read
+        from the variant when a bid is made (or a hand dealt), not at every
+        observation."""
+        self._counts[rows] = self._rules.revealed_spade_counts(self.bids[rows])
 
     def _seats(self, seats: object) -> I8:
         if seats is None:
@@ -402,6 +482,11 @@ class Tables:
         trick = self.trick[rows]
         winning = trick[np.arange(len(rows)), (self._winner[rows] - leader) & 3]
         legal = self._legal[rows]
+        on_trick = np.where(
+            np.arange(4)[None, :] < size[:, None], CARD_BITS[np.maximum(trick, 0)], np.uint64(0)
+        )
+        played = np.bitwise_or.reduce(self.played[rows], axis=1)
+        played |= np.bitwise_or.reduce(on_trick, axis=1)
         return Decision(
             phase,
             self._rules.rules,
@@ -417,11 +502,27 @@ class Tables:
             self.dealer[rows],
             self.broken[rows],
             rng,
+            played,
         )
 
     def restart(self, tables: object, seeds: object) -> None:
         """Start new games at ``tables`` (table numbers) from ``seeds`` (one seed
         each, 0 to 2**64-1), dealt as ``sc.new_game(variant, seed=...)`` deals."""
+        rows, values = self._tables_and_seeds(tables, seeds, "restart")
+        if len(rows):
+            self._start_games(rows, values)
+
+    def queue_seeds(self, tables: object, seeds: object) -> None:
+        """The seed each of ``tables`` restarts from when its episode ends,
+        in place of the next seed not used yet (one seed each, 0 to 2**64-1).
+
+        A queued seed is used once, by the table's next automatic restart;
+        queuing again replaces it, and :meth:`restart` leaves it queued."""
+        rows, values = self._tables_and_seeds(tables, seeds, "queue_seeds")
+        self._queued[rows] = values
+        self._is_queued[rows] = True
+
+    def _tables_and_seeds(self, tables: object, seeds: object, call: str) -> tuple[Ids, U64]:
         rows = np.asarray(tables)
         values = np.asarray(seeds)
         if (
@@ -431,18 +532,17 @@ class Tables:
             or values.dtype.kind not in "iu"
         ):
             raise ArgumentTypeError(
-                "restart needs an array of table numbers and one whole-number seed for each; "
+                f"{call} needs an array of table numbers and one whole-number seed for each; "
                 f"got {brief(tables)} and {brief(seeds)}"
             )
         if len(rows) and not (((rows >= 0) & (rows < self.n)).all() and (values >= 0).all()):
             raise RulesError(
-                f"restart: table numbers are 0 to {self.n - 1} and seeds 0 to 2**64-1; "
+                f"{call}: table numbers are 0 to {self.n - 1} and seeds 0 to 2**64-1; "
                 f"got {brief(tables)} and {brief(seeds)}"
             )
-        if len(np.unique(rows)) != len(rows):
-            raise RulesError(f"restart: each table may be named once; got {brief(tables)}")
-        if len(rows):
-            self._start_games(rows.astype(np.intp), values.astype(np.uint64))
+        if len(rows) and np.bincount(rows, minlength=self.n).max() > 1:
+            raise RulesError(f"{call}: each table may be named once; got {brief(tables)}")
+        return rows.astype(np.intp), values.astype(np.uint64)
 
     def _refusal(self, row: int, action: int) -> IllegalActionError:
         """The engine's refusal of ``action`` at table ``row``, naming the table."""
@@ -474,6 +574,7 @@ class Tables:
         # against it here, once, and before the tables change.
         self._rules.check_revealed_against_deal(bids, self.hands[rows])
         self.bids[rows] = bids
+        self._reveal(rows)
         next_seat = ((seat + 1) & 3).astype(np.int8)
         self.to_act[rows] = next_seat
         finished = next_seat == _LEFT_OF[self.dealer[rows]]
@@ -549,7 +650,10 @@ class Tables:
         self.scored_tricks[rows] = self.won[rows]
         if self.episode == "hand":
             done[rows] = True
-            self._start_games(rows, self._take_seeds(len(rows)))
+            scores = self.scores[rows] + points
+            ended, _ = rules.game_ends(scores, self.hand_number[rows] + 1)
+            self._keep_final(rows, ended, scores, bags)
+            self._start_games(rows, self._restart_seeds(rows))
             return
         self.scores[rows] += points
         self.bags[rows] = bags
@@ -557,18 +661,42 @@ class Tables:
         over = rows[ended]
         self.winners[over] = winner[ended]
         done[over] = True
+        if len(over):
+            self._keep_final(over, ended[ended], self.scores[over], self.bags[over])
         going_on = rows[~ended]
         if len(going_on):
             self.hand_number[going_on] += 1
             self.dealer[going_on] = _LEFT_OF[self.dealer[going_on]]
             self._deal(going_on)
         if len(over):
-            self._start_games(over, self._take_seeds(len(over)))
+            self._start_games(over, self._restart_seeds(over))
+
+    def _keep_final(self, rows: Ids, over: npt.NDArray[np.bool_], scores: I64, bags: I64) -> None:
+        """Keep what the finished episodes at ``rows`` end showing: a game
+        over keeps its last dealer; a hand that leaves the game going shows
+        the next hand's dealer, its deal not made yet."""
+        self._final_over[rows] = over
+        self._final_dealer[rows] = np.where(over, self.dealer[rows], _LEFT_OF[self.dealer[rows]])
+        self._final_scores[rows] = scores
+        self._final_bags[rows] = bags
 
     def _take_seeds(self, count: int) -> U64:
         first = self._next_seed
         self._next_seed += count
-        return np.array([(first + k) & MAX_SEED for k in range(count)], dtype=np.uint64)
+        # uint64 addition wraps modulo 2**64, as the seeds past MAX_SEED do.
+        return np.uint64(first & MAX_SEED) + np.arange(count, dtype=np.uint64)
+
+    def _restart_seeds(self, rows: Ids) -> U64:
+        """The seeds ``rows`` restart from: each one's queued seed, else the next unused."""
+        queued = self._is_queued[rows]
+        if queued.all():
+            seeds = self._queued[rows]
+        else:
+            seeds = np.empty(len(rows), dtype=np.uint64)
+            seeds[~queued] = self._take_seeds(int(len(rows) - queued.sum()))
+            seeds[queued] = self._queued[rows[queued]]
+        self._is_queued[rows] = False
+        return seeds
 
     def _start_games(self, rows: Ids, seeds: U64) -> None:
         self.seeds[rows] = seeds
@@ -584,6 +712,7 @@ class Tables:
         )
         self.hands[rows] = masks
         self.bids[rows] = NO_BID
+        self._reveal(rows)
         self.won[rows] = 0
         self.played[rows] = 0
         self._shown_out[rows] = 0

@@ -18,6 +18,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+import numpy as np
+import numpy.typing as npt
+
+from spades_core.batch._deal import mix64
 from spades_core.rules.rng import MAX_SEED, SeedStream
 from spades_core.values import checks
 from spades_core.values.errors import ArgumentTypeError, InvalidNotationError, RulesError, brief
@@ -28,6 +32,7 @@ __all__ = [
     "REWARDS",
     "check_base_seed",
     "episode_seed",
+    "episode_seeds",
     "learner_seats",
     "one_of",
     "player_seed",
@@ -51,6 +56,23 @@ def episode_seed(base: int, episode: int) -> int:
     if episode == 0:
         return base
     return SeedStream(base, _EPISODE_PURPOSE, episode).next64()
+
+
+_EPISODE_KEY: Final = np.uint64(_EPISODE_PURPOSE << 32)
+_GAMMA: Final = np.uint64(0x9E3779B97F4A7C15)
+
+
+def episode_seeds(
+    bases: npt.NDArray[np.uint64], episodes: npt.NDArray[np.int64]
+) -> npt.NDArray[np.uint64]:
+    """:func:`episode_seed` of every pair of ``bases`` and ``episodes``: its
+    declared twin on arrays (the vector environment's), held to it by a test.
+    The stream's first output is ``mix64(start + gamma)`` with ``start`` the
+    stream's keyed state, all of it uint64 arithmetic (which wraps as the
+    SplitMix64 words do)."""
+    start = mix64(mix64(bases) ^ (_EPISODE_KEY + episodes.astype(np.uint64)))
+    drawn = mix64(start + _GAMMA)
+    return np.where(episodes == 0, bases, drawn)
 
 
 def player_seed(base: int, episode: int, seat: int) -> int:

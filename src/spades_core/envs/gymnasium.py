@@ -34,12 +34,14 @@ Both take the same keywords:
   ``"hard:steps=200"``, see :mod:`spades_core.players`), a player object, or
   a callable taking the seat's :class:`~spades_core.views.View` and returning
   an action or an action id; in :class:`SpadesVectorEnv` a batch policy
-  (``"random"``, ``"lowest"``, ``"easy"``, or a function of a
+  (``"random"``, ``"lowest"``, ``"easy"``, ``"normal"``, or a function of a
   :class:`~spades_core.batch.Decision`, see :mod:`spades_core.batch`).
   ``"random"`` (the default) and ``"easy"`` are both: the easy bot and the
   easy batch policy choose alike, card for card; so is an
   :class:`ArrayPolicy`, a function of the observations and masks of its
-  seat (a frozen copy of the learner, for self-play).
+  seat (a frozen copy of the learner, for self-play). ``"normal"`` is both
+  but not alike: the normal batch policy bids as the normal bot does and
+  plays its cards by rules of its own.
 * ``episode`` — ``"hand"`` (the default: one hand from 0-0) or ``"game"``
   (a whole game: scores and bags carry over, the deal rotates).
 * ``reward`` — what a step pays, from the learner's team's side, summed over
@@ -50,14 +52,17 @@ Both take the same keywords:
   bag-adjusted figure :mod:`spades_core.simulation` reports); ``"win"``, +1
   when the game ends won, -1 lost, 0 drawn or not over (``episode="game"``
   only).
-* ``illegal`` — an action that is not legal: ``"raise"`` (the default) raises
-  the engine's :class:`~spades_core.IllegalActionError`, its ``reason`` the
-  rule broken, and changes nothing; ``"penalize"`` pays ``illegal_reward``
-  (default -1) and changes nothing else: the same seat is to act again, with
-  the same observation. An id outside 0-65 or a value that is not a whole
-  number raises under both (``NOT_AN_ACTION``). Gymnasium's ``check_env``
-  steps with ids drawn from the whole action space: give it
-  ``illegal="penalize"``.
+* ``illegal`` — an action id of the action space that is not legal now:
+  ``"penalize"`` (the default) pays ``illegal_reward`` (default -1) and
+  changes nothing else: the same seat is to act again, with the same
+  observation; ``"raise"`` raises the engine's
+  :class:`~spades_core.IllegalActionError`, its ``reason`` the rule broken,
+  and changes nothing (for debugging an agent that should never choose
+  one). Every id of ``Discrete(66)`` is thus a valid input to ``step``, as
+  Gymnasium's API asks of an action space, and ``check_env``, which steps
+  with ids sampled from the whole space, passes in the default
+  configuration. An id outside 0-65 or a value that is not a whole number
+  raises under both (``NOT_AN_ACTION``).
 
 **Observations** are :func:`spades_core.envs.features.observation` of the
 learner's seat to act (681 float32 numbers, a ``Box`` from
@@ -72,7 +77,11 @@ other seats act, so a step is one of the learner's bids or cards.
 nothing truncates them (Gymnasium's ``TimeLimit``, ``max_episode_steps=`` of
 ``make``, bounds a whole game's length; the house rule ``max_hands`` ends a
 game by the rules). The observation returned with the end of an episode is
-all zeros and its mask has no legal action: nobody acts at a finished table.
+the finished game's, seen from the learner's seat (its first for a team):
+:func:`~spades_core.envs.features.observation` of that view once the last
+hand is scored (waiting for the next deal, or the game over: no cards in
+hand, the scores after the hand). Its mask has no legal action: nobody acts
+at a finished table.
 
 **Seeding**: ``reset(seed=s)`` plays the game of seed ``s`` — the deals of
 ``sc.new_game(variant, seed=s)`` — and later episodes games of seeds derived
@@ -88,9 +97,10 @@ Random opponents draw from one generator per vector environment, seeded by
 environments' draws.
 
 **Vector autoreset** is Gymnasium's default, ``AutoresetMode.NEXT_STEP``
-(declared in ``metadata["autoreset_mode"]``): the step after a table's
-episode ended ignores its action and returns the first observation of its
-next episode, with reward 0.
+(declared in ``metadata["autoreset_mode"]``): the step that ends a table's
+episode returns its final observation (as above), and the step after it
+ignores the table's action and returns the first observation of its next
+episode, with reward 0, as Gymnasium 1.x's ``NEXT_STEP`` mode has it.
 """
 
 from __future__ import annotations
@@ -165,7 +175,7 @@ class SpadesEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
         opponents: object = "random",
         reward: str = "points",
         episode: str = "hand",
-        illegal: str = "raise",
+        illegal: str = "penalize",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
         **options: Any,
@@ -344,8 +354,11 @@ class SpadesEnv(gymnasium.Env[npt.NDArray[Any], np.int64]):
 
     def _observation(self) -> Vector:
         game = self._game
-        if self._over or game is None:
+        if game is None:
             return np.zeros(features.OBSERVATION_SIZE, np.float32)
+        if self._over:
+            # The finished game as the learner's (first) seat sees it; nobody acts there.
+            return features.observation(game.view(Seat(self._setup.learner[0])))
         seat = game.to_act
         assert seat is not None
         return self._tracker.observation(game, int(seat))

@@ -23,7 +23,7 @@ from spades_core.envs._gym_parts import (
 )
 from spades_core.envs._learner import (
     check_base_seed,
-    episode_seed,
+    episode_seeds,
     seats_of_others,
 )
 from spades_core.rules.rng import MAX_SEED
@@ -61,7 +61,7 @@ class SpadesVectorEnv(VectorEnv[Vector, npt.NDArray[np.int64], npt.NDArray[Any]]
         opponents: object = "random",
         reward: str = "points",
         episode: str = "hand",
-        illegal: str = "raise",
+        illegal: str = "penalize",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
         **options: Any,
@@ -171,6 +171,7 @@ class SpadesVectorEnv(VectorEnv[Vector, npt.NDArray[np.int64], npt.NDArray[Any]]
                 self._tables.restart(everywhere, seeds)
         else:
             self._tables.restart(everywhere, seeds)
+        self._queue_next(everywhere)
         self._seeds = seeds
         self._autoreset[:] = False
         rewards = np.zeros(n)
@@ -191,11 +192,13 @@ class SpadesVectorEnv(VectorEnv[Vector, npt.NDArray[np.int64], npt.NDArray[Any]]
         self._rng = rng
 
     def _episode_seeds(self, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.uint64]:
-        bases = self._bases
-        episodes = self._episodes
-        return np.array(
-            [episode_seed(int(bases[row]), int(episodes[row])) for row in rows], dtype=np.uint64
-        )
+        return episode_seeds(self._bases[rows], self._episodes[rows])
+
+    def _queue_next(self, rows: npt.NDArray[np.intp]) -> None:
+        """Name the seed of the episode after this one at ``rows``: the tables
+        restart from it themselves when this one ends."""
+        following = episode_seeds(self._bases[rows], self._episodes[rows] + 1)
+        self.tables.queue_seeds(rows, following)
 
     def step(
         self, actions: object
@@ -263,9 +266,12 @@ class SpadesVectorEnv(VectorEnv[Vector, npt.NDArray[np.int64], npt.NDArray[Any]]
             waiting = ~learner_at[tables.to_act]
             if not waiting.any():
                 return
-            # With "random" at every other seat, a uniform legal id drawn for every
-            # table at once costs less than asking the policy for the waiting ones.
-            chosen = tables.random_actions(self._rng) if uniform else self._choose(waiting)
+            # With "random" at every other seat, uniform legal ids drawn at once for the
+            # waiting tables cost less than asking the policy seat by seat.
+            if uniform:
+                chosen = tables.random_actions(self._rng, where=waiting)
+            else:
+                chosen = self._choose(waiting)
             points, finished = tables.step(chosen, where=waiting)
             self._collect(points, finished, rewards, done)
 
@@ -332,18 +338,21 @@ class SpadesVectorEnv(VectorEnv[Vector, npt.NDArray[np.int64], npt.NDArray[Any]]
             rewards[rows] += np.where(winners < 0, 0.0, np.where(winners == own, 1.0, -1.0))
         done[rows] = True
         self._episodes[rows] += 1
-        seeds = self._episode_seeds(rows)
-        # info["seed"] names the finished episode's game until the table's next step.
-        self._next_seeds[rows] = seeds
-        tables.restart(rows, seeds)
+        # The tables restarted from the seeds queued for these episodes; info["seed"]
+        # names the finished episode's game until the table's next step.
+        self._next_seeds[rows] = tables.seeds[rows]
+        self._queue_next(rows)
 
     def _observations(self, done: npt.NDArray[np.bool_]) -> Vector:
         tables = self.tables
         observations = tables.observe()
         mask = tables.legal_mask()
         if done.any():
-            observations[done] = 0.0
-            mask[done] = False
+            # An episode's last observation is the finished game's, seen from the learner's
+            # (first) seat; nobody acts there.
+            rows = np.flatnonzero(done)
+            observations[rows] = tables.final_observations(rows, self._setup.learner[0])
+            mask[rows] = False
         self._mask = mask
         return observations
 
@@ -375,7 +384,7 @@ def _check_policies(policies: tuple[object, ...]) -> None:
             raise RulesError(
                 f"the vector environment's other seats are played by batch policies ({names}) "
                 f"or a policy function of a batch.Decision; got {brief(item)} (the engine's "
-                "players, such as 'normal', play in SpadesEnv, or in make_vec(..., "
+                "players, such as 'hard', play in SpadesEnv, or in make_vec(..., "
                 "vectorization_mode='sync'))"
             )
         if not isinstance(item, str) and not callable(item):
