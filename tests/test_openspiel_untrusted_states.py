@@ -20,7 +20,7 @@ import pyspiel
 import pytest
 
 import spades_core as sc
-from spades_core.envs import openspiel
+from spades_core.envs import _openspiel_state, openspiel
 
 pytestmark = pytest.mark.integration("openspiel")
 
@@ -209,7 +209,7 @@ def _position_pickle(*arguments: object) -> bytes:
 
     class Position:
         def __reduce__(self) -> tuple[Any, ...]:
-            return (openspiel._position_from_record, arguments)
+            return (_openspiel_state.position_from_record, arguments)
 
     return pickle.dumps({"_position": Position()})
 
