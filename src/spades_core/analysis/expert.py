@@ -80,7 +80,7 @@ class ExpertBot(Bot):
             seed = checks.whole_number(unknown.pop("seed"), "expert bot", "seed")
         if unknown:
             raise RulesError(
-                f"unknown expert bot option {', '.join(brief(name) for name in sorted(unknown))}; "
+                f"unknown expert bot option {', '.join(_shown(name) for name in sorted(unknown))}; "
                 f"its options are {', '.join(_OPTIONS)}"
             )
         super().__init__(seed)
@@ -131,6 +131,11 @@ class ExpertBot(Bot):
 
 
 _OPTIONS: Final = ("samples", "depth", "steps", "bid_steps")
+
+
+def _shown(name: str) -> str:
+    # An option name for a message (a keyword may be any text).
+    return name if name.isidentifier() and len(name) <= 40 else brief(name)
 
 
 def _in_range(option: str, value: object) -> int:
