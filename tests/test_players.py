@@ -175,9 +175,9 @@ def test_builtin_only_ignores_other_players(
     site.distribution("cautious-spades", {"cautious": "{module}:Cautious"})
     monkeypatch.setenv(BUILTIN_ONLY_ENV, "1")
     refresh_players()
-    # The bot levels, then the OpenSpiel search and the perfect-information
-    # reference player spades-core also registers.
-    assert available_players() == (*BUILTIN_PLAYERS, "ismcts", "perfect-info")
+    # The bot levels, then the double-dummy expert, the OpenSpiel search and
+    # the perfect-information reference player spades-core also registers.
+    assert available_players() == (*BUILTIN_PLAYERS, "expert", "ismcts", "perfect-info")
     with pytest.raises(PlayerError, match="unknown player 'cautious'"):
         make_player("cautious", seed=1)
 

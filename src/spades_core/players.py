@@ -17,6 +17,9 @@ Carlo tree search (``ismcts:simulations=200:uct_c=2`` with random roll-outs,
 ``perfect-info``, the hard bot's search on every seat's true cards, a
 reference for measurements that tables where a person plays refuse
 (:func:`check_human_table`).
+``expert`` is the hard bot with its card play from double-dummy solves of
+sampled deals (``expert:samples=20:depth=7``,
+:mod:`spades_core.analysis.expert`).
 
 An entry point names a *factory*: a callable taking keyword arguments only,
 ``seed`` (an int, from which the player must draw all its randomness, so a

@@ -26,6 +26,7 @@ import attrs
 from spades_core.analysis._search import Search, equivalence_classes
 from spades_core.engine import arguments
 from spades_core.engine.game import SEATS, Game, Phase
+from spades_core.engine.views import View
 from spades_core.rules.legality import phase_refusal
 from spades_core.rules.tricks import (
     FIRST_SPADE,
@@ -38,7 +39,7 @@ from spades_core.rules.tricks import (
 )
 from spades_core.values.cards import ALL_CARDS, Card
 
-__all__ = ["Position", "best_tricks", "card_tricks", "position_of"]
+__all__ = ["Position", "best_tricks", "card_tricks", "position_of", "position_seen"]
 
 _WHAT: Final = "analyse the play"
 
@@ -174,17 +175,33 @@ def position_of(game: Game, call: str = "position_of") -> Position:
     to_act = checked.to_act
     if checked.phase is not Phase.PLAY or to_act is None:
         raise phase_refusal(checked.phase, -1 if to_act is None else int(to_act), _WHAT)
-    any_spade, two_of_clubs = rule_flags(checked.rules)
-    trick = tuple(card.id for _, card in checked.current_trick)
-    started = bool(trick) or any(checked.tricks_won[seat] for seat in SEATS)
     hands = (
         checked.hand(SEATS[0]).mask,
         checked.hand(SEATS[1]).mask,
         checked.hand(SEATS[2]).mask,
         checked.hand(SEATS[3]).mask,
     )
+    return _position(checked, hands, int(to_act))
+
+
+def position_seen(view: View, hands: tuple[int, int, int, int]) -> Position:
+    """The position of ``view`` (a view in ``PLAY`` with a seat to act) were
+    the four hands held now ``hands`` (masks by seat number, as
+    :func:`spades_core.bots.deal_sampler` samples them). The hands are not
+    checked against the view."""
+    to_act = view.to_act
+    if view.phase is not Phase.PLAY or to_act is None:
+        raise phase_refusal(view.phase, -1 if to_act is None else int(to_act), _WHAT)
+    return _position(view, hands, int(to_act))
+
+
+def _position(state: Game | View, hands: tuple[int, int, int, int], to_act: int) -> Position:
+    # The one reading of a position's rules and trick, for a game and a view alike.
+    any_spade, two_of_clubs = rule_flags(state.rules)
+    trick = tuple(card.id for _, card in state.current_trick)
+    started = bool(trick) or any(state.tricks_won[seat] for seat in SEATS)
     return Position(
-        hands, int(to_act), trick, checked.spades_broken, any_spade, two_of_clubs and not started
+        hands, to_act, trick, state.spades_broken, any_spade, two_of_clubs and not started
     )
 
 
