@@ -11,7 +11,8 @@ array forms (:class:`ArrayForms`, from :meth:`spades_core.Variant.array_forms`,
 the built-in variants' included); a variant without them runs through
 :class:`BaseArrayForms`, which calls its hooks row by row. :func:`bid_masks`,
 :func:`suit_counts`, :func:`holds` and :func:`partner_bids` help write array
-forms; :func:`score_hands` is the standard scoring on arrays.
+forms; :func:`score_hands` is the standard scoring on arrays, and :func:`mix64` the
+seeds' mixing function (:func:`spades_core.rng.mix64`) on arrays.
 
 >>> import numpy as np
 >>> from spades_core import batch
@@ -31,6 +32,7 @@ except ModuleNotFoundError as error:  # pragma: no cover - the batch extra insta
         "spades_core.batch needs numpy: pip install 'spades-core[batch]'"
     ) from error
 
+from spades_core.batch._deal import mix64
 from spades_core.batch._forms import ArrayForms, BaseArrayForms, CheckedForms, array_forms_of
 from spades_core.batch._play import DEFAULT_CHUNK, BatchResult, play_hands, play_hands_in_chunks
 from spades_core.batch._policies import BUILTIN_POLICIES, Decision, Policy
@@ -73,6 +75,7 @@ __all__ = [
     "array_forms_of",
     "bid_masks",
     "holds",
+    "mix64",
     "partner_bids",
     "play_hands",
     "play_hands_in_chunks",

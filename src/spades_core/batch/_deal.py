@@ -46,7 +46,8 @@ CARD_BITS: Final = np.left_shift(np.uint64(1), np.arange(52, dtype=np.uint64))
 
 
 def mix64(values: U64) -> U64:
-    """SplitMix64's output function on every element (a new array)."""
+    """SplitMix64's output function on every element (a new array): the
+    array twin of :func:`spades_core.rng.mix64`, held to it by the tests."""
     z = values ^ (values >> _S30)
     z *= _M1
     z ^= z >> _S27

@@ -21,7 +21,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from spades_core.batch._deal import mix64
+from spades_core.batch import mix64
 from spades_core.rules.rng import MAX_SEED, SeedStream
 from spades_core.values import checks
 from spades_core.values.errors import ArgumentTypeError, InvalidNotationError, RulesError, brief
