@@ -67,7 +67,7 @@ KINDS: Final[dict[str, tuple[tuple[object, type[sc.SpadesError]], ...]]] = {
     # A Variant object (or None), for a record of a variant that is not installed.
     "variant object": ((3, ATE), ("classic", ATE)),
     # A bot level.
-    "level": ((3, ATE), ("expert", RULES)),
+    "level": ((3, ATE), ("grandmaster", RULES)),
     # A chooser for a play-out.
     "choose": ((7, ATE), ("lowest", ATE)),
     # A Game or a View (what scoring reads from either).

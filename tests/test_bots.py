@@ -67,7 +67,7 @@ def test_make_builds_every_level_as_a_player(level: str) -> None:
 
 def test_unknown_level_is_a_rules_error_listing_the_levels() -> None:
     with pytest.raises(RulesError, match="random, easy, normal, hard"):
-        make("expert")
+        make("grandmaster")
 
 
 def test_budget_options_belong_to_the_hard_bot_only() -> None:

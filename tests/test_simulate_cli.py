@@ -169,7 +169,7 @@ def test_steps_set_the_budget_of_hard_players_only(capsys: pytest.CaptureFixture
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--ns", "expert"], "unknown player 'expert'; installed players: random, easy"),
+        (["--ns", "grandmaster"], "unknown player 'grandmaster'; installed players: random, easy"),
         (["--variant", "nope"], "no variant named 'nope'"),
         (["--option", "target_score=0"], "target_score"),
         (["--hands", "0"], "hands must be a whole number ≥ 1; got 0"),

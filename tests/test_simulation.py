@@ -251,7 +251,7 @@ def test_a_killed_pool_worker_loses_no_deal() -> None:
         ({"variant": "nope"}, sc.VariantNotFoundError, "no variant named 'nope'"),
         ({"target_score": 0}, sc.RulesError, "target_score"),
         ({"no_such_rule": 1}, sc.RulesError, "no_such_rule"),
-        ({"ns": "expert"}, PlayerError, "unknown player 'expert'"),
+        ({"ns": "grandmaster"}, PlayerError, "unknown player 'grandmaster'"),
         ({"ns": "easy:steps=3"}, PlayerError, "EasyBot has no option steps"),
         ({"ew": "hard:steps=0"}, PlayerError, "steps must be a whole number ≥ 1"),
         ({"ew": "hard:"}, PlayerError, "OPTION=VALUE"),
