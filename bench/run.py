@@ -28,6 +28,12 @@ batch. the batch engine (``spades_core.batch``, needs numpy): hands per second
    of ``batch.play_hands`` by policy, table-steps per second of ``batch.Tables`` at
    4,096 tables, and OpenSpiel's all-C++ loop (``pyspiel.evaluate_bots``) beside them.
 
+gym. the Gymnasium environments (``spades_core.envs.gymnasium``, needs the
+   ``gymnasium`` extra): learner steps per second of ``SpadesVectorEnv`` at 4,096
+   tables with ``random`` and ``normal`` batch policies at the other seats, and of
+   ``SpadesEnv`` beside Shimmy's OpenSpiel ``spades`` stepped the same way, with
+   their ratio over interleaved pairs (the loops of ``bench/gym_envs.py``).
+
 A hand starts from a fresh game waiting for its deal (``new_game``, then the
 deal from the seed) and ends when it is scored; Mirror and Whiz games played
 at random may never end, so speed is counted per hand, not per game. Each
@@ -61,6 +67,7 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
+import importlib.util
 import json
 import os
 import platform
@@ -1085,6 +1092,86 @@ def ratios(results: list[Result]) -> list[Result]:
     return rows
 
 
+# -- the Gymnasium environments (optional) ------------------------------------------------------
+
+GYM_GOALS = {"random": 1_000_000, "normal": 300_000}
+"""Learner steps per second of ``SpadesVectorEnv`` at 4,096 tables, by the other seats' policy."""
+GYM_VS_SHIMMY = 1.0
+"""``SpadesEnv``'s steps per second as a multiple of Shimmy's OpenSpiel ``spades``."""
+
+
+def gym_bench() -> Any:
+    """``bench/gym_envs.py`` as a module, or ``None`` without Gymnasium."""
+    here = str(Path(__file__).resolve().parent)
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    try:
+        return importlib.import_module("gym_envs")
+    except ImportError:
+        return None
+
+
+def section_gym(plan: Plan) -> list[Result]:
+    """Learner steps per second of the Gymnasium environments, the loops of
+    ``bench/gym_envs.py``: the vector environment at 4,096 tables with random
+    and normal seats, and the single environment beside Shimmy's OpenSpiel
+    ``spades``, in interleaved pairs."""
+    bench = gym_bench()
+    if bench is None:
+        return [unavailable("gym", "SpadesVectorEnv", "gymnasium not installed")]
+    seconds = 1.0 if plan is QUICK else 3.0
+    results = []
+    for opponents, goal in GYM_GOALS.items():
+
+        def run(i: int, opponents: str = opponents) -> float:
+            rate: float = bench.vector_rate(opponents, BATCH_TABLES, seconds)
+            return rate
+
+        result = median_result(
+            "gym",
+            f"SpadesVectorEnv, {BATCH_TABLES:,} tables, {opponents} seats",
+            "steps/s",
+            timed_runs(plan, run),
+            note="random legal learner ids drawn from info['action_mask']",
+        )
+        results.append(with_target(result, goal, at_least=True))
+    bench.ours(seconds / 3)  # warm-up
+    single: list[float] = []
+    reference: list[float] = []
+    has_shimmy = importlib.util.find_spec("shimmy") is not None
+    for _ in range(plan.runs):
+        single.append(bench.ours(seconds))
+        if has_shimmy:
+            reference.append(bench.shimmy(seconds))
+    results.append(
+        median_result(
+            "gym", "SpadesEnv, random bots", "steps/s", single, note="4 game actions a step"
+        )
+    )
+    if not has_shimmy:
+        results.append(unavailable("gym", SHIMMY, "shimmy[openspiel] not installed"))
+        return results
+    results.append(
+        median_result(
+            "gym",
+            f"{SHIMMY}, stepped as SpadesEnv",
+            "steps/s",
+            reference,
+            note="its episodes end after the bids",
+        )
+    )
+    pairs = [ours / theirs for ours, theirs in zip(single, reference, strict=True)]
+    ratio = median_result(
+        "ratio",
+        f"SpadesEnv / {SHIMMY}",
+        "x",
+        pairs,
+        note=f"median of {len(pairs)} interleaved pairs, range {min(pairs):.2f}-{max(pairs):.2f}",
+    )
+    results.append(with_target(ratio, GYM_VS_SHIMMY, at_least=True))
+    return results
+
+
 # -- running -------------------------------------------------------------------------------------
 
 SECTIONS: dict[str, Callable[[Plan], list[Result]]] = {
@@ -1100,6 +1187,7 @@ SECTIONS: dict[str, Callable[[Plan], list[Result]]] = {
     "os": section_openspiel,
     "envs": section_envs,
     "batch": section_batch,
+    "gym": section_gym,
 }
 
 
