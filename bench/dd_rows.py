@@ -24,6 +24,8 @@ from typing import Any
 import spades_core as sc
 from spades_core.analysis import review
 from spades_core.analysis.solve import Position, position_of
+from spades_core.bots import Player
+from spades_core.players import make_player
 
 
 def _deal_positions(count: int) -> list[Position]:
@@ -100,7 +102,7 @@ def section_dd(plan: Any, result: Callable[..., Any], clock: Callable[[], float]
     )
     states = _play_states(max(1, plan.decisions // 100))
     for level in ("hard", "expert"):
-        times = _timed_ms(states, _decider(sc.bots.make(level, seed=1)), clock)
+        times = _timed_ms(states, _decider(make_player(level, seed=1)), clock)
         rows.append(
             result(
                 f"{level} card decision, classic",
@@ -112,7 +114,7 @@ def section_dd(plan: Any, result: Callable[..., Any], clock: Callable[[], float]
     return rows
 
 
-def _decider(bot: sc.bots.Bot) -> Callable[[sc.Game], object]:
+def _decider(bot: Player) -> Callable[[sc.Game], object]:
     def decide(game: sc.Game) -> object:
         seat = game.to_act
         assert seat is not None
