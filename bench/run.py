@@ -20,6 +20,9 @@ f. ``dumps`` / ``loads`` per record;
 g. decision latency per bot level (median and 99th percentile);
 h. memory: bytes a mid-hand game retains beyond what it shares with its
    predecessor, and a finished 500-point game with its history (tracemalloc);
+dd. the double-dummy solver from a deal's first lead (endplay's DDS beside it on
+   the same positions with spades broken), the review of a finished hand, and
+   the expert's card decisions beside the hard bot's (bench/dd_rows.py);
 i. the results history: time per hand through :func:`playout` early in one
    long game and late in it (hand 5,000 and hand 60,000), which stays flat
    when appending a hand result costs the same however long the game.
@@ -1172,6 +1175,26 @@ def section_gym(plan: Plan) -> list[Result]:
     return results
 
 
+# -- dd: double dummy -----------------------------------------------------------------------
+
+
+def section_dd(plan: Plan) -> list[Result]:
+    """The solver beside endplay's DDS, a hand's review and the expert's
+    decisions (bench/dd_rows.py)."""
+    try:
+        import dd_rows
+    except ImportError as error:
+        return [unavailable("dd", "double dummy", str(error))]
+
+    def result(name: str, unit: str, runs: list[float], note: str = "") -> Result:
+        if not runs:
+            return unavailable("dd", name, note.removeprefix("not available: "))
+        return median_result("dd", name, unit, runs, note=note)
+
+    rows: list[Result] = dd_rows.section_dd(plan, result, lambda: clock())
+    return rows
+
+
 # -- running -------------------------------------------------------------------------------------
 
 SECTIONS: dict[str, Callable[[Plan], list[Result]]] = {
@@ -1184,6 +1207,7 @@ SECTIONS: dict[str, Callable[[Plan], list[Result]]] = {
     "g": section_g,
     "h": section_h,
     "i": section_i,
+    "dd": section_dd,
     "os": section_openspiel,
     "envs": section_envs,
     "batch": section_batch,

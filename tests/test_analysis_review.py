@@ -10,6 +10,7 @@ their contract.
 
 from __future__ import annotations
 
+import io
 import os
 import pty
 import subprocess
@@ -20,7 +21,11 @@ import attrs
 import pytest
 
 import spades_core as sc
+from play_helpers import run_play
 from spades_core.analysis.mistakes import Mistake, MistakeKind, review
+from spades_core.cli.saves import DATA_DIR_ENV, PlayerConfig
+from spades_core.cli.session import PlaySession
+from spades_core.tips import after_hand
 
 DATA = Path(__file__).parent / "data"
 COSTLY = DATA / "review_costly_card.jsonl"
@@ -139,3 +144,69 @@ def test_spades_replay_review_json_lists_the_mistakes() -> None:
     assert '"review": [{"kind": "cost_tricks", "hand": 1, "trick": 3, "seat": "NORTH"' in (
         done.stdout
     )
+
+
+def test_spades_play_review_shows_the_costly_card_and_the_coach_word(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Resumed after its first hand, the game asks South for a bid of hand 2,
+    # where 'review' looks back at hand 1 and North's K♥.
+    monkeypatch.setenv(DATA_DIR_ENV, str(tmp_path / "data"))
+    status, out, err = run_play(
+        monkeypatch, capsys, ["--resume", str(COSTLY)], ["review", "review 2", "quit"]
+    )
+    assert status == 0, err
+    lines = out.splitlines()
+    start = lines.index("Reviewing hand 1 with every hand seen…")
+    assert lines[start + 1 : start + 3] == [
+        f"  {KNOWN}",
+        "Coach, hand 1 with every hand seen: your side's cards let 1 trick of your contract "
+        f"go. The costliest: {KNOWN}",
+    ]
+    assert "Write 'review' for the last hand, or 'review N' for hand 1 to 1." in out
+
+
+def test_the_review_between_hands_and_the_coach_for_the_other_side(tmp_path: Path) -> None:
+    game = costly_game()
+    said = io.StringIO()
+    typed = iter(["review", "review 1", "quit"])
+    session = PlaySession(
+        game,
+        PlayerConfig(coach=True, seat=sc.Seat.EAST),
+        autosave=tmp_path / "autosave.json",
+        out=said,
+        read_line=lambda _prompt: next(typed),
+        echo_input=False,
+        delay=0.0,
+        pause_between_hands=True,
+    )
+    assert session.run() == 0
+    words = (
+        "Coach, hand 1 with every hand seen: no card of your side cost its contract a trick "
+        "or took a needless bag."
+    )
+    # Both 'review' and 'review 1' name hand 1, the one finished.
+    assert said.getvalue().count(f"  {KNOWN}\n{words}\n") == 2
+
+
+def test_the_coach_counts_the_needless_bags_of_its_side() -> None:
+    game = sc.loads(BAGS.read_text(encoding="utf-8").strip())
+    mistakes = review(game, 0)
+    assert after_hand(mistakes, sc.Seat.WEST, 0) == (
+        "Coach, hand 1 with every hand seen: your side's cards took 2 needless bags. "
+        f"The costliest: {mistakes[0].describe()}"
+    )
+    assert [mistake.cost for mistake in mistakes] == [1, 1]
+    assert all(mistake.bag for mistake in mistakes)
+    costly = review(costly_game(), 0)
+    assert [(mistake.bag, mistake.cost) for mistake in costly] == [(False, 1)]
+    assert after_hand((), sc.Seat.NORTH, 3).startswith("Coach, hand 4 with every hand seen: no ")
+
+
+def test_review_before_any_hand_is_finished_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv(DATA_DIR_ENV, str(tmp_path / "data"))
+    status, out, err = run_play(monkeypatch, capsys, ["--seed", "3"], ["review", "quit"])
+    assert status == 0, err
+    assert "No hand has been finished yet: 'review' looks back at a finished hand." in out

@@ -82,6 +82,21 @@ class Mistake:
     best: int
     needed: int
 
+    @property
+    def bag(self) -> bool:
+        """Whether the card took a needless bag (:attr:`MistakeKind.NEEDLESS_BAG`)."""
+        return self.kind is MistakeKind.NEEDLESS_BAG
+
+    @property
+    def cost(self) -> int:
+        """What the card threw away: for :attr:`MistakeKind.COST_TRICKS` the
+        tricks of those the contract still needed that the team could no
+        longer take (``min(best, needed) - min(tricks, needed)``, at least 1),
+        for a needless bag 1, the bag."""
+        if self.bag:
+            return 1
+        return min(self.best, self.needed) - min(self.tricks, self.needed)
+
     def describe(self) -> str:
         """The mistake in a sentence, seats and cards as the board shows them."""
         team = _TEAM_NAMES[self.seat.team]

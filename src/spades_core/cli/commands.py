@@ -53,6 +53,8 @@ Commands:
   show            show the table and your hand again
   last            show the previous trick
   score           show the score after each hand
+  review [N]      replay the last finished hand (or hand N) with every hand
+                  seen: each card that cost a contract or took a needless bag
   save FILE       save the game as a record to FILE (resume with --resume FILE)
   help            this list
   quit            save and leave (resume with --continue)"""

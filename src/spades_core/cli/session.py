@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Final, TextIO, final
 
 from spades_core import bots
+from spades_core.analysis.mistakes import review
 from spades_core.cli import commands, render
 from spades_core.cli.render import Style, seat_name
 from spades_core.cli.saves import PlayerConfig, SaveFileError, session_json, write_save
@@ -18,7 +19,7 @@ from spades_core.engine.records import dumps
 from spades_core.engine.views import View
 from spades_core.rules.hooks import checked_game_outcome
 from spades_core.rules.rng import SeedStream
-from spades_core.tips import coach
+from spades_core.tips import after_hand, coach
 from spades_core.values.actions import Action, Bid, Play
 from spades_core.values.cards import CardSet
 from spades_core.values.seats import Seat, Team
@@ -155,7 +156,7 @@ class PlaySession:
     def wait_for_deal(self) -> None:
         """Hold the hand's score on screen until the player asks for the next deal."""
         while True:
-            line = self.read_line("Press Enter to deal the next hand ('score', 'quit'): ")
+            line = self.read_line("Press Enter to deal the next hand ('review', 'score', 'quit'): ")
             if self.echo_input:
                 self.say(line)
             command = line.strip().lower()
@@ -163,6 +164,8 @@ class PlaySession:
                 raise _Quit
             if command == "score":
                 self.say(*commands.score_lines(self.game, self.style))
+            elif command.startswith("review"):
+                self.review(command.partition(" ")[2])
             elif command == "last":
                 self.say(*commands.last_trick_lines(self.game, self.style))
             elif command in ("help", "?"):
@@ -244,6 +247,8 @@ class PlaySession:
             self.say(*commands.last_trick_lines(self.game, self.style))
         elif command == "score":
             self.say(*commands.score_lines(self.game, self.style))
+        elif command == "review":
+            self.review(argument)
         elif command in ("quit", "exit"):
             raise _Quit
         elif command == "save":
@@ -267,6 +272,29 @@ class PlaySession:
         tip = coach(view)
         suggestion = render.action_text(tip.action, self.style, imperative=True)
         self.say(f"Coach: {suggestion}. {tip.reason}")
+
+    def review(self, which: str) -> None:
+        """Show the double-dummy review of a finished hand (the last one, or
+        hand ``which`` counting from 1): each card that cost a contract
+        tricks or took a needless bag, then the coach's word on your side's."""
+        finished = len(self.game.hand_results)
+        if not finished:
+            self.say("No hand has been finished yet: 'review' looks back at a finished hand.")
+            return
+        text = which.strip() or str(finished)
+        number = int(text) if text.isdigit() and len(text) <= 4 else 0
+        if not 1 <= number <= finished:
+            self.say(f"Write 'review' for the last hand, or 'review N' for hand 1 to {finished}.")
+            return
+        # A hand takes a second or so in pure Python: say so before the wait.
+        self.say(f"Reviewing hand {number} with every hand seen…")
+        mistakes = review(self.game, number - 1)
+        for mistake in mistakes:
+            self.say("  " + mistake.describe())
+        if self.config.coach:
+            self.say(after_hand(mistakes, self.config.seat, number - 1))
+        elif not mistakes:
+            self.say("  No card cost a contract a trick or took a needless bag.")
 
     def save_to(self, name: str) -> None:
         """Write the game as a record to the file ``name``."""

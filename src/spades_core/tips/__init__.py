@@ -22,8 +22,10 @@ included, could.
 
 The words live in private modules by concern: cards and seats in words
 (``_words``), bids (``_bids``), what the seat knows in play (``_seen``),
-leads (``_leads``), following (``_follows``), and the choice between them
-with the words for ducking (``_plays``).
+leads (``_leads``), following (``_follows``), the choice between them
+with the words for ducking (``_plays``), and after a hand (``_review``):
+:func:`after_hand` says what the double-dummy review of a finished hand
+(:func:`spades_core.analysis.review`, handed in) found in your side's cards.
 
 >>> import spades_core as sc
 >>> game = sc.new_game("mirror", seed=2).deal()
@@ -45,12 +47,13 @@ from spades_core.engine import arguments
 from spades_core.engine.views import View
 from spades_core.tips._bids import bid_reason
 from spades_core.tips._plays import play_reason
+from spades_core.tips._review import ReviewedCard, after_hand
 from spades_core.tips._seen import Seen
 from spades_core.tips._words import name as name  # spades_core.tips.name stays importable
 from spades_core.values import deprecation
 from spades_core.values.actions import Action, Bid, Play
 
-__all__ = ["Tip", "coach"]
+__all__ = ["ReviewedCard", "Tip", "after_hand", "coach"]
 
 
 @final
