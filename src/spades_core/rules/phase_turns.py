@@ -15,7 +15,7 @@ from typing import Final
 
 from spades_core.rules.legality import phase_refusal
 from spades_core.rules.phases import MOST_PHASE_STEPS, HandPhase, PhaseStep, PhaseTable, Turn, Where
-from spades_core.rules.tricks import first_leader
+from spades_core.rules.tricks import LEFT_OF, first_leader
 from spades_core.values.actions import BLIND_NIL, PASSES, Action, BlindNil, Look, Pass, PhaseAction
 from spades_core.values.cards import CardSet
 from spades_core.values.errors import (
@@ -127,7 +127,7 @@ def next_bidder(dealer: int, seat: int, bids: tuple[int | None, ...]) -> int | N
     """The seat number to bid after seat number ``seat`` (skipping those with
     a bid already: a Blind Nil), ``None`` when the bidding is over."""
     while seat != dealer:
-        seat = (seat + 1) % 4
+        seat = LEFT_OF[seat]
         if bids[seat] is None:
             return seat
     return None
@@ -157,7 +157,7 @@ def next_position(
         found = next_turn(phases, rules, variant_id, table, where)
         if found is not None:
             return Phase.VARIANT, int(found[1].seat)
-        first = (dealer + 1) % 4
+        first = LEFT_OF[dealer]
         bidder = first if bids[first] is None else next_bidder(dealer, first, bids)
         assert bidder is not None  # a seat has no bid yet
         return Phase.BID, bidder
