@@ -25,10 +25,18 @@ VARIANTS = ("classic", "mirror", "whiz", "suicide")
 """The three built-in variants and the example plugin's."""
 
 
+TOURNAMENT_PLUGIN = ROOT / "examples" / "tournament_spades"
+"""The plugin with phases (Tournament Spades), installed the same way."""
+
+
 @contextlib.contextmanager
-def example_plugin_installed(site: Path) -> Iterator[None]:
-    """Make the example plugin an installed variant while the block runs."""
-    project = tomllib.loads((PLUGIN / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+def example_plugin_installed(
+    site: Path, plugin: Path = PLUGIN, module: str = PLUGIN_MODULE
+) -> Iterator[None]:
+    """Make an example plugin (by default Suicide Spades; ``plugin`` is its
+    project directory, ``module`` its import package) an installed variant
+    while the block runs."""
+    project = tomllib.loads((plugin / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     points = project["entry-points"]["spades_core.variants"]
     name, version = project["name"], project["version"]
     info = site / f"{name.replace('-', '_')}-{version}.dist-info"
@@ -36,7 +44,7 @@ def example_plugin_installed(site: Path) -> Iterator[None]:
     (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
     lines = "".join(f"{key} = {value}\n" for key, value in points.items())
     (info / "entry_points.txt").write_text(f"[spades_core.variants]\n{lines}")
-    with registry_restored(PLUGIN_MODULE):
-        sys.path[:0] = [str(PLUGIN / "src"), str(site)]
+    with registry_restored(module):
+        sys.path[:0] = [str(plugin / "src"), str(site)]
         sc.refresh_variants()
         yield

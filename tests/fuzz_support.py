@@ -26,7 +26,7 @@ from spades_core import bots
 from spades_core.bots import EasyBot, HardBot, NormalBot, RandomBot
 from spades_core.engine import encoding, playouts, records
 from spades_core.engine.views import View
-from spades_core.rules import registry
+from spades_core.rules import phase_turns, registry
 from spades_core.rules.registry import variant_entries
 from spades_core.values import deprecation
 from spades_core.values.options import STANDARD_OPTIONS
@@ -41,7 +41,7 @@ PUBLIC_MODULES: Final[tuple[types.ModuleType, ...]] = (
 )
 """The namespaces whose ``__all__`` is the public surface the fuzz tests cover."""
 
-ENGINE_BUILT: Final = frozenset({sc.Game, sc.HandResult})
+ENGINE_BUILT: Final = frozenset({sc.Game, sc.HandResult, sc.PhaseStep, sc.PhaseTable})
 """Classes whose documentation says only the engine builds them ("do not call
 the constructor"): their constructors are not entry points, their methods are."""
 
@@ -55,10 +55,14 @@ HOOKS: Final = frozenset(
         "check_rules",
         "array_forms",
         "explain_bids",
+        "phases",
+        "score_phased_hand",
     }
 )
 """Variant hook methods: the engine calls them with checked values and checks
 their answers, so they are not fuzzed as entry points."""
+PHASE_HOOKS: Final = frozenset({"turn", "hidden"})
+"""The hooks of a variant's phase (:class:`~spades_core.HandPhase`), likewise."""
 
 
 @attrs.frozen
@@ -98,7 +102,9 @@ def _methods(cls: type) -> Iterator[tuple[str, object]]:
         if not _ours(klass):
             continue
         for name, member in vars(klass).items():
-            hook = name in HOOKS and issubclass(cls, sc.Variant)
+            hook = (name in HOOKS and issubclass(cls, sc.Variant)) or (
+                name in PHASE_HOOKS and issubclass(cls, sc.HandPhase)
+            )
             if name.startswith("_") or name in seen or hook:
                 continue
             seen.add(name)
@@ -249,6 +255,21 @@ SAMPLES: Final[dict[type, Callable[[], list[Any]]]] = {
     ),
     bots.Bot: _lazy(lambda: [NormalBot(2)]),
     registry.VariantEntry: _lazy(lambda: list(variant_entries())),
+    sc.Pass: _lazy(lambda: [sc.Pass.of("QH"), sc.Pass(sc.CardSet.parse("AS 2C"))]),
+    sc.BlindNil: _lazy(lambda: [sc.BLIND_NIL]),
+    sc.Look: _lazy(lambda: [sc.LOOK]),
+    sc.PhaseTable: _lazy(
+        lambda: [
+            phase_turns.table_of(
+                0,
+                1,
+                (0, 120),
+                tuple(GAMES()[1].hand(seat).mask for seat in sc.Seat),
+                (None, 0, None, None),
+                (sc.PhaseStep("blind_nil", sc.Seat.EAST, sc.BLIND_NIL),),
+            )
+        ]
+    ),
 }
 """Objects of each public class that methods are called on."""
 

@@ -255,6 +255,10 @@ NOT_THOSE_KINDS: Final = {
     ("OptionSpec.error", "value"): "builds the RulesError for an option value",
     ("play_game", "players"): "players: tests/test_bots.py",
     ("tournament", "players"): "players: tests/test_simulation.py",
+    ("Turn", "seat"): "a phase's answer, checked by the engine (VariantLoadError)",
+    ("Where", "value"): "an enum lookup (CheckedLookup), as Phase's",
+    ("PhaseTable.received", "seat"): "read by a phase's hooks; a seat not a Seat matches no step",
+    ("PhaseTable.steps_of", "seat"): "read by a phase's hooks; a seat not a Seat matches no step",
 }
 
 

@@ -23,7 +23,19 @@ import importlib as _importlib
 import sys as _sys
 from typing import TYPE_CHECKING, Final
 
-from spades_core.actions import NIL, Action, Bid, Deal, Play
+from spades_core.actions import (
+    BLIND_NIL,
+    LOOK,
+    NIL,
+    PASSES,
+    Action,
+    Bid,
+    BlindNil,
+    Deal,
+    Look,
+    Pass,
+    Play,
+)
 from spades_core.cards import Card, CardSet, Rank, Suit
 from spades_core.errors import (
     ArgumentTypeError,
@@ -52,6 +64,7 @@ from spades_core.options import (
 )
 from spades_core.registry import available_variants, load_variant, refresh_variants
 from spades_core.results import HandResult, Trick
+from spades_core.rules.phases import HandPhase, PhaseStep, PhaseTable, Turn, Where
 from spades_core.seats import Seat, SeatMap, Team, TeamMap
 from spades_core.variant import Variant
 
@@ -122,12 +135,16 @@ from the same source, with the same results. ``False`` for the pure-Python
 install, the default and the reference (``spades --version`` says which)."""
 
 __all__ = [
+    "BLIND_NIL",
     "COMPILED",
+    "LOOK",
     "NIL",
+    "PASSES",
     "Action",
     "ArgumentTypeError",
     "BagOverflow",
     "Bid",
+    "BlindNil",
     "BreakRule",
     "Card",
     "CardSet",
@@ -136,14 +153,19 @@ __all__ = [
     "DuplicateVariantError",
     "FirstLead",
     "Game",
+    "HandPhase",
     "HandResult",
     "IllegalActionError",
     "IllegalReason",
     "InconsistentViewError",
     "InvalidNotationError",
+    "Look",
     "NilTricks",
     "OptionSpec",
+    "Pass",
     "Phase",
+    "PhaseStep",
+    "PhaseTable",
     "Play",
     "Rank",
     "RecordFormatError",
@@ -158,10 +180,12 @@ __all__ = [
     "TeamMap",
     "Tip",
     "Trick",
+    "Turn",
     "Variant",
     "VariantError",
     "VariantLoadError",
     "VariantNotFoundError",
+    "Where",
     "__version__",
     "available_variants",
     "bots",

@@ -28,10 +28,12 @@ from typing import Final, final
 import attrs
 
 from spades_core.engine import pickles
+from spades_core.engine.standing import GameSetup, Standing
 from spades_core.engine.views import View, view_of
-from spades_core.rules import legality, rng
-from spades_core.rules.hooks import checked_game_end, checked_score_hand
+from spades_core.rules import legality, phase_turns, rng
+from spades_core.rules.hooks import checked_game_end, checked_phases, checked_score_hand
 from spades_core.rules.legality import bid_refusal, card_refusal, phase_refusal, plays_of_mask
+from spades_core.rules.phases import HandPhase, PhaseStep, Turn, Where, hands_after_passes
 from spades_core.rules.registry import load_variant
 from spades_core.rules.results import SEATS, HandResult, HandResults, Trick, tricks_of_plays
 from spades_core.rules.tricks import (
@@ -45,8 +47,8 @@ from spades_core.rules.tricks import (
     trick_winner,
 )
 from spades_core.rules.variant import Variant
-from spades_core.values import checks, deprecation
-from spades_core.values.action_ids import mask_of
+from spades_core.values import actions, checks, deprecation
+from spades_core.values.action_ids import mask_of, phase_mask_of
 from spades_core.values.actions import DEAL_FROM_SEED, Action, Bid, Deal, Play, action_of, deal_of
 from spades_core.values.cards import ALL_CARDS, Card, CardSet
 from spades_core.values.errors import IllegalActionError, IllegalReason, brief
@@ -73,6 +75,7 @@ __all__ = [
     "hand_first_leader",
     "legal_play_mask",
     "new_game",
+    "phase_step_unchecked",
     "play_unchecked",
 ]
 
@@ -86,39 +89,15 @@ _DEAL: Final = Phase.DEAL
 _BID: Final = Phase.BID
 _PLAY: Final = Phase.PLAY
 _GAME_OVER: Final = Phase.GAME_OVER
+_VARIANT: Final = Phase.VARIANT
+_BEFORE: Final = Where.BEFORE_BIDDING
+_AFTER: Final = Where.AFTER_BIDDING
 _ANY_SPADE: Final = BreakRule.ANY_SPADE
 _TWO_OF_CLUBS_FIRST: Final = FirstLead.TWO_OF_CLUBS
 _NO_CARDS: Final = (0, 0, 0, 0)
 _NO_BIDS: Final[tuple[int | None, ...]] = (None, None, None, None)
 _NO_TRICKS: Final = (0, 0, 0, 0)
 _BITS: Final = tuple(1 << card for card in range(52))
-
-
-@final
-@attrs.frozen
-class GameSetup:
-    """What stays fixed for a whole game: variant, rules, seed, first dealer."""
-
-    variant: Variant
-    rules: Rules
-    seed: int
-    first_dealer: Seat
-
-
-@final
-@attrs.frozen
-class Standing:
-    """What a game keeps from one hand to the next: the setup, the dealer of
-    the hand in progress (or of the next), the running scores and bags, the
-    finished hands and the winner. Every game within a hand shares one, so a
-    transition copies one field for all six."""
-
-    setup: GameSetup
-    dealer: Seat
-    scores: tuple[int, int]
-    bags: tuple[int, int]
-    results: HandResults
-    winner: Team | None
 
 
 @final
@@ -179,8 +158,23 @@ class Game:
         return self._standing.dealer
 
     @property
+    def phase_name(self) -> str:
+        """The phase in progress: in ``VARIANT`` the variant's own name for it
+        (``"exchange"``), otherwise the value of :attr:`phase` (``"bid"``)."""
+        found = self._turn
+        return self.phase.value if found is None else found[0].name
+
+    @property
+    def phase_steps(self) -> tuple[PhaseStep, ...]:
+        """Every action taken in the variant's phases this hand, in order (a
+        pass of several cards is one step per card). Hidden information, as
+        :meth:`hand` is: give players views."""
+        return self._standing.steps
+
+    @property
     def to_act(self) -> Seat | None:
-        """The seat to bid or play, or ``None`` while dealing and after the game."""
+        """The seat to act (bid, play, or act in a variant's phase), or
+        ``None`` while dealing and after the game."""
         return SEATS[self._to_act] if self._to_act >= 0 else None
 
     @property
@@ -278,7 +272,18 @@ class Game:
             return legality.bid_actions(_bid_values(self))
         if phase is _DEAL:
             return (DEAL_FROM_SEED,)
+        if phase is _VARIANT:
+            found = self._turn
+            return () if found is None else found[1].actions
         return ()
+
+    @lazy
+    def _turn(self) -> tuple[HandPhase, Turn] | None:
+        # The phase in progress and its turn, asked of the variant's phases.
+        if self.phase is not _VARIANT:
+            return None
+        where = _AFTER if None not in self._bids else _BEFORE
+        return self._standing.next_turn(self._held, self._bids, where)
 
     def legal_actions(self) -> tuple[Action, ...]:
         """The actions the seat to act may take (in ``DEAL``: dealing from the seed;
@@ -323,7 +328,10 @@ class Game:
         return CardSet(legal_play_mask(self))
 
     def legal_mask(self) -> tuple[bool, ...]:
-        """66 booleans, ``True`` at each legal action id (see :mod:`spades_core.encoding`)."""
+        """66 booleans, ``True`` at each legal action id (see :mod:`spades_core.encoding`);
+        120 for a variant with phases, the ids of their actions included."""
+        if self._standing.setup.phases:
+            return phase_mask_of(self._legal)
         return mask_of(self._legal)
 
     def legal_plays(self) -> CardSet:
@@ -415,8 +423,9 @@ def new_game(
         first = SEATS[rng.first_dealer(seed)]
     else:
         first = checks.seat(dealer, "new_game", "dealer")
+    phases = () if type(chosen).phases is Variant.phases else checked_phases(chosen, rules)
     return between_hands(
-        GameSetup(chosen, rules, seed, first), first, (0, 0), (0, 0), HandResults(), None
+        GameSetup(chosen, rules, seed, first, phases), first, (0, 0), (0, 0), HandResults(), None
     )
 
 
@@ -426,10 +435,12 @@ def new_game(
 def hand_first_leader(game: Game) -> int:
     """The seat number that leads (or led) the first trick of ``game``'s hand
     in progress, by :func:`~spades_core.tricks.first_leader`."""
+    standing = game._standing
+    start = game._dealt
+    if standing.steps:
+        start = hands_after_passes(start, standing.steps)
     return first_leader(
-        game._standing.dealer,
-        game._dealt,
-        game._standing.setup.rules.first_lead is _TWO_OF_CLUBS_FIRST,
+        standing.dealer, start, standing.setup.rules.first_lead is _TWO_OF_CLUBS_FIRST
     )
 
 
@@ -462,16 +473,7 @@ def check(game: Game, action: object, seat: object = None) -> None:
     phase = game.phase
     to_act = game._to_act
     if seat is not None and (to_act == NO_SEAT or seat != to_act):
-        if to_act == NO_SEAT:
-            raise IllegalActionError(
-                IllegalReason.NOT_YOUR_TURN,
-                f"no seat is to act now ({phase.name}); "
-                + ("the game is over" if phase is _GAME_OVER else "deal the next hand"),
-            )
-        name = seat.name if hasattr(seat, "name") else repr(seat)
-        raise IllegalActionError(
-            IllegalReason.NOT_YOUR_TURN, f"it is {SEATS[to_act].name}'s turn, not {name}'s"
-        )
+        raise legality.turn_refusal(phase, to_act, seat)
     refusal: IllegalActionError | None
     if isinstance(action, Deal):
         if phase is not _DEAL:
@@ -498,6 +500,11 @@ def check(game: Game, action: object, seat: object = None) -> None:
             _leads_two_of_clubs(game),
             action.card.id,
         )
+    elif type(action) in actions.PHASE_ACTION_TYPES:
+        found = game._turn
+        turn = None if found is None else found[1]
+        now = phase_turns.waiting_for(phase, to_act, game._legal)
+        refusal = phase_turns.action_refusal(turn, action, now)  # type: ignore[arg-type]
     else:
         refusal = IllegalActionError(
             IllegalReason.NOT_AN_ACTION,
@@ -539,6 +546,9 @@ def apply(game: Game, action: object, seat: object = None) -> Game:
         elif kind is Deal and game.phase is _DEAL:
             return deal(game, action)
     kind = type(action)
+    if kind in actions.PHASE_ACTION_TYPES:
+        check(game, action, seat)
+        return phase_step_unchecked(game, action)  # type: ignore[arg-type]
     if kind is not Play and kind is not Bid and kind is not Deal:
         # A card, a number or text: read once, then the paths above.
         return apply(game, action_of(action), seat)
@@ -570,10 +580,11 @@ def deal(game: Game, hands: object = None) -> Game:
 def deal_unchecked(game: Game, masks: tuple[int, ...]) -> Game:
     """The game (in ``DEAL``) with the hands ``masks`` dealt (by seat number:
     four disjoint 13-card masks), without checking them."""
-    leader = LEFT_OF[game._standing.dealer]
-    return Game(
-        game._standing, _BID, masks, masks, _NO_BIDS, leader, leader, (), _NO_TRICKS, (), False
-    )
+    standing = game._standing
+    leader = LEFT_OF[standing.dealer]
+    if standing.setup.phases:
+        return _phased(standing, masks, masks, _NO_BIDS, _BEFORE)
+    return Game(standing, _BID, masks, masks, _NO_BIDS, leader, leader, (), _NO_TRICKS, (), False)
 
 
 def bid_unchecked(game: Game, value: int) -> Game:
@@ -582,6 +593,8 @@ def bid_unchecked(game: Game, value: int) -> Game:
     bids = list(game._bids)
     bids[seat] = value
     standing = game._standing
+    if standing.setup.phases:
+        return _phased(standing, game._dealt, game._held, tuple(bids), _BEFORE, seat)
     to_act = (seat + 1) % 4
     phase = _BID
     if to_act == LEFT_OF[standing.dealer]:
@@ -677,13 +690,24 @@ def finish_hand(
     setup = standing.setup
     variant = setup.variant
     rules = setup.rules
-    points, bags = checked_score_hand(variant, rules, bids, won, standing.bags)
+    steps = standing.steps if setup.phases else None
+    points, bags = checked_score_hand(variant, rules, bids, won, standing.bags, steps)
     scores = (standing.scores[0] + points[0], standing.scores[1] + points[1])
     results = standing.results
     over, winner = checked_game_end(variant, rules, scores, len(results) + 1)
     dealer = standing.dealer
     result = HandResult(
-        len(results), dealer, dealt, bids, won, points, bags, scores, first_leader, plays
+        len(results),
+        dealer,
+        dealt,
+        bids,
+        won,
+        points,
+        bags,
+        scores,
+        first_leader,
+        plays,
+        steps or (),
     )
     return between_hands(
         setup,
@@ -743,4 +767,31 @@ def _view(game: Game, seat: Seat | None) -> View:
         broken=game._broken,
         tricks=game.tricks,
         legal=game._legal if seat is not None and seat == game._to_act else (),
+        steps=standing.steps,
+        hidden=seat is not None
+        and game._turn is not None
+        and seat in standing.hidden(game._turn[0], game._held, game._bids),
     )
+
+
+def _phased(
+    standing: Standing,
+    dealt: tuple[int, ...],
+    held: tuple[int, ...],
+    bids: tuple[int | None, ...],
+    where: Where,
+    bid_by: int = -1,
+) -> Game:
+    # A hand of a variant with phases goes on at `where` (after `bid_by` bid).
+    phase, seat = standing.position(held, bids, where, bid_by)
+    return Game(standing, phase, dealt, held, bids, seat, seat, (), _NO_TRICKS, (), False)
+
+
+def phase_step_unchecked(game: Game, action: actions.PhaseAction) -> Game:
+    """The game after the seat to act takes ``action`` in the variant's phase
+    in progress, without checking it."""
+    found = game._turn
+    assert found is not None, "phase_step_unchecked outside a variant's phase"
+    held, bids, steps = phase_turns.step_effect(*found, action, game._held, game._bids)
+    standing = attrs.evolve(game._standing, steps=game._standing.steps + steps)
+    return _phased(standing, game._dealt, held, bids, found[0].where)

@@ -12,6 +12,9 @@ with its constructor. The states it reads, oldest first:
   fields of their own (today one ``Standing``);
 * one pickled before the card ids of its completed tricks were kept
   (``_played``) holds their ``Trick`` records as ``_tricks``;
+* one pickled before variants could add phases to a hand has no
+  ``phases`` in its setup, no ``steps`` in its standing and none in its
+  results (it had none);
 * caches pickled with a game (``_legal``, ``_trick_records``) are dropped:
   a game works them out again when asked.
 """
@@ -46,9 +49,26 @@ def game_fields(state: Mapping[str, Any], standing_type: Callable[..., Any]) -> 
     return fields
 
 
+def _filled(value: Any) -> Any:
+    # An attrs object unpickled from before a field with a default was added
+    # lacks it: built again from the fields it has.
+    fields = attrs.fields(type(value))
+    if all(hasattr(value, field.name) for field in fields):
+        return value
+    given = [getattr(value, field.name) for field in fields if hasattr(value, field.name)]
+    return type(value)(*given)
+
+
 def _upgraded_standing(standing: Any) -> Any:
     # Release 0.1's history was a tuple, and its rules lack the options added
     # since or hold one that has moved to a variant of its own.
+    standing = _filled(standing)
+    if not hasattr(standing.setup, "phases"):
+        standing = attrs.evolve(standing, setup=_filled(standing.setup))
+    if any(not hasattr(result, "_steps") for result in standing.results):
+        standing = attrs.evolve(
+            standing, results=HandResults(_filled(result) for result in standing.results)
+        )
     if not isinstance(standing.results, HandResults):
         standing = attrs.evolve(standing, results=HandResults(standing.results))
     setup = standing.setup

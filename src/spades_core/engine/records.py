@@ -60,11 +60,20 @@ from typing import Any, Final, NoReturn
 from spades_core.engine import arguments
 from spades_core.engine.game import SEATS, Game, Phase, new_game
 from spades_core.rules import rng
+from spades_core.rules.phases import PhaseStep
 from spades_core.rules.registry import load_variant
 from spades_core.rules.rng import MAX_SEED
 from spades_core.rules.variant import Variant
 from spades_core.values import checks, deprecation
-from spades_core.values.actions import BIDS, PLAYS, Action, Play
+from spades_core.values.actions import (
+    BIDS,
+    PHASE_ACTION_TYPES,
+    PLAYS,
+    Action,
+    BlindNil,
+    Play,
+    action_of,
+)
 from spades_core.values.cards import ALL_CARDS, Card, CardSet
 from spades_core.values.errors import (
     IllegalActionError,
@@ -87,6 +96,7 @@ __all__ = [
     "MAX_NUMBER",
     "MAX_OPTIONS",
     "MAX_RECORD_SIZE",
+    "MAX_STEPS",
     "VERSION",
     "dump_lines",
     "dumps",
@@ -113,13 +123,16 @@ MAX_NAME_LENGTH: Final = 64
 """The longest variant id or option name a record may give, in characters."""
 MAX_NUMBER: Final = 2**64
 """No whole number in a record's options may exceed this in magnitude."""
+MAX_STEPS: Final = 512
+"""The most actions of a variant's phases (``steps``) one hand of a record may hold."""
 MAX_INDENT: Final = 16
 """The widest ``indent`` :func:`dumps` takes, in spaces."""
 
 _RECORD_FIELDS: Final = frozenset(
     {"format", "version", "variant", "variant_version", "options", "seed", "first_dealer", "hands"}
 )
-_HAND_FIELDS: Final = frozenset({"deal", "bids", "plays"})
+_HAND_FIELDS: Final = frozenset({"deal", "bids", "plays", "steps"})
+_IN_HAND: Final = (Phase.BID, Phase.PLAY, Phase.VARIANT)
 _CARD_TEXT: Final = tuple(str(card) for card in ALL_CARDS)
 # Records written by dumps() use exactly these texts; others go through Card.parse.
 _PLAY_BY_TEXT: Final = {text: PLAYS[card_id] for card_id, text in enumerate(_CARD_TEXT)}
@@ -133,13 +146,23 @@ def _cards(mask: int) -> list[str]:
 
 
 def _hand_entry(
-    seed: int, number: int, dealer: int, dealt: tuple[int, ...], bids: list[int], plays: list[str]
+    seed: int,
+    number: int,
+    dealer: int,
+    dealt: tuple[int, ...],
+    bids: list[tuple[Seat, int]],
+    plays: list[str],
+    steps: tuple[PhaseStep, ...] = (),
 ) -> dict[str, Any]:
     entry: dict[str, Any] = {}
     if tuple(dealt) != rng.deal_masks(seed, number, dealer):
         entry["deal"] = {SEATS[seat].letter: _cards(dealt[seat]) for seat in range(4)}
-    entry["bids"] = bids
+    blind = {step.seat for step in steps if type(step.action) is BlindNil}
+    # A Blind Nil is a step, not a bid: the bidding skips the seat.
+    entry["bids"] = [bid for seat, bid in bids if seat not in blind]
     entry["plays"] = plays
+    if steps:
+        entry["steps"] = [str(step.action) for step in steps]
     return entry
 
 
@@ -152,7 +175,7 @@ def to_record(game: Game) -> dict[str, Any]:
     would refuse.
     """
     arguments.game(game, "to_record")
-    count = len(game.hand_results) + (game.phase in (Phase.BID, Phase.PLAY))
+    count = len(game.hand_results) + (game.phase in _IN_HAND)
     if count > MAX_HANDS:
         _fail(
             f"the game has {count:,} hands; a record holds at most {MAX_HANDS:,}, so this "
@@ -167,15 +190,16 @@ def to_record(game: Game) -> dict[str, Any]:
                 result.number,
                 result.dealer,
                 tuple(cards.mask for cards in result.deal.values()),
-                [result.bids[seat] for seat in result.bidding_order],
+                [(seat, result.bids[seat]) for seat in result.bidding_order],
                 [_CARD_TEXT[card.id] for trick in result.played for card in trick.cards],
+                result.steps,
             )
         )
-    if game.phase in (Phase.BID, Phase.PLAY):
+    if game.phase in _IN_HAND:
         dealer = game.dealer
         made = game.bids
         order = [SEATS[(dealer + i) % 4] for i in (1, 2, 3, 4)]
-        bids = [bid for bid in (made[seat] for seat in order) if bid is not None]
+        bids = [(seat, made[seat]) for seat in order if made[seat] is not None]
         plays = [_CARD_TEXT[card.id] for trick in game.tricks for card in trick.cards]
         plays += [_CARD_TEXT[card.id] for _, card in game.current_trick]
         hands.append(
@@ -184,8 +208,9 @@ def to_record(game: Game) -> dict[str, Any]:
                 game.hand_number,
                 dealer,
                 tuple(game.dealt_hand(seat).mask for seat in SEATS),
-                bids,
+                bids,  # type: ignore[arg-type]  # every bid listed is made
                 plays,
+                game.phase_steps,
             )
         )
     return {
@@ -561,6 +586,31 @@ def _read_actions(entry: Mapping[str, Any], number: int) -> list[Action]:
     return actions
 
 
+def _read_steps(entry: Mapping[str, Any], number: int) -> list[Action]:
+    steps = entry.get("steps", [])
+    if not isinstance(steps, list):
+        _fail(f"'steps' must be a list; got {_type_name(steps)}", RecordReason.WRONG_TYPE, number)
+    if len(steps) > MAX_STEPS:
+        _too_large("a hand's steps", len(steps), MAX_STEPS)
+    actions: list[Action] = []
+    for text in steps:
+        action: object = None
+        if isinstance(text, str) and len(text) <= MAX_NAME_LENGTH:
+            try:
+                action = action_of(text)
+            except IllegalActionError:
+                action = None
+        if type(action) not in PHASE_ACTION_TYPES:
+            _fail(
+                "a step is an action of a variant's phase written like 'blind', 'look' or "
+                f"'pass QH'; got {brief(text)}",
+                RecordReason.WRONG_TYPE,
+                number,
+            )
+        actions.append(action)  # type: ignore[arg-type]
+    return actions
+
+
 def _describe(game: Game, action: Action) -> str:
     seat = game.to_act
     who = f" by {seat.name}" if seat is not None else ""
@@ -581,11 +631,19 @@ def _replay_hand(game: Game, entry: object, number: int, last: bool, seeded: boo
     _check_fields(entry, _HAND_FIELDS, "the hand", number)
     deal = _read_deal(entry, number, seeded)
     actions = _read_actions(entry, number)
+    steps = _read_steps(entry, number)
     try:
         game = game.deal(deal)
     except IllegalActionError as error:
         _fail(f"deal: {error}", RecordReason.INVALID_DEAL, number)
-    for index, action in enumerate(actions):
+    # The steps of a variant's phases are taken whenever the game is in one;
+    # the bids and plays otherwise. The action index counts both in that order.
+    steps.reverse()
+    actions.reverse()
+    total = len(actions) + len(steps)
+    for index in range(total):
+        source = steps if steps and (game.phase is Phase.VARIANT or not actions) else actions
+        action = source.pop()
         try:
             game = game.apply(action)
         except IllegalActionError as error:
@@ -605,13 +663,13 @@ def _replay_hand(game: Game, entry: object, number: int, last: bool, seeded: boo
                 hand=number,
                 action=index,
             ) from error
-    if not last and game.phase in (Phase.BID, Phase.PLAY):
+    if not last and game.phase in _IN_HAND:
         _fail(
-            f"the hand stops after {len(actions)} actions but another hand follows; "
+            f"the hand stops after {total} actions but another hand follows; "
             "only the last hand may be unfinished",
             RecordReason.INCOMPLETE_HAND,
             number,
-            len(actions),
+            total,
         )
     return game
 

@@ -37,6 +37,7 @@ import attrs
 
 from spades_core.rules.hooks import checked_explain_bids, checked_revealed_spade_counts
 from spades_core.rules.knowledge import UNKNOWN, revealed_spades_left
+from spades_core.rules.phases import PhaseStep, hands_after_passes
 from spades_core.rules.results import HandResults, Trick
 from spades_core.rules.tricks import (
     NO_SUIT,
@@ -49,7 +50,7 @@ from spades_core.rules.tricks import (
 )
 from spades_core.values import checks
 from spades_core.values.action_ids import mask_of
-from spades_core.values.actions import Action, Bid, Play
+from spades_core.values.actions import Action, Bid, Deal, Pass, Play
 from spades_core.values.cards import ALL_CARDS, Card, CardSet, Suit
 from spades_core.values.errors import RulesError
 from spades_core.values.options import Rules
@@ -95,6 +96,13 @@ class View:
     """Dealt spade counts that the bids reveal; ``None`` where unknown."""
     cards_left: SeatMap[int]
     """How many cards each seat still holds."""
+    phase_steps: tuple[PhaseStep, ...] = ()
+    """The steps of the variant's phases this hand that the viewer may see:
+    every seat's Blind Nil or look, and the passes it made or received (the
+    cards other seats pass each other are face down; :attr:`cards_passed`
+    counts them)."""
+    cards_passed: SeatMap[int] = attrs.field(default=SeatMap((0, 0, 0, 0)))
+    """How many cards each seat has passed this hand, seen or not."""
 
     # -- what the viewer may do: as on Game ----------------------------------------
 
@@ -139,9 +147,17 @@ class View:
         (the default; another seat raises :class:`~spades_core.RulesError`).
         Empty for a spectator and outside a hand."""
         self._own_seat(seat, "View.dealt_hand")
-        if self.seat is None or self.phase not in (Phase.BID, Phase.PLAY):
+        if self.seat is None or self.phase not in _IN_HAND:
             return CardSet(0)
         mask = self._hand.mask
+        if mask == 0 and self.phase is Phase.VARIANT:
+            return CardSet(0)  # hidden from the seat by a variant's phase
+        for step in self.phase_steps:
+            if type(step.action) is Pass:
+                if step.seat is self.seat:
+                    mask |= step.action.cards.mask
+                elif step.receiver is self.seat:
+                    mask &= ~step.action.cards.mask
         for trick in self.tricks:
             for who, card in trick.plays:
                 if who == self.seat:
@@ -195,7 +211,7 @@ class View:
     @property
     def unseen(self) -> CardSet:
         """Cards the viewer has not seen: in other seats' hands, unplayed."""
-        if self.phase not in (Phase.BID, Phase.PLAY):
+        if self.phase not in _IN_HAND:
             return CardSet(0)
         return CardSet.full_deck() - self.played - self._hand
 
@@ -276,7 +292,17 @@ class View:
             },
             "spade_counts": {seat.letter: n for seat, n in self.spade_counts.items()},
             "cards_left": {seat.letter: n for seat, n in self.cards_left.items()},
-        }
+        } | (
+            {
+                "phase_steps": [
+                    [step.phase, step.seat.letter, str(step.action), seat_name(step.receiver)]
+                    for step in self.phase_steps
+                ],
+                "cards_passed": {seat.letter: n for seat, n in self.cards_passed.items()},
+            }
+            if self.phase_steps or any(self.cards_passed.values())
+            else {}
+        )
 
     def __repr__(self) -> str:
         who = "spectator" if self.seat is None else self.seat.name
@@ -296,7 +322,9 @@ def _action_text(action: Action) -> str | int:
         return action.value
     if isinstance(action, Play):
         return str(action.card)
-    return "deal"
+    if isinstance(action, Deal):
+        return "deal"
+    return str(action)
 
 
 # Suits shown out, per seat, as 4-bit masks (bit = suit number) while counting;
@@ -305,6 +333,8 @@ _SUIT_SETS: tuple[frozenset[Suit], ...] = tuple(
     frozenset(suit for suit in Suit if mask >> suit & 1) for mask in range(16)
 )
 _NO_SUITS = _SUIT_SETS[0]
+_NO_PASSES: Final = SeatMap((0, 0, 0, 0))
+_IN_HAND: Final = (Phase.BID, Phase.PLAY, Phase.VARIANT)
 _SEATS: Final = (Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST)
 # The seats in play order when each seat leads.
 _PLAY_ORDER: Final = tuple(tuple((leader + i) % 4 for i in range(4)) for leader in range(4))
@@ -365,20 +395,37 @@ def view_of(
     broken: bool,
     tricks: tuple[Trick, ...],
     legal: tuple[Action, ...],
+    steps: tuple[PhaseStep, ...] = (),
+    hidden: bool = False,
 ) -> View:
     """The view for ``seat`` (``None``: a spectator) of a game given by its
     parts, as :meth:`Game.view <spades_core.Game.view>` passes them: hands as
     masks and seats as numbers by seat (``to_act`` -1 for none), the card ids
     of the completed tricks (``played``) and of the one in progress
-    (``trick``, led by ``leader``), and the legal actions of the viewer."""
-    in_hand = phase is Phase.BID or phase is Phase.PLAY
+    (``trick``, led by ``leader``), and the legal actions of the viewer; for
+    a variant with phases, the ``steps`` taken in them this hand, and whether
+    the viewer's own cards are ``hidden`` from it."""
+    in_hand = phase is Phase.BID or phase is Phase.PLAY or phase is Phase.VARIANT
     viewer = None if seat is None else Seat(seat)
+    seen: tuple[PhaseStep, ...] = ()
+    passed = _NO_PASSES
+    if steps:
+        seen = tuple(
+            step
+            for step in steps
+            if type(step.action) is not Pass or viewer in (step.seat, step.receiver)
+        )
+        counts = [0, 0, 0, 0]
+        for step in steps:
+            if type(step.action) is Pass:
+                counts[step.seat] += len(step.action.cards)
+        passed = SeatMap(tuple(counts))
     if in_hand:
         spade_counts: SeatMap[int | None] = SeatMap(
             checked_revealed_spade_counts(variant, rules, bids, dealt=dealt)
         )
         any_spade, two_of_clubs = rule_flags(rules)
-        first = first_leader(dealer, dealt, two_of_clubs)
+        first = first_leader(dealer, hands_after_passes(dealt, steps), two_of_clubs)
         shown = _shown_out(any_spade, first, played, leader, trick)
         cards_left = SeatMap(tuple(mask.bit_count() for mask in held))
     else:
@@ -393,7 +440,9 @@ def view_of(
         hand_number=len(results),
         dealer=dealer,
         to_act=_SEATS[to_act] if to_act >= 0 else None,
-        hand=CardSet(held[viewer]) if viewer is not None and in_hand else CardSet(0),
+        hand=(
+            CardSet(held[viewer]) if viewer is not None and in_hand and not hidden else CardSet(0)
+        ),
         bids=SeatMap(bids),
         tricks=tricks,
         current_trick=tuple(
@@ -410,4 +459,6 @@ def view_of(
         shown_out=shown,
         spade_counts=spade_counts,
         cards_left=cards_left,
+        phase_steps=seen,
+        cards_passed=passed,
     )

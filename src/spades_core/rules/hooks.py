@@ -18,6 +18,7 @@ from itertools import islice
 from types import MappingProxyType
 from typing import Final
 
+from spades_core.rules.phases import HandPhase, PhaseStep
 from spades_core.rules.results import HandResults
 from spades_core.rules.scoring import (
     ScoreBreakdown,
@@ -47,9 +48,11 @@ from spades_core.values.options import Rules
 from spades_core.values.seats import Seat, SeatMap, Team, TeamMap
 
 __all__ = [
+    "MOST_PHASES",
     "checked_explain_bids",
     "checked_game_end",
     "checked_game_outcome",
+    "checked_phases",
     "checked_revealed_spade_counts",
     "checked_score_hand",
     "checked_score_items",
@@ -129,35 +132,71 @@ def checked_score_hand(
     bids: tuple[int, ...],
     tricks: tuple[int, ...],
     bags_before: tuple[int, int],
+    steps: tuple[PhaseStep, ...] | None = None,
 ) -> tuple[tuple[int, int], tuple[int, int]]:
     """``((points NS, points EW), (bags NS, bags EW))`` by the variant's
-    :meth:`~Variant.score_hand` for bids and tricks by seat number.
+    :meth:`~Variant.score_hand` for bids and tricks by seat number (with
+    ``steps``, a hand of a variant with phases: by
+    :meth:`~Variant.score_phased_hand`).
 
     Raises :class:`~spades_core.VariantLoadError` naming the variant when the
     hook fails or answers anything but two ``TeamMap`` objects of whole
     numbers, points within ±:data:`HAND_SCORE_LIMIT` and bags from 0.
     """
-    if type(variant).score_hand is Variant.score_hand:
+    hook = "score_hand" if steps is None else "score_phased_hand"
+    if steps is None and type(variant).score_hand is Variant.score_hand:
         return score_hand(rules, bids, tricks, bags_before)  # type: ignore[arg-type]
     try:
-        result: object = variant.score_hand(
-            rules, SeatMap(bids), SeatMap(tricks), TeamMap(bags_before)
-        )
+        if steps is None:
+            result: object = variant.score_hand(
+                rules, SeatMap(bids), SeatMap(tricks), TeamMap(bags_before)
+            )
+        else:
+            result = variant.score_phased_hand(
+                rules, SeatMap(bids), SeatMap(tricks), TeamMap(bags_before), steps
+            )
     except SpadesError:
         raise
     except (Exception, SystemExit) as error:
-        raise hook_failure(variant, "score_hand", error) from error
+        raise hook_failure(variant, hook, error) from error
     points = bags = None
     if type(result) is tuple and len(result) == 2:
         points = _team_numbers(result[0], -HAND_SCORE_LIMIT)
         bags = _team_numbers(result[1], 0)
     if points is None or bags is None:
         raise VariantLoadError(
-            f"variant {variant.id!r}: score_hand must return (points, bags after) as two "
+            f"variant {variant.id!r}: {hook} must return (points, bags after) as two "
             f"TeamMap objects of whole numbers, points within ±{HAND_SCORE_LIMIT:,} and "
             f"bags from 0 to {HAND_SCORE_LIMIT:,}; it returned {brief(result, 120)}"
         )
     return points, bags
+
+
+MOST_PHASES: Final = 8
+"""The most phases a variant may add to a hand."""
+
+
+def checked_phases(variant: Variant, rules: Rules) -> tuple[HandPhase, ...]:
+    """The variant's :meth:`~Variant.phases` under ``rules`` as a tuple.
+
+    Raises :class:`~spades_core.VariantLoadError` naming the variant when the
+    hook fails or answers anything but at most :data:`MOST_PHASES`
+    :class:`~spades_core.rules.phases.HandPhase` objects of distinct names.
+    """
+    try:
+        answer: object = variant.phases(rules)
+        phases = tuple(islice(answer, MOST_PHASES + 1))  # type: ignore[call-overload]
+    except SpadesError:
+        raise
+    except (Exception, SystemExit) as error:
+        raise hook_failure(variant, "phases", error) from error
+    names = [phase.name for phase in phases if isinstance(phase, HandPhase)]
+    if len(names) != len(phases) or len(set(names)) != len(names) or len(phases) > MOST_PHASES:
+        raise VariantLoadError(
+            f"variant {variant.id!r}: phases must give at most {MOST_PHASES} HandPhase "
+            f"objects of distinct names; it gave {brief(phases, 120)}"
+        )
+    return phases
 
 
 def checked_game_outcome(variant: Variant, rules: Rules, scores: tuple[int, int]) -> Team | None:

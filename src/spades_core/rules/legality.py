@@ -38,6 +38,7 @@ __all__ = [
     "explicit_hands",
     "phase_refusal",
     "plays_of_mask",
+    "turn_refusal",
 ]
 
 _SEATS: Final = (Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST)
@@ -122,9 +123,29 @@ def phase_refusal(phase: Phase, to_act: int, what: str) -> IllegalActionError:
         Phase.DEAL: "the next hand must be dealt",
         Phase.BID: f"{_SEATS[to_act].name} must bid" if to_act >= 0 else "",
         Phase.PLAY: f"{_SEATS[to_act].name} must play a card" if to_act >= 0 else "",
+        Phase.VARIANT: (
+            f"{_SEATS[to_act].name} must act in the variant's phase (see legal_actions())"
+            if to_act >= 0
+            else ""
+        ),
         Phase.GAME_OVER: "the game is over",
     }[phase]
     return _illegal(IllegalReason.WRONG_PHASE, f"cannot {what} now: {needed}")
+
+
+def turn_refusal(phase: Phase, to_act: int, seat: object) -> IllegalActionError:
+    """The error for ``seat`` acting in ``phase`` when seat number ``to_act``
+    (-1 for none) is the one to act."""
+    if to_act < 0:
+        return _illegal(
+            IllegalReason.NOT_YOUR_TURN,
+            f"no seat is to act now ({phase.name}); "
+            + ("the game is over" if phase is Phase.GAME_OVER else "deal the next hand"),
+        )
+    name = seat.name if hasattr(seat, "name") else repr(seat)
+    return _illegal(
+        IllegalReason.NOT_YOUR_TURN, f"it is {_SEATS[to_act].name}'s turn, not {name}'s"
+    )
 
 
 def bid_refusal(

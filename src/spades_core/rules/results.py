@@ -16,6 +16,7 @@ from typing import Any, Final, SupportsIndex, final, overload
 
 import attrs
 
+from spades_core.rules.phases import PhaseStep
 from spades_core.rules.tricks import LEFT_OF, trick_winner
 from spades_core.values.cards import ALL_CARDS, Card, CardSet
 from spades_core.values.seats import Seat, SeatMap, TeamMap
@@ -73,6 +74,7 @@ class HandResult:
     _scores: tuple[int, int]
     _first_leader: int
     _plays: tuple[int, ...]
+    _steps: tuple[PhaseStep, ...] = ()
 
     @property
     def number(self) -> int:
@@ -114,6 +116,12 @@ class HandResult:
         """Running score per team after the hand."""
         return TeamMap(self._scores)
 
+    @property
+    def steps(self) -> tuple[PhaseStep, ...]:
+        """The actions taken in the variant's phases (Blind Nil, passes), in
+        order; empty for a variant without phases."""
+        return self._steps
+
     @functools.cached_property
     def played(self) -> tuple[Trick, ...]:
         """The 13 tricks in order."""
@@ -121,8 +129,9 @@ class HandResult:
 
     def summary(self) -> dict[str, Any]:
         """The result as plain JSON-ready data: dealer, bids, tricks, points,
-        scores and bags, keyed by seat letter or team name."""
-        return {
+        scores and bags, keyed by seat letter or team name (and, for a hand
+        with a variant's phases, its ``steps`` as ``[seat, action, receiver]``)."""
+        summary: dict[str, Any] = {
             "dealer": self.dealer.letter,
             "bids": {seat.letter: bid for seat, bid in self.bids.items()},
             "tricks": {seat.letter: won for seat, won in self.tricks.items()},
@@ -130,6 +139,16 @@ class HandResult:
             "scores": {team.name: score for team, score in self.scores.items()},
             "bags": {team.name: bags for team, bags in self.bags.items()},
         }
+        if self._steps:
+            summary["steps"] = [
+                [
+                    step.seat.letter,
+                    str(step.action),
+                    None if step.receiver is None else step.receiver.letter,
+                ]
+                for step in self._steps
+            ]
+        return summary
 
     @property
     def bidding_order(self) -> tuple[Seat, ...]:

@@ -13,7 +13,10 @@ answer. Override only what the variant changes:
 * :meth:`Variant.score_items` — a hand's score itemised for people;
 * :meth:`Variant.array_forms` — its rules on arrays, for the batch engine;
 * :meth:`Variant.explain_bids` — one sentence telling a player what limits
-  their bid (the default states the legal bids).
+  their bid (the default states the legal bids);
+* :meth:`Variant.phases` — phases it adds to each hand before or after the
+  bidding (:mod:`spades_core.rules.phases`), and
+  :meth:`Variant.score_phased_hand`, scoring a hand that had them.
 
 Trick play (following suit, spades as trump, breaking spades, the first lead)
 is the engine's, configured by the ``break_rule`` and ``first_lead`` options.
@@ -42,6 +45,7 @@ from types import MappingProxyType
 from typing import Any, Final, TypeAlias
 
 from spades_core.rules.array_forms import ArrayForms
+from spades_core.rules.phases import HandPhase, PhaseStep
 from spades_core.rules.scoring import (
     ScoreItem,
     game_outcome,
@@ -427,6 +431,27 @@ class Variant:
         the standard items plus one of your own).
         """
         return itemised_score(rules, bids.values_, tricks.values_, bags_before.values_)  # type: ignore[arg-type]
+
+    def phases(self, rules: Rules) -> Iterable[HandPhase]:
+        """The phases this variant adds to each hand under ``rules``, each a
+        :class:`~spades_core.rules.phases.HandPhase` (in the order they are
+        played among those in the same place). The default adds none: the
+        hand is the engine's deal, bidding and play. Asked once per game."""
+        return ()
+
+    def score_phased_hand(
+        self,
+        rules: Rules,
+        bids: SeatMap[int],
+        tricks: SeatMap[int],
+        bags_before: TeamMap[int],
+        steps: tuple[PhaseStep, ...],
+    ) -> tuple[TeamMap[int], TeamMap[int]]:
+        """``(points, bags)`` for a finished hand of a variant with
+        :meth:`phases`, which also sees the ``steps`` taken in them (a Blind
+        Nil is a bid of 0 in ``bids``, and a :class:`~spades_core.BlindNil`
+        step). The default is :meth:`score_hand`."""
+        return self.score_hand(rules, bids, tricks, bags_before)
 
     def game_outcome(self, rules: Rules, scores: TeamMap[int]) -> Team | None:
         """The team that has won with these running ``scores`` after a hand, or

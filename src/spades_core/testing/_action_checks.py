@@ -11,7 +11,20 @@ from typing import Any, Final
 from spades_core.engine.game import Game, Phase
 from spades_core.testing._failure import ConformanceError, fail, guard, snapshot
 from spades_core.testing._state_checks import check_scoring_hooks
-from spades_core.values.actions import BIDS, DEAL_FROM_SEED, PLAYS, Action, Bid, Deal, Play
+from spades_core.values.actions import (
+    BIDS,
+    BLIND_NIL,
+    DEAL_FROM_SEED,
+    LOOK,
+    MOST_CARDS_PASSED,
+    PASSES,
+    PLAYS,
+    Action,
+    Bid,
+    Deal,
+    Pass,
+    Play,
+)
 from spades_core.values.cards import CardSet
 from spades_core.values.errors import IllegalActionError, IllegalReason, SpadesError
 
@@ -70,7 +83,12 @@ def check_illegal_actions(game: Game) -> None:
     """
     before = snapshot(game)
     legal = set(guard("legal_actions", "legal_actions()", game.legal_actions))
-    candidates: tuple[Action, ...] = (DEAL_FROM_SEED, *BIDS, *PLAYS)
+    candidates: tuple[Action, ...] = (DEAL_FROM_SEED, *BIDS, *PLAYS, BLIND_NIL, LOOK, *PASSES)
+    seat = game.to_act
+    if seat is not None and len(game.hand(seat)) >= MOST_CARDS_PASSED:
+        # Several cards at once: refused unless the exchange asks for that many.
+        held = tuple(game.hand(seat))
+        candidates += (Pass(CardSet.of(held[:MOST_CARDS_PASSED])),)
     for action in candidates:
         if action in legal:
             continue

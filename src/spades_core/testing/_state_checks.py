@@ -9,10 +9,18 @@ from functools import partial
 from spades_core.engine.game import SEATS, Game, Phase
 from spades_core.engine.records import dumps, loads
 from spades_core.rules.hooks import checked_game_end, checked_game_outcome, checked_score_hand
+from spades_core.rules.phases import PhaseStep, hands_after_passes
 from spades_core.rules.results import Trick
 from spades_core.rules.tricks import LEFT_OF, NO_SUIT, legal_card_mask, trick_winner
 from spades_core.testing._failure import ConformanceError, fail, guard, seat_text
-from spades_core.values.actions import DEAL_FROM_SEED, Bid, Play
+from spades_core.values.actions import (
+    DEAL_FROM_SEED,
+    PHASE_ACTION_TYPES,
+    Bid,
+    BlindNil,
+    Pass,
+    Play,
+)
 from spades_core.values.cards import ALL_CARDS, FULL_DECK_MASK, CardSet
 from spades_core.values.errors import SpadesError
 from spades_core.values.options import FirstLead
@@ -58,8 +66,14 @@ def _check_tricks_of_hand(label: str, dealt: Sequence[CardSet], tricks: Sequence
             fail("turn_order", f"{label} trick {number + 2} was not led by the last winner")
 
 
+def _at_start_of_play(dealt: Sequence[CardSet], steps: tuple[PhaseStep, ...]) -> list[CardSet]:
+    """The hands dealt, after the passes of a variant's phases among ``steps``."""
+    masks = hands_after_passes(tuple(hand.mask for hand in dealt), steps)
+    return [CardSet(mask) for mask in masks]
+
+
 def _check_cards(game: Game) -> None:
-    if game.phase not in (Phase.BID, Phase.PLAY):
+    if game.phase not in (Phase.BID, Phase.PLAY, Phase.VARIANT):
         for seat in SEATS:
             if game.hand(seat):
                 fail("cards_conserved", f"{seat.name} holds cards outside a hand")
@@ -74,6 +88,7 @@ def _check_cards(game: Game) -> None:
         seen |= hand.mask
     if seen != FULL_DECK_MASK:
         fail("cards_conserved", "the deal does not cover the whole deck")
+    dealt = _at_start_of_play(dealt, game.phase_steps)
     played = [0, 0, 0, 0]
     for trick in game.tricks:
         for seat, card in trick.plays:
@@ -102,7 +117,7 @@ def _check_hand_in_progress(game: Game) -> None:
             fail("thirteen_tricks", f"{len(tricks)} tricks completed and the hand not scored")
         if len(current) > 3:
             fail("thirteen_tricks", "the current trick has four cards and was not completed")
-        dealt = [game.dealt_hand(seat) for seat in SEATS]
+        dealt = _at_start_of_play([game.dealt_hand(seat) for seat in SEATS], game.phase_steps)
         _check_tricks_of_hand("this hand", dealt, tricks)
         won = [0, 0, 0, 0]
         for trick in tricks:
@@ -122,8 +137,12 @@ def _check_turn(game: Game) -> None:
     }
     if phase is Phase.BID:
         first_bidder = LEFT_OF[game.dealer]
+        # A seat that declared Blind Nil in a variant's phase does not bid.
+        blind = {step.seat for step in game.phase_steps if type(step.action) is BlindNil}
+        bids = {seat: bid for seat, bid in bids.items() if seat not in blind}
         order = [SEATS[(first_bidder + i) % 4] for i in range(4)]
-        if set(bids) != set(order[: len(bids)]) or len(bids) > 3:
+        order = [seat for seat in order if seat not in blind]
+        if set(bids) != set(order[: len(bids)]) or len(bids) >= len(order):
             fail("turn_order", f"bids {dict(bids)} are not in order from left of the dealer")
         if game.to_act != order[len(bids)]:
             fail("turn_order", f"{seat_text(game.to_act)} is to bid, not {order[len(bids)].name}")
@@ -136,7 +155,8 @@ def _check_turn(game: Game) -> None:
         if game.tricks:
             expected_leader = game.tricks[-1].winner
         elif game.rules.first_lead is FirstLead.TWO_OF_CLUBS:
-            expected_leader = next(s for s in SEATS if ALL_CARDS[0] in game.dealt_hand(s))
+            start = _at_start_of_play([game.dealt_hand(s) for s in SEATS], game.phase_steps)
+            expected_leader = next(s for s in SEATS if ALL_CARDS[0] in start[s])
         else:
             expected_leader = SEATS[LEFT_OF[game.dealer]]
         if leader != expected_leader:
@@ -148,8 +168,23 @@ def _check_turn(game: Game) -> None:
             SEATS[(leader + i) % 4] for i in range(len(game.current_trick))
         ]:
             fail("turn_order", "the current trick is not played clockwise from the leader")
+    elif phase is Phase.VARIANT:
+        if game.to_act is None:
+            fail("turn_order", f"nobody is to act in the variant's phase {game.phase_name!r}")
     elif game.to_act is not None:
         fail("turn_order", f"{game.to_act.name} is to act in the {phase.name} phase")
+
+
+def _check_phase_actions(game: Game, legal: Sequence[object]) -> None:
+    """A variant's phase offers distinct phase actions; passes only of cards
+    the seat to act holds, one card each."""
+    if len(set(legal)) != len(legal) or any(type(a) not in PHASE_ACTION_TYPES for a in legal):
+        fail("legal_actions", f"the {game.phase_name!r} phase offers {legal!r}")
+    seat = game.to_act
+    assert seat is not None
+    for action in legal:
+        if type(action) is Pass and (len(action.cards) != 1 or action.cards - game.hand(seat)):
+            fail("legal_actions", f"{seat.name} is offered {action} of cards it does not hold")
 
 
 def _check_results(game: Game) -> None:
@@ -192,7 +227,7 @@ def _check_results(game: Game) -> None:
             or CardSet(sum(hand.mask for hand in dealt)) != CardSet.full_deck()
         ):
             fail("cards_conserved", f"{label} was not dealt the whole deck")
-        _check_tricks_of_hand(label, dealt, result.played)
+        _check_tricks_of_hand(label, _at_start_of_play(dealt, result.steps), result.played)
         over, outcome = guard(
             "game_end",
             "game_outcome",
@@ -236,6 +271,9 @@ def _check_legal_shape(game: Game) -> None:
             fail("legal_actions", f"the BID phase offers {legal!r}")
         if values != sorted(set(values)) or tuple(values) != game.legal_bids():
             fail("legal_actions", f"legal bids {values} are not distinct and ascending")
+        return
+    if phase is Phase.VARIANT:
+        _check_phase_actions(game, legal)
         return
     played = [action.card for action in legal if type(action) is Play]
     if len(played) != len(legal):

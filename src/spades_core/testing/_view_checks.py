@@ -70,12 +70,19 @@ def check_views(game: Game) -> None:
     """Every seat's view (and a spectator's) shows exactly the seat's own
     cards, no card hidden from it, no game object, only true spade counts, and
     does not change when two cards hidden from it are exchanged."""
-    in_hand = game.phase in (Phase.BID, Phase.PLAY)
+    in_hand = game.phase in (Phase.BID, Phase.PLAY, Phase.VARIANT)
     for seat in (*SEATS, None):
         who = "the spectator" if seat is None else seat.name
         view = guard("views", f"view({who})", partial(_view_of, game, seat))
         own = game.hand(seat) if seat is not None and in_hand else CardSet(0)
-        if view.hand() != own:
+        # A variant's phase may keep a seat's cards from it (Blind Nil), but
+        # only before the seat has acted in the phase: then it shows none.
+        kept_from_it = (
+            game.phase is Phase.VARIANT
+            and not view.hand()
+            and all(step.seat != seat for step in game.phase_steps)
+        )
+        if view.hand() != own and not kept_from_it:
             fail("views", f"{who}'s view shows the hand {view.hand()}, not {own}")
         hidden = 0
         for other in SEATS:

@@ -232,9 +232,29 @@ def play_randomly(
     return game
 
 
-_HAND_STEPS: Final = {Phase.DEAL: (0, 0), Phase.BID: (1, 4), Phase.PLAY: (5, 56)}
-"""How many actions into a hand a game is in each phase (the deal is one action)."""
-_STOPS: Final = tuple(_HAND_STEPS)
+_HAND_STEPS: Final = {
+    Phase.DEAL: (0, 0),
+    Phase.BID: (1, 4),
+    Phase.PLAY: (5, 56),
+    Phase.VARIANT: (1, 12),
+}
+"""How many actions into a hand a game is in each phase (the deal is one
+action), without a variant's phases (which only add actions)."""
+_STOPS: Final = (Phase.DEAL, Phase.BID, Phase.PLAY)
+_MOST_EXTRA_STEPS: Final = 600
+"""The most actions played on to reach the phase asked for, past the drawn count."""
+
+
+def _until(game: Game, rnd: random.Random, phase: Phase) -> Game:
+    """``game`` played on at random within its hand until it is in ``phase``
+    (a variant's phases shift how many actions that takes)."""
+    hand = game.hand_number
+    for _ in range(_MOST_EXTRA_STEPS):
+        if game.phase is phase or game.is_over or game.hand_number != hand:
+            break
+        legal = game.legal_actions()
+        game = game.apply(legal[rnd.randrange(len(legal))])
+    return game
 
 
 @st.composite
@@ -269,13 +289,24 @@ def _games(
             return game
     # Without a phase, the phase to stop in is drawn first: a number of steps drawn
     # over the whole hand would seldom stop in the four bids or before the deal.
-    stop = phase if phase is not None else draw(st.sampled_from(_STOPS), label="phase to stop in")
+    stops = _STOPS + ((Phase.VARIANT,) if _phased(game) else ())
+    stop = phase if phase is not None else draw(st.sampled_from(stops), label="phase to stop in")
     low, high = _HAND_STEPS[stop]
     steps = draw(st.integers(low, high), label="steps into the hand")
     if steps and explicit:
         game = game.deal(draw(deals(), label="deal"))
         steps -= 1
-    return play_randomly(game, rnd, steps=steps)
+    game = play_randomly(game, rnd, steps=steps)
+    if phase is not None and game.phase is not phase:
+        game = _until(game, rnd, phase)
+        if game.phase is not phase:
+            reject()
+    return game
+
+
+def _phased(game: Game) -> bool:
+    """Whether ``game``'s variant adds phases to its hands."""
+    return type(game.variant).phases is not Variant.phases
 
 
 def games(
@@ -292,7 +323,9 @@ def games(
     then a drawn number of actions into the next one; without ``phase`` it stops
     before the deal, in the bidding or in the play about equally often (or
     returns a game that ended). With ``phase`` the game
-    returned is in that phase: ``DEAL``, ``BID``, ``PLAY``, or ``GAME_OVER``
+    returned is in that phase: ``DEAL``, ``BID``, ``PLAY``, ``VARIANT`` (a
+    phase the variant adds; for a variant with phases, stopping in one is
+    also drawn), or ``GAME_OVER``
     (played to the end; without ``options`` a low target score is drawn so
     that random play finishes).
     """

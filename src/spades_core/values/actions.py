@@ -30,7 +30,25 @@ from spades_core.values.cards import ALL_CARDS, Card, CardSet
 from spades_core.values.errors import IllegalActionError, IllegalReason, InvalidNotationError, brief
 from spades_core.values.seats import Seat
 
-__all__ = ["BIDS", "NIL", "PLAYS", "Action", "Bid", "Deal", "Play", "action_of"]
+__all__ = [
+    "BIDS",
+    "BLIND_NIL",
+    "LOOK",
+    "MOST_CARDS_PASSED",
+    "NIL",
+    "PASSES",
+    "PHASE_ACTION_TYPES",
+    "PLAYS",
+    "Action",
+    "Bid",
+    "BlindNil",
+    "Deal",
+    "Look",
+    "Pass",
+    "PhaseAction",
+    "Play",
+    "action_of",
+]
 
 
 def _bid_value(value: object) -> int:
@@ -169,7 +187,92 @@ class Deal:
     hands: tuple[CardSet, CardSet, CardSet, CardSet] | None = None
 
 
-Action = Deal | Bid | Play
+@final
+@attrs.frozen(repr=False)
+class BlindNil:
+    """Declaring Blind Nil: bidding Nil before looking at one's cards, in a
+    variant phase that offers it (written ``"blind"``)."""
+
+    def __str__(self) -> str:
+        return "blind"
+
+    def __repr__(self) -> str:
+        return "BlindNil()"
+
+
+@final
+@attrs.frozen(repr=False)
+class Look:
+    """Looking at one's cards instead of declaring Blind Nil (written ``"look"``)."""
+
+    def __str__(self) -> str:
+        return "look"
+
+    def __repr__(self) -> str:
+        return "Look()"
+
+
+def _pass_cards(cards: object) -> CardSet:
+    """The cards a pass is of: a :class:`Card`, a :class:`CardSet` or their
+    notation (``"QH"``, ``"QH 2C"``), one to three cards; anything else is
+    not an action."""
+    if type(cards) is Card:
+        return CardSet(cards.mask)
+    if type(cards) is CardSet:
+        found: CardSet | None = cards
+    elif isinstance(cards, str):
+        try:
+            found = CardSet.parse(cards)
+        except InvalidNotationError:
+            found = None
+    else:
+        found = None
+    if found is not None and 1 <= len(found) <= MOST_CARDS_PASSED:
+        return found
+    raise IllegalActionError(
+        IllegalReason.NOT_AN_ACTION,
+        f"not a pass: {brief(cards)}; a pass is 1-{MOST_CARDS_PASSED} cards, written "
+        "like 'pass QH' or 'pass QH 2C'",
+    )
+
+
+MOST_CARDS_PASSED: Final = 3
+"""The most cards one :class:`Pass` moves."""
+
+
+@final
+@attrs.frozen(repr=False)
+class Pass:
+    """Passing ``cards`` (one to three) face down to the seat a variant's
+    exchange names (written ``"pass QH"``, ``"pass QH 2C"``). The legal
+    actions offer one card at a time; a pass of several cards is the same as
+    passing them one after another."""
+
+    cards: CardSet = attrs.field(converter=_pass_cards)
+
+    @classmethod
+    def of(cls, cards: Card | CardSet | str | Pass) -> Pass:
+        """The pass of ``cards`` (a :class:`Card`, a :class:`CardSet` or
+        notation), pre-built for one card. Anything else raises
+        :class:`~spades_core.IllegalActionError` (``NOT_AN_ACTION``)."""
+        found = cards.cards if type(cards) is Pass else _pass_cards(cards)
+        if len(found) == 1:
+            return PASSES[found.mask.bit_length() - 1]
+        return cls(found)
+
+    def __str__(self) -> str:
+        return "pass " + " ".join(str(card) for card in self.cards)
+
+    def __repr__(self) -> str:
+        return f"Pass({' '.join(str(card) for card in self.cards)})"
+
+
+PhaseAction = BlindNil | Look | Pass
+"""An action taken in a phase a variant adds to the hand."""
+PHASE_ACTION_TYPES: Final = (BlindNil, Look, Pass)
+"""The classes of :data:`PhaseAction`."""
+
+Action = Deal | Bid | Play | BlindNil | Look | Pass
 """Any action the engine accepts."""
 
 BIDS: Final[tuple[Bid, ...]] = tuple(Bid(value) for value in range(14))
@@ -180,6 +283,12 @@ PLAYS: Final[tuple[Play, ...]] = tuple(Play(card) for card in ALL_CARDS)
 """The pre-built plays, indexed by card id."""
 DEAL_FROM_SEED: Final = Deal()
 """The action that deals the next hand from the game's seed."""
+BLIND_NIL: Final = BlindNil()
+"""The Blind Nil declaration."""
+LOOK: Final = Look()
+"""Looking at one's cards."""
+PASSES: Final[tuple[Pass, ...]] = tuple(Pass(card) for card in ALL_CARDS)
+"""The pre-built passes of one card, indexed by card id."""
 
 
 def action_of(value: object) -> Action:
@@ -187,14 +296,15 @@ def action_of(value: object) -> Action:
     reads it: a :class:`Deal`, :class:`Bid` or :class:`Play` as it is, a
     :class:`Card` as playing it, a whole number as bidding it, or text naming
     a bid (``"3"``, ``"nil"``, ``"bid 3"``) or a card (``"QH"``, ``"10h"``,
-    ``"Q♥"``, ``"play QH"``).
+    ``"Q♥"``, ``"play QH"``). The actions of variant phases are written
+    ``"blind"`` (or ``"blind nil"``), ``"look"`` and ``"pass QH"`` (``"pass QH 2C"``).
 
     Raises :class:`IllegalActionError`: ``BID_NOT_ALLOWED`` for a number
     outside 0-13, ``NOT_AN_ACTION`` (saying how actions are written) for
     anything else that is not an action.
     """
     kind = type(value)
-    if kind is Play or kind is Bid or kind is Deal:
+    if kind is Play or kind is Bid or kind is Deal or kind in PHASE_ACTION_TYPES:
         return value  # type: ignore[return-value]
     if kind is Card:
         return PLAYS[value.id]  # type: ignore[attr-defined]
@@ -202,6 +312,9 @@ def action_of(value: object) -> Action:
         return Bid.of(value)  # type: ignore[arg-type]
     if isinstance(value, str):
         words = value.split()
+        phase_action = _phase_action_of_text(words)
+        if phase_action is not None:
+            return phase_action
         verb = words[0].lower() if len(words) == 2 else ""
         text = words[1] if verb in ("bid", "play") else value.strip()
         if verb != "play":
@@ -216,6 +329,19 @@ def action_of(value: object) -> Action:
         IllegalReason.NOT_AN_ACTION,
         f"not an action: {brief(value)}; write a bid (0-13 or nil) or a card (QH, 10h, Q♥)",
     )
+
+
+def _phase_action_of_text(words: list[str]) -> PhaseAction | None:
+    """The phase action words name (``blind``, ``blind nil``, ``look``,
+    ``pass QH``), ``None`` if they name none."""
+    lowered = [word.lower() for word in words]
+    if lowered in (["blind"], ["blind", "nil"]):
+        return BLIND_NIL
+    if lowered == ["look"]:
+        return LOOK
+    if len(words) >= 2 and lowered[0] == "pass":
+        return Pass.of(" ".join(words[1:]))
+    return None
 
 
 def deal_of(hands: object) -> Deal:

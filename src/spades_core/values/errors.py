@@ -96,6 +96,19 @@ class IllegalReason(enum.Enum, metaclass=CheckedLookup):
     """The variant does not allow this bid in this position."""
     INVALID_DEAL = "invalid_deal"
     """An explicit deal is not four distinct hands of 13 cards."""
+    BLIND_TOO_LATE = "blind_too_late"
+    """Blind Nil declared after the seat has looked at its cards or bid, or
+    where the variant offers no Blind Nil."""
+    PASS_NOT_ALLOWED = "pass_not_allowed"
+    """A card passed in an exchange that the seat may not pass (one it does
+    not hold)."""
+    WRONG_PASS_COUNT = "wrong_pass_count"
+    """More cards passed at once than the exchange still asks of the seat."""
+    NOT_PASSING = "not_passing"
+    """Cards passed while no exchange asks the seat to pass."""
+    NOT_OFFERED = "not_offered"
+    """An action of a variant's phase (looking at one's cards) that no phase
+    offers now."""
 
     @classmethod
     def _missing_(cls, value: object) -> IllegalReason:
