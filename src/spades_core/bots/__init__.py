@@ -48,6 +48,7 @@ from spades_core.bots._play import easy_play, normal_play
 from spades_core.bots._search import Budget, sampled_deals, search_bid, search_play
 from spades_core.bots._search import playout_value as _playout_value
 from spades_core.bots.bidding import easy_bid, normal_bid
+from spades_core.bots.phases import phase_decision
 from spades_core.bots.table import Table, table_from_view
 from spades_core.bots.why import Why
 from spades_core.engine import arguments
@@ -228,6 +229,8 @@ class Bot:
         legal = _legal_actions(view, self)
         if len(legal) == 1:
             return legal[0], Why.ONLY_CHOICE
+        if view.phase is Phase.VARIANT:
+            return phase_decision(view)
         table = table_from_view(view)
         if view.phase is Phase.BID:
             bid, why = self._bid(view, table)
@@ -275,7 +278,7 @@ def _name(name: str) -> str:
 def _legal_actions(view: View, bot: Bot) -> tuple[Action, ...]:
     arguments.view(view, f"{type(bot).__name__}.choose")
     legal = view.legal_actions()
-    if not legal or view.phase not in (Phase.BID, Phase.PLAY):
+    if not legal or view.phase not in (Phase.BID, Phase.PLAY, Phase.VARIANT):
         who = "a spectator" if view.seat is None else view.seat.name
         raise IllegalActionError(
             IllegalReason.NOT_YOUR_TURN,

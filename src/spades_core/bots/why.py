@@ -61,3 +61,8 @@ class Why(enum.IntEnum, metaclass=CheckedLookup):
     ATTACK_LOW = 52
     # search
     SEARCH = 60
+    # a variant's phases: Blind Nil, the card exchange
+    BLIND_NIL_BEHIND = 70
+    LOOK_FIRST = 71
+    PASS_HIGH_TO_PARTNER = 72
+    PASS_LOW_TO_NIL = 73
