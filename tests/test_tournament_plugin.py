@@ -17,6 +17,8 @@ import pytest
 
 import spades_core as sc
 from envs_support import TOURNAMENT_PLUGIN, example_plugin_installed
+from spades_core.options import STANDARD_OPTIONS
+from spades_core.scoring import ScoreItem, ScoreKind, score_breakdown
 from spades_core.testing import check_variant
 
 MODULE = "spades_variant_tournament"
@@ -146,6 +148,10 @@ def referee_game(options: dict[str, int], seed: int, rnd: random.Random, hands: 
         )
         assert list(result.points.values()) == points
         assert list(result.bags.values()) == bags
+        # The itemised score adds up to the hand's, Blind Nils included.
+        breakdown = score_breakdown(game)
+        for team in sc.Team:
+            assert sum(item.points for item in breakdown.team_items(team)) == points[team]
 
 
 def reason_of(game: sc.Game, action: object) -> sc.IllegalReason | None:
@@ -247,3 +253,48 @@ def test_the_built_ins_refuse_the_phases_actions() -> None:
     assert reason_of(game, "pass 2C") is sc.IllegalReason.NOT_PASSING
     assert reason_of(game, "look") is sc.IllegalReason.NOT_OFFERED
     assert len(game.legal_mask()) == 66
+
+
+def test_a_phased_variant_itemises_its_hands_with_score_phased_items(
+    tournament: sc.Variant,
+) -> None:
+    from spades_variant_tournament import TournamentVariant
+
+    class Itemised(TournamentVariant):
+        """Scores as Tournament Spades, with one item per team of its own words."""
+
+        def score_phased_items(
+            self,
+            rules: sc.Rules,
+            bids: sc.SeatMap[int],
+            tricks: sc.SeatMap[int],
+            bags_before: sc.TeamMap[int],
+            steps: tuple[sc.PhaseStep, ...],
+        ) -> list[ScoreItem]:
+            points, bags = self.score_phased_hand(rules, bids, tricks, bags_before, steps)
+            return [
+                ScoreItem(
+                    ScoreKind.VARIANT,
+                    team,
+                    points[team] + self.skew,
+                    bags[team] - bags_before[team],
+                    "all of it",
+                )
+                for team in sc.Team
+            ]
+
+        skew = 0
+
+    options = {
+        name if name in STANDARD_OPTIONS else spec: tournament.defaults[name]
+        for name, spec in tournament.option_specs.items()
+    }
+    variant = Itemised(id="itemised", title="Itemised", summary="Items.", options=options)
+    game = sc.new_game(variant, seed=5, blind_nil_margin=0)
+    rnd = random.Random(5)
+    while not game.hand_results:
+        game = game.apply(rnd.choice(game.legal_actions()))
+    assert [item.label for item in score_breakdown(game).items] == ["all of it", "all of it"]
+    Itemised.skew = 1  # items that no longer add up are the variant's fault, named so
+    with pytest.raises(sc.VariantLoadError, match="score_phased_items must add up"):
+        score_breakdown(game)

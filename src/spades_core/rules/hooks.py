@@ -252,21 +252,23 @@ def checked_score_items(
     bids: tuple[int, ...],
     tricks: tuple[int, ...],
     bags_before: tuple[int, int],
+    steps: tuple[PhaseStep, ...] | None = None,
 ) -> ScoreBreakdown:
     """The :class:`~spades_core.scoring.ScoreBreakdown` of a hand by the
-    variant's :meth:`~Variant.score_items`, for bids and tricks by seat number.
+    variant's :meth:`~Variant.score_items`, for bids and tricks by seat number
+    (with ``steps``, a hand of a variant with phases: by
+    :meth:`~Variant.score_phased_items`, adding up to
+    :meth:`~Variant.score_phased_hand`).
 
-    A variant that overrides :meth:`~Variant.score_hand` but not
-    :meth:`~Variant.score_items` gets one ``VARIANT`` item per team carrying
-    the points and bags its ``score_hand`` gave. Raises
-    :class:`~spades_core.VariantLoadError` naming the variant when the hook
-    fails, answers anything but :class:`~spades_core.scoring.ScoreItem`
-    objects, or items that do not add up to the points and bags of
-    :meth:`~Variant.score_hand`.
+    A variant that overrides its scoring hook but not the matching items
+    hook gets one ``VARIANT`` item per team carrying the points and bags its
+    scoring gave. Raises :class:`~spades_core.VariantLoadError` naming the
+    variant when the hook fails, answers anything but
+    :class:`~spades_core.scoring.ScoreItem` objects, or items that do not add
+    up to the points and bags of the hand's score.
     """
-    points, bags = checked_score_hand(variant, rules, bids, tricks, bags_before)
-    kind = type(variant)
-    if kind.score_items is Variant.score_items and kind.score_hand is not Variant.score_hand:
+    points, bags = checked_score_hand(variant, rules, bids, tricks, bags_before, steps)
+    if _scored_without_items(type(variant), phased=steps is not None):
         items: tuple[ScoreItem, ...] = tuple(
             ScoreItem(
                 ScoreKind.VARIANT,
@@ -278,7 +280,9 @@ def checked_score_items(
             for team in Team
         )
     else:
-        items = _asked_score_items(variant, rules, bids, tricks, bags_before)
+        items = _asked_score_items(variant, rules, bids, tricks, bags_before, steps)
+    hook = "score_items" if steps is None else "score_phased_items"
+    scoring = "score_hand" if steps is None else "score_phased_hand"
     for team in Team:
         mine = [item for item in items if item.team is team]
         if (
@@ -286,13 +290,25 @@ def checked_score_items(
             or bags_before[team] + sum(item.bags for item in mine) != bags[team]
         ):
             raise VariantLoadError(
-                f"variant {variant.id!r}: score_items must add up to what score_hand gives "
+                f"variant {variant.id!r}: {hook} must add up to what {scoring} gives "
                 f"each team; {team.name}'s items give {sum(item.points for item in mine)} "
-                f"points and {sum(item.bags for item in mine):+} bags, score_hand "
+                f"points and {sum(item.bags for item in mine):+} bags, {scoring} "
                 f"{points[team]} points and {bags[team] - bags_before[team]:+} bags"
             )
     ordered = tuple(item for team in Team for item in items if item.team is team)
     return ScoreBreakdown(ordered, TeamMap(points), TeamMap(bags_before), TeamMap(bags))
+
+
+def _scored_without_items(kind: type[Variant], *, phased: bool) -> bool:
+    """Whether a variant class scores a hand its own way without itemising it:
+    its scoring hook for the hand is overridden and the matching items hook is
+    not (for a hand with phases, ``score_phased_hand`` and
+    ``score_phased_items``; where those are the defaults, the plain pair)."""
+    if phased and kind.score_phased_items is not Variant.score_phased_items:
+        return False
+    if phased and kind.score_phased_hand is not Variant.score_phased_hand:
+        return True
+    return kind.score_items is Variant.score_items and kind.score_hand is not Variant.score_hand
 
 
 def _asked_score_items(
@@ -301,11 +317,18 @@ def _asked_score_items(
     bids: tuple[int, ...],
     tricks: tuple[int, ...],
     bags_before: tuple[int, int],
+    steps: tuple[PhaseStep, ...] | None,
 ) -> tuple[ScoreItem, ...]:
+    hook = "score_items" if steps is None else "score_phased_items"
     try:
-        answer: object = variant.score_items(
-            rules, SeatMap(bids), SeatMap(tricks), TeamMap(bags_before)
-        )
+        if steps is None:
+            answer: object = variant.score_items(
+                rules, SeatMap(bids), SeatMap(tricks), TeamMap(bags_before)
+            )
+        else:
+            answer = variant.score_phased_items(
+                rules, SeatMap(bids), SeatMap(tricks), TeamMap(bags_before), steps
+            )
         items = (
             tuple(islice(answer, _MOST_SCORE_ITEMS + 1))
             if isinstance(answer, Iterable) and not isinstance(answer, str | bytes | Mapping)
@@ -314,7 +337,7 @@ def _asked_score_items(
     except SpadesError:
         raise
     except (Exception, SystemExit) as error:
-        raise hook_failure(variant, "score_items", error) from error
+        raise hook_failure(variant, hook, error) from error
     if (
         items is None
         or len(items) > _MOST_SCORE_ITEMS
@@ -332,7 +355,7 @@ def _asked_score_items(
         )
     ):
         raise VariantLoadError(
-            f"variant {variant.id!r}: score_items must return at most {_MOST_SCORE_ITEMS} "
+            f"variant {variant.id!r}: {hook} must return at most {_MOST_SCORE_ITEMS} "
             "ScoreItem objects, each with a ScoreKind, a Team, whole numbers of points and "
             f"bags and a str label; it returned {brief(answer, 120)}"
         )
@@ -431,4 +454,5 @@ def score_breakdown(game: object, hand: int = -1) -> ScoreBreakdown:
         result.bids.values_,
         result.tricks.values_,
         (before[0], before[1]),
+        result.steps if checked_phases(variant, rules) else None,
     )

@@ -16,7 +16,8 @@ answer. Override only what the variant changes:
   their bid (the default states the legal bids);
 * :meth:`Variant.phases` — phases it adds to each hand before or after the
   bidding (:mod:`spades_core.rules.phases`), and
-  :meth:`Variant.score_phased_hand`, scoring a hand that had them.
+  :meth:`Variant.score_phased_hand` and :meth:`Variant.score_phased_items`,
+  scoring and itemising a hand that had them.
 
 Trick play (following suit, spades as trump, breaking spades, the first lead)
 is the engine's, configured by the ``break_rule`` and ``first_lead`` options.
@@ -452,6 +453,22 @@ class Variant:
         Nil is a bid of 0 in ``bids``, and a :class:`~spades_core.BlindNil`
         step). The default is :meth:`score_hand`."""
         return self.score_hand(rules, bids, tricks, bags_before)
+
+    def score_phased_items(
+        self,
+        rules: Rules,
+        bids: SeatMap[int],
+        tricks: SeatMap[int],
+        bags_before: TeamMap[int],
+        steps: tuple[PhaseStep, ...],
+    ) -> Iterable[ScoreItem]:
+        """The items of a finished hand of a variant with :meth:`phases`, which
+        also sees the ``steps`` taken in them; they must add up to what
+        :meth:`score_phased_hand` gives. The default is :meth:`score_items`. A
+        variant that overrides :meth:`score_phased_hand` but not this hook
+        gets one :attr:`~spades_core.scoring.ScoreKind.VARIANT` item per team
+        carrying its points."""
+        return self.score_items(rules, bids, tricks, bags_before)
 
     def game_outcome(self, rules: Rules, scores: TeamMap[int]) -> Team | None:
         """The team that has won with these running ``scores`` after a hand, or
