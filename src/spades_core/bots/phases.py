@@ -10,8 +10,8 @@ decisions and a play-out of the hard bot passes as the bot does.
 
 Passes. A Nil bidder sheds its likely winners: spades from the jack up,
 then side aces and kings, then the last card of a side suit (a void lets it
-throw its high cards away), then its other spades from the top, then the
-highest card left. The partner of a Nil sends cards that let the Nil duck:
+throw its high cards away), then its spades from the 10 down to the 7, then
+the highest card left. The partner of a Nil sends cards that let the Nil duck:
 its lowest side card, from its shortest suit when ranks tie (a void of its
 own lets it trump to cover the Nil), a spade only when it holds nothing else.
 
@@ -22,8 +22,9 @@ scoring gives for it, against :data:`BLIND_NIL_COST` (measured: what the
 team gives up by bidding the seat's hand blind); it goes Blind Nil when the
 expected gain is positive, always when the opponents are within
 :data:`CLOSE_TO_TARGET` of the target (a trailing team needs the swing), and
-never when a failure would lose the game outright while the opponents are not
-close. ``bench/blind_nil.py`` measures both numbers.
+not when a failure would put the team at the loss floor while it trails by
+less than the stake (an ordinary hand can still catch up).
+``bench/blind_nil.py`` measures both numbers.
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ CLOSE_TO_TARGET: Final = 150
 """Opponents this close to the target may win with their next hand: a
 trailing team then takes the Blind Nil's swing whatever it costs."""
 
+_SEVEN: Final = 5
 _JACK: Final = 9
 _KING: Final = 11
 
@@ -85,7 +87,7 @@ def nil_pass(hand: int, offered: int) -> int:
         card = bit.bit_length() - 1
         suit, rank = divmod(card, 13)
         length = _ranks(hand, suit).bit_count()
-        if suit == SPADES:
+        if suit == SPADES and rank >= _SEVEN:
             tier = 4 if rank >= _JACK else 1
         elif rank >= _KING:
             tier = 3
@@ -129,27 +131,31 @@ def nil_sheds(hand: int, count: int) -> int:
 
 
 def blind_nil_stake(view: View) -> float:
-    """What a Blind Nil of the view's seat is worth by the variant's scoring:
-    half the difference between the team's points when it succeeds and when
-    it fails by one trick, the partner making a bid of 4 either way."""
+    """What a Blind Nil of the view's seat wins or loses by the variant's
+    scoring: the rules' ``nil_value``, plus half of how much more the
+    variant's scoring separates a made Blind Nil from one failed by a trick
+    than it separates a plain Nil's (the other seats' tricks the same)."""
     assert view.seat is not None
     seat = int(view.seat)
     step = (PhaseStep("blind_nil", view.seat, BLIND_NIL),)
-    bids = [0, 0, 0, 0]
-    bids[seat ^ 2] = 4
-    bids[(seat + 1) & 3] = bids[(seat + 3) & 3] = 4
-    made = [0, 0, 0, 0]
-    made[seat ^ 2] = 4
-    made[(seat + 1) & 3], made[(seat + 3) & 3] = 5, 4
+    bids = [4, 4, 4, 4]
+    bids[seat] = 0
+    made = [4, 4, 4, 4]
+    made[seat] = 0
+    made[(seat + 1) & 3] = 5
     failed = list(made)
-    failed[seat] = 1
-    failed[(seat + 1) & 3] = 4
+    failed[seat], failed[(seat + 1) & 3] = 1, 4
     bags = (view.bags.values_[0], view.bags.values_[1])
     team = seat & 1
     rules: Rules = view.rules
-    won = checked_score_hand(view.variant, rules, tuple(bids), tuple(made), bags, step)[0]
-    lost = checked_score_hand(view.variant, rules, tuple(bids), tuple(failed), bags, step)[0]
-    return (won[team] - lost[team]) / 2
+
+    def points(tricks: list[int], steps: tuple[PhaseStep, ...]) -> int:
+        scored = checked_score_hand(view.variant, rules, tuple(bids), tuple(tricks), bags, steps)
+        return scored[0][team]
+
+    blind = points(made, step) - points(failed, step)
+    plain = points(made, ()) - points(failed, ())
+    return rules.nil_value + (blind - plain) / 2
 
 
 class BlindNilOdds:
@@ -173,7 +179,9 @@ class BlindNilOdds:
         floor = rules.loss_floor
         self.fatal = floor is not None and ours - self.stake <= floor
         """Whether failing would put the team at the loss floor."""
-        self.go = self.close or (self.expected > 0 and not self.fatal)
+        self.go = self.close or (
+            self.expected > 0 and (not self.fatal or self.behind >= self.stake)
+        )
         """The decision: declare Blind Nil."""
 
 
