@@ -16,6 +16,12 @@ share of hands with an exchange.
         --mode games --deals 200 --seed 7
     .venv/bin/python bench/phase_strength.py --variant classic --ns hard:steps=1500 --ew normal \\
         --mode hands --deals 100 --seed 7
+    .venv/bin/python bench/phase_strength.py --ns normal --ew plain-normal --mode games --deals 300
+
+``plain-normal`` and ``plain-hard`` are the baselines: the bots with a plain
+phase policy (Blind Nil when trailing by 200 or more, the Nil passing its
+highest cards, spades first, the partner its lowest) that bid as if there
+were no exchange.
 """
 
 from __future__ import annotations
@@ -29,11 +35,68 @@ from typing import Any
 import attrs
 
 import spades_core as sc
-from spades_core.bots import play_game
+from spades_core.bots import HardBot, NormalBot, Why, play_game
+from spades_core.bots.table import Table
 from spades_core.players import make_player
 from spades_core.rules.hooks import checked_score_hand
 
 BAG = 10
+PLAIN_BLIND_DEFICIT = 200
+
+
+def plain_phase_decision(view: sc.View) -> tuple[sc.Action, Why]:
+    """The baseline phase policy: Blind Nil when trailing by 200 or more, the
+    Nil passes its highest cards (spades first), the partner its lowest."""
+    legal = view.legal_actions()
+    if sc.BLIND_NIL in legal or sc.LOOK in legal:
+        assert view.seat is not None
+        team = view.seat.team
+        behind = view.scores[team.opponent] - view.scores[team]
+        if sc.BLIND_NIL in legal and (sc.LOOK not in legal or behind >= PLAIN_BLIND_DEFICIT):
+            return sc.BLIND_NIL, Why.BLIND_NIL_BEHIND
+        return sc.LOOK, Why.LOOK_FIRST
+    passes = [action for action in legal if type(action) is sc.Pass]
+    assert view.seat is not None
+    strength = lambda action: (  # noqa: E731
+        action.cards.mask.bit_length() - 1 >= 39,
+        (action.cards.mask.bit_length() - 1) % 13,
+    )
+    if view.bids[view.seat] == 0:
+        return max(passes, key=strength), Why.PASS_HIGH_TO_PARTNER
+    return min(passes, key=strength), Why.PASS_LOW_TO_NIL
+
+
+class _Plain:
+    """The baseline: the bot's phase choices by :func:`plain_phase_decision`
+    and its bids blind to the exchange (as in a variant without one)."""
+
+    def decide(self, view: sc.View) -> tuple[sc.Action, Why]:
+        if view.phase is sc.Phase.VARIANT and len(view.legal_actions()) > 1:
+            return plain_phase_decision(view)
+        return super().decide(view)  # type: ignore[misc]
+
+    def _bid(self, view: sc.View, table: Table) -> tuple[int, Why]:
+        table.nil_passes = 0
+        return super()._bid(view, table)  # type: ignore[misc]
+
+
+class PlainNormal(_Plain, NormalBot):
+    """The normal bot with the baseline phase policy."""
+
+
+class PlainHard(_Plain, HardBot):
+    """The hard bot with the baseline phase policy (its play-outs still pass)."""
+
+
+def player(spec: str, seed: int) -> sc.bots.Player:
+    """A player from its spec; ``plain-normal`` and ``plain-hard[:options]``
+    are the baselines."""
+    if spec == "plain-normal":
+        return PlainNormal(seed)
+    if spec.startswith("plain-hard"):
+        options = dict(item.split("=") for item in spec.split(":")[1:])
+        return PlainHard(seed, **{key: int(value) for key, value in options.items()})
+    return make_player(spec, seed=seed)
 
 
 def adjusted(game: sc.Game, result: sc.HandResult) -> tuple[float, float]:
@@ -65,7 +128,7 @@ def run(args: argparse.Namespace) -> None:
             specs = [args.ns, args.ew, args.ns, args.ew]
             if swapped:
                 specs = [args.ew, args.ns, args.ew, args.ns]
-            players = [make_player(spec, seed=seed * 8 + i) for i, spec in enumerate(specs)]
+            players = [player(spec, seed * 8 + i) for i, spec in enumerate(specs)]
             ns_slot = 1 if swapped else 0
             if args.mode == "games":
                 game = play_game(

@@ -16,6 +16,7 @@ import pytest
 
 import spades_core as sc
 from envs_support import TOURNAMENT_PLUGIN, example_plugin_installed
+from spades_core.analysis.expert import ExpertBot
 from spades_core.bots import make, play_game
 from spades_core.bots._search import hand_value
 from spades_core.bots.phases import (
@@ -66,7 +67,7 @@ def random_options(rnd: random.Random) -> dict[str, Any]:
 class Checked:
     """A bot that asserts its every choice is one of the view's legal actions."""
 
-    def __init__(self, bot: sc.bots.Bot) -> None:
+    def __init__(self, bot: sc.bots.Player) -> None:
         self.bot = bot
         self.phase_choices = 0
 
@@ -105,6 +106,16 @@ def test_the_hard_bot_plays_whole_phased_games_legally(tournament: sc.Variant) -
         game = play_game(sc.new_game("tournament", seed=number, **options), players, hands=3)
         steps += sum(len(result.steps) for result in game.hand_results)
     assert steps > 0
+
+
+def test_the_expert_plays_a_phased_game_legally(tournament: sc.Variant) -> None:
+    players = [
+        Checked(ExpertBot(seed=i, samples=2, depth=3, steps=150, bid_steps=150)) for i in range(4)
+    ]
+    game = sc.new_game("tournament", seed=3, blind_nil_margin=0)
+    game = play_game(game, players, hands=2)
+    assert len(game.hand_results) == 2
+    assert sum(player.phase_choices for player in players) > 0
 
 
 def test_phased_games_are_reproducible_from_the_seeds(tournament: sc.Variant) -> None:
