@@ -37,6 +37,7 @@ import attrs
 import spades_core as sc
 from spades_core.bots import HardBot, NormalBot, Why, play_game
 from spades_core.bots.table import Table
+from spades_core.engine.views import View
 from spades_core.players import make_player
 from spades_core.rules.hooks import checked_score_hand
 
@@ -44,7 +45,7 @@ BAG = 10
 PLAIN_BLIND_DEFICIT = 200
 
 
-def plain_phase_decision(view: sc.View) -> tuple[sc.Action, Why]:
+def plain_phase_decision(view: View) -> tuple[sc.Action, Why]:
     """The baseline phase policy: Blind Nil when trailing by 200 or more, the
     Nil passes its highest cards (spades first), the partner its lowest."""
     legal = view.legal_actions()
@@ -66,26 +67,31 @@ def plain_phase_decision(view: sc.View) -> tuple[sc.Action, Why]:
     return min(passes, key=strength), Why.PASS_LOW_TO_NIL
 
 
-class _Plain:
-    """The baseline: the bot's phase choices by :func:`plain_phase_decision`
-    and its bids blind to the exchange (as in a variant without one)."""
+class PlainNormal(NormalBot):
+    """The normal bot with the baseline phase policy, bidding blind to the exchange."""
 
-    def decide(self, view: sc.View) -> tuple[sc.Action, Why]:
+    def decide(self, view: View) -> tuple[sc.Action, Why]:
         if view.phase is sc.Phase.VARIANT and len(view.legal_actions()) > 1:
             return plain_phase_decision(view)
-        return super().decide(view)  # type: ignore[misc]
+        return super().decide(view)
 
-    def _bid(self, view: sc.View, table: Table) -> tuple[int, Why]:
+    def _bid(self, view: View, table: Table) -> tuple[int, Why]:
         table.nil_passes = 0
-        return super()._bid(view, table)  # type: ignore[misc]
+        return super()._bid(view, table)
 
 
-class PlainNormal(_Plain, NormalBot):
-    """The normal bot with the baseline phase policy."""
+class PlainHard(HardBot):
+    """The hard bot with the baseline phase policy, bidding blind to the
+    exchange (its play-outs still pass)."""
 
+    def decide(self, view: View) -> tuple[sc.Action, Why]:
+        if view.phase is sc.Phase.VARIANT and len(view.legal_actions()) > 1:
+            return plain_phase_decision(view)
+        return super().decide(view)
 
-class PlainHard(_Plain, HardBot):
-    """The hard bot with the baseline phase policy (its play-outs still pass)."""
+    def _bid(self, view: View, table: Table) -> tuple[int, Why]:
+        table.nil_passes = 0
+        return super()._bid(view, table)
 
 
 def player(spec: str, seed: int) -> sc.bots.Player:
@@ -94,8 +100,11 @@ def player(spec: str, seed: int) -> sc.bots.Player:
     if spec == "plain-normal":
         return PlainNormal(seed)
     if spec.startswith("plain-hard"):
-        options = dict(item.split("=") for item in spec.split(":")[1:])
-        return PlainHard(seed, **{key: int(value) for key, value in options.items()})
+        options: dict[str, Any] = {}
+        for item in spec.split(":")[1:]:
+            key, value = item.split("=")
+            options[key] = int(value)
+        return PlainHard(seed, **options)
     return make_player(spec, seed=seed)
 
 
