@@ -152,6 +152,10 @@ def run(args: argparse.Namespace) -> None:
                         args.variant, seed=seed, dealer=sc.Seat.NORTH, **options
                     ).apply(sc.Deal((dealt[3], dealt[0], dealt[1], dealt[2])))
                 game = play_game(game, players, hands=1)
+            if args.mode == "games":
+                counts["games"] += 1
+                if game.winner is not None:
+                    counts["ns_wins" if int(game.winner) == ns_slot else "ew_wins"] += 1
             for result in game.hand_results:
                 points = adjusted(game, result)
                 total += points[ns_slot] - points[1 - ns_slot]
@@ -167,6 +171,11 @@ def run(args: argparse.Namespace) -> None:
     )
     print(f"margin per hand, bag-adjusted: {mean:+.1f} [{mean - half:+.1f}, {mean + half:+.1f}]")
     hands_played = counts["hands"]
+    if counts["games"]:
+        print(
+            f"games won: {args.ns} {counts['ns_wins']}, {args.ew} {counts['ew_wins']} "
+            f"of {counts['games']}"
+        )
     if counts["offered"] or counts["exchanges"]:
         for side in ("ns", "ew"):
             offered = counts[f"{side}_offered"]
