@@ -274,6 +274,27 @@ def test_the_sampler_places_passed_cards_and_allows_the_real_deal(
     assert checked > 20
 
 
+def test_determinize_replays_the_phases_a_seat_saw(tournament: sc.Variant) -> None:
+    rng = random.Random(8)
+    replayed = refused = 0
+    for game in phased_positions(range(10)):
+        if game.phase not in (sc.Phase.BID, sc.Phase.PLAY) or not game.phase_steps:
+            continue
+        for seat in SEATS:
+            view = game.view(seat)
+            seen = sum(len(s.action.cards) for s in view.phase_steps if type(s.action) is sc.Pass)
+            if seen < sum(view.cards_passed.values()):
+                with pytest.raises(sc.InconsistentViewError, match="did not see every card"):
+                    sc.determinize(view, rng)
+                refused += 1
+                continue
+            sample = sc.determinize(view, rng)
+            assert sample.view(seat) == view
+            replayed += 1
+    assert replayed > 50
+    assert refused > 0
+
+
 def test_play_outs_run_the_exchange_and_score_blind_nil(tournament: sc.Variant) -> None:
     game = sc.new_game("tournament", seed=4, dealer="W", blind_nil_margin=0).deal()
     game = game.apply(sc.BLIND_NIL)  # North

@@ -27,7 +27,9 @@ The sample respects
 The sample is built by dealing the full hands (hidden cards plus the cards
 each seat has already played) and replaying the hand's bids and plays
 through the engine, so it is a real reachable game, and
-``sample.view(view.seat) == view``. Finished hands are copied from
+``sample.view(view.seat) == view`` (in a variant with phases, when the seat
+saw every card passed: the passes of others cannot be replayed). Finished
+hands are copied from
 ``view.hand_results`` (they hide nothing). The sample's seed is drawn from
 ``rng``, so it reveals nothing about the real game's seed.
 
@@ -748,16 +750,34 @@ def _hand_start(view: View, seed: int) -> Game:
 
 def replay_hand(start: Game, view: View, dealt: Sequence[int]) -> Game:
     """``start`` (a game in ``DEAL``) with ``dealt`` dealt and the view's hand
-    so far (bids, then plays) replayed through the engine."""
+    so far (a variant's decisions before the bidding, bids, its passes, then
+    plays) replayed through the engine. A view that did not see every card
+    passed cannot be replayed: :class:`~spades_core.InconsistentViewError`."""
     hands = tuple(CardSet(mask) for mask in dealt)
+    steps = view.phase_steps
+    passes = [step for step in steps if type(step.action) is Pass]
+    seen = sum(len(step.action.cards) for step in passes if type(step.action) is Pass)
+    if seen < sum(view.cards_passed.values_):
+        raise InconsistentViewError(
+            "the view's seat did not see every card passed this hand, so its history "
+            "cannot be replayed on a sampled deal"
+        )
     try:
         game = start.apply(Deal((hands[0], hands[1], hands[2], hands[3])))
+        for step in steps:
+            if type(step.action) is not Pass:
+                game = game.apply(step.action, seat=step.seat)
+        blind = {step.seat for step in steps if type(step.action) is BlindNil}
         order = [SEATS[(int(view.dealer) + 1 + i) % 4] for i in range(4)]
         for seat in order:
+            if seat in blind:
+                continue
             bid = view.bids[seat]
             if bid is None:
                 break
             game = game.apply(BIDS[bid], seat=seat)
+        for step in passes:
+            game = game.apply(step.action, seat=step.seat)
         for trick in view.tricks:
             for seat, card in trick.plays:
                 game = game.apply(PLAYS[card.id], seat=seat)
