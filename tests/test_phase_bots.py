@@ -331,7 +331,7 @@ def test_the_coach_explains_blind_nil_with_its_numbers(tournament: sc.Variant) -
     assert tip.idea == "blind_nil_behind"
     assert "wins or loses 200" in tip.reason
     assert f"{BLIND_NIL_SUCCESS:.0%}" in tip.reason
-    assert "+67 points" in tip.reason
+    assert "+68 points" in tip.reason
     tip = sc.coach(blind_view(blind_nil_value=20))
     assert tip.action == sc.LOOK
     assert tip.idea == "look_first"

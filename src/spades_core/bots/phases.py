@@ -54,14 +54,14 @@ __all__ = [
     "phase_decision",
 ]
 
-BLIND_NIL_SUCCESS: Final = 0.765
+BLIND_NIL_SUCCESS: Final = 0.768
 """How often the normal bot's Blind Nil succeeds with a two-card exchange
-(``bench/blind_nil.py --deals 4000``: 0.765 ± 0.007)."""
-BLIND_NIL_COST: Final = 39.0
+(``bench/blind_nil.py --deals 4000``: 0.768 ± 0.007)."""
+BLIND_NIL_COST: Final = 39.7
 """The points a team gives up, on average, by declaring Blind Nil rather
 than bidding the hand looked at, the Blind Nil's own value aside
-(``bench/blind_nil.py --deals 4000``: the gain over looking was +66.8 ± 2.8
-at a stake of 200, so ``200 × (2 × 0.765 - 1) - 66.8 = 39``)."""
+(``bench/blind_nil.py --deals 4000``: the gain over looking was +67.5 ± 2.8
+at a stake of 200, so ``200 × (2 × 0.768 - 1) - 67.5 = 39.7``)."""
 CLOSE_TO_TARGET: Final = 150
 """Opponents this close to the target may win with their next hand: a
 trailing team then takes the Blind Nil's swing whatever it costs."""
