@@ -36,6 +36,7 @@ from spades_core.engine.game import SEATS, Phase
 from spades_core.engine.views import View
 from spades_core.rules.hooks import checked_score_hand
 from spades_core.rules.scoring import bag_cost
+from spades_core.rules.variant import Variant
 from spades_core.values import checks
 from spades_core.values.actions import PLAYS, Action
 from spades_core.values.errors import RulesError, brief
@@ -177,7 +178,9 @@ def _worth(view: View, tricks: int) -> float:
             member = (member + 2) % 4
         won[member] += taken
     before = (view.bags[Team.NS], view.bags[Team.EW])
-    points, bags = checked_score_hand(view.variant, rules, bids, tuple(won), before)
+    # A variant with phases scores its hands with their steps (a Blind Nil's value).
+    steps = None if type(view.variant).phases is Variant.phases else view.phase_steps
+    points, bags = checked_score_hand(view.variant, rules, bids, tuple(won), before, steps)
     team = int(seat) & 1
     value = float(points[team] - points[1 - team])
     if rules.bag_limit is not None:

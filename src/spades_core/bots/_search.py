@@ -121,7 +121,9 @@ def _hand_outcome(sim: Sim, team: int) -> tuple[float, bool]:
     """:func:`hand_value` and whether the hand ends the game."""
     rules = sim.rules
     variant = sim.variant
-    points, bags = checked_score_hand(variant, rules, tuple(sim.bids), tuple(sim.won), sim.bags)
+    points, bags = checked_score_hand(
+        variant, rules, tuple(sim.bids), tuple(sim.won), sim.bags, sim.steps
+    )
     value = float(points[team] - points[1 - team])
     if rules.bag_limit is not None:
         gained = (bags[team] - sim.bags[team]) - (bags[1 - team] - sim.bags[1 - team])
@@ -420,4 +422,6 @@ def playout_value(game: Game, team: int) -> float:
         table.scores = (before.scores.values_[0], before.scores.values_[1])
     sim = Sim(game.public_view(), table, (0, 0, 0, 0))
     sim.hand_number = finished.number  # the public view is already at the next hand
+    if sim.steps is not None:
+        sim.steps = finished.steps
     return hand_value(sim, team)

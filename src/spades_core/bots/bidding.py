@@ -10,6 +10,7 @@ from functools import lru_cache
 from typing import Final, Literal, NamedTuple
 
 from spades_core.bots.masks import RANK_BITS
+from spades_core.bots.phases import nil_sheds
 from spades_core.bots.table import NO_BID, Table
 from spades_core.bots.why import Why
 
@@ -210,14 +211,18 @@ def easy_bid(t: Table) -> tuple[int, Why]:
 
 
 def normal_bid(t: Table) -> tuple[int, Why]:
-    """The normal bot's bid: estimated tricks, Nil when the hand is safe enough."""
+    """The normal bot's bid: estimated tricks, Nil when the hand is safe
+    enough (in a variant with an exchange after a Nil, the hand less the
+    cards it would pass: :func:`~spades_core.bots.phases.nil_sheds`)."""
     legal = t.legal_bids
     if len(legal) == 1:
         return legal[0], Why.BID_FORCED
     hand = t.hand
     partner_bid = t.bids[t.seat ^ 2]
     limit = _NIL_RISK_LIMIT if partner_bid != 0 else _NIL_RISK_LIMIT / 3
-    nil_ok = 0 in legal and nil_risk(hand) <= limit and estimate_tricks(hand) < 2.0
+    # After a variant's exchange a Nil keeps only what it does not pass on.
+    kept = hand & ~nil_sheds(hand, t.nil_passes) if t.nil_passes else hand
+    nil_ok = 0 in legal and nil_risk(kept) <= limit and estimate_tricks(kept) < 2.0
     if len(legal) == 2 and legal[0] == 0:
         return (0, Why.BID_NIL_WEAK) if nil_ok else (legal[1], Why.BID_WHIZ_COUNT)
     if nil_ok and partner_bid != 0 and (partner_bid == NO_BID or partner_bid >= 3):

@@ -12,12 +12,16 @@ from typing import Protocol
 
 from spades_core.bots._play import normal_play
 from spades_core.bots.bidding import estimate_tricks, nil_risk, normal_bid
-from spades_core.bots.table import NO_BID, Table
+from spades_core.bots.phases import helper_pass, nil_pass
+from spades_core.bots.table import NO_BID, Table, after_bidding_phases
+from spades_core.engine.game import Phase
 from spades_core.engine.sampling import HiddenCards
 from spades_core.engine.views import View
 from spades_core.rules.hooks import (
     checked_revealed_spade_counts,
 )
+from spades_core.rules.phase_turns import next_turn, step_effect, table_of
+from spades_core.rules.phases import HandPhase, PhaseStep, Where
 from spades_core.rules.results import SEATS
 from spades_core.rules.tricks import (
     FIRST_SPADE,
@@ -31,7 +35,8 @@ from spades_core.rules.tricks import (
     shown_out,
     trick_winner,
 )
-from spades_core.rules.variant import checked_legal_bids
+from spades_core.rules.variant import Variant, checked_legal_bids
+from spades_core.values.actions import PASSES, Pass, PhaseAction
 from spades_core.values.cards import CardSet
 
 __all__ = ["BidReader", "Held", "PlayFit", "Sim"]
@@ -52,7 +57,17 @@ class PlayFit(Protocol):
 class Sim(Table):
     """A table that knows every hand, for play-outs. ``hands`` are held masks."""
 
-    __slots__ = ("any_spade", "dealer", "hand_number", "hands", "to_act", "two_of_clubs", "variant")
+    __slots__ = (
+        "any_spade",
+        "dealer",
+        "exchange",
+        "hand_number",
+        "hands",
+        "steps",
+        "to_act",
+        "two_of_clubs",
+        "variant",
+    )
 
     def __init__(self, view: View, base: Table, hands: tuple[int, ...]) -> None:
         base.copy_into(self)
@@ -64,6 +79,14 @@ class Sim(Table):
         self.any_spade, self.two_of_clubs = rule_flags(rules)
         self.hands = list(hands)
         self.to_act = base.seat
+        phased = type(self.variant).phases is not Variant.phases
+        self.exchange: tuple[HandPhase, ...] = (
+            after_bidding_phases(view) if phased and view.phase is Phase.BID else ()
+        )
+        """The variant's phases after the bidding, run by :meth:`bid_out`."""
+        self.steps: tuple[PhaseStep, ...] | None = view.phase_steps if phased else None
+        """The steps of the hand's phases the seat saw (``None``: the
+        variant has none), for the variant's scoring."""
 
     def clone(self) -> Sim:
         """An independent copy."""
@@ -76,6 +99,8 @@ class Sim(Table):
         other.two_of_clubs = self.two_of_clubs
         other.hands = list(self.hands)
         other.to_act = self.to_act
+        other.exchange = self.exchange
+        other.steps = self.steps
         return other
 
     def legal_card_mask(self) -> int:
@@ -196,12 +221,46 @@ class Sim(Table):
         revealed = checked_revealed_spade_counts(
             variant, rules, tuple(self.bids), dealt=tuple(self.hands)
         )
+        if self.exchange:
+            self._exchange()
         for seat, count in enumerate(revealed):
             if count is not None:
                 self.spades_left[seat] = count
         leader = first_leader(self.dealer, self.hands, self.two_of_clubs)
         self.leader = leader
         self.to_act = leader
+
+    def _exchange(self) -> None:
+        """Run the variant's phases after the bidding, every seat passing as
+        the bots do (:func:`~spades_core.bots.phases.nil_pass`,
+        :func:`~spades_core.bots.phases.helper_pass`), one card at a time."""
+        held = tuple(self.hands)
+        bids: tuple[int | None, ...] = tuple(self.bids)
+        steps = self.steps or ()
+        scores = self.scores
+        while True:
+            table = table_of(self.hand_number, self.dealer, scores, held, bids, steps)
+            found = next_turn(
+                self.exchange, self.rules, self.variant.id, table, Where.AFTER_BIDDING
+            )
+            if found is None:
+                break
+            phase, turn = found
+            offered = 0
+            for action in turn.actions:
+                if type(action) is Pass:
+                    offered |= action.cards.mask
+            seat = int(turn.seat)
+            if not offered:
+                action_taken: PhaseAction = turn.actions[0]
+            elif bids[seat] == 0:
+                action_taken = PASSES[nil_pass(held[seat], offered)]
+            else:
+                action_taken = PASSES[helper_pass(held[seat], offered)]
+            held, bids, taken = step_effect(phase, turn, action_taken, held, bids)
+            steps = steps + taken
+        self.hands = list(held)
+        self.steps = steps
 
 
 class BidReader:

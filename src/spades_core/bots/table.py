@@ -19,13 +19,27 @@ from typing import Final, Self
 
 from spades_core.engine.game import Phase
 from spades_core.engine.views import View
+from spades_core.rules.hooks import checked_phases
 from spades_core.rules.knowledge import UNKNOWN, revealed_spades_left
+from spades_core.rules.phase_turns import next_turn, table_of
+from spades_core.rules.phases import HandPhase, Where
 from spades_core.rules.tricks import SPADES
+from spades_core.rules.variant import Variant
 from spades_core.values.actions import Bid, Play
-from spades_core.values.cards import FULL_DECK_MASK, SUIT_MASKS
+from spades_core.values.cards import FULL_DECK_MASK, SUIT_MASKS, ids_of_mask
 from spades_core.values.options import NilTricks, Rules
 
-__all__ = ["FULL", "NO_BID", "SPADE_MASK", "SUIT", "UNKNOWN", "Table", "table_from_view"]
+__all__ = [
+    "FULL",
+    "NO_BID",
+    "SPADE_MASK",
+    "SUIT",
+    "UNKNOWN",
+    "Table",
+    "after_bidding_phases",
+    "nil_passes",
+    "table_from_view",
+]
 
 FULL: Final = FULL_DECK_MASK
 """The 52-bit mask of the whole deck."""
@@ -53,6 +67,7 @@ class Table:
         "legal",
         "legal_bids",
         "nil_counts",
+        "nil_passes",
         "played",
         "rules",
         "scores",
@@ -98,6 +113,9 @@ class Table:
         self.tricks_done = 0
         self.bags: tuple[int, int] = (0, 0)
         self.scores: tuple[int, int] = (0, 0)
+        self.nil_passes = 0
+        """How many cards a Nil bidder of this seat's team passes to its
+        partner (and gets back) after the bidding: a variant's exchange."""
 
     # -- derived facts -------------------------------------------------------------
 
@@ -158,6 +176,7 @@ class Table:
         other.tricks_done = self.tricks_done
         other.bags = self.bags
         other.scores = self.scores
+        other.nil_passes = self.nil_passes
 
 
 def table_from_view(view: View) -> Table:
@@ -195,4 +214,47 @@ def table_from_view(view: View) -> Table:
     table.voids = [sum(1 << suit for suit in suits) for suits in view.shown_out.values_]
     counts = [UNKNOWN if count is None else count for count in view.spade_counts.values_]
     table.spades_left = list(revealed_spades_left(counts, played_by))
+    if view.phase is Phase.BID:
+        table.nil_passes = nil_passes(view)
     return table
+
+
+def after_bidding_phases(view: View) -> tuple[HandPhase, ...]:
+    """The variant's phases after the bidding (a card exchange), in order."""
+    variant = view.variant
+    if type(variant).phases is Variant.phases:
+        return ()
+    return tuple(
+        phase for phase in checked_phases(variant, view.rules) if phase.where is Where.AFTER_BIDDING
+    )
+
+
+def nil_passes(view: View) -> int:
+    """How many cards the view's seat would pass after bidding Nil: the
+    count of the first turn the variant's phases after the bidding give it,
+    asked on a made-up deal where it bid Nil and the others 3 (0: none)."""
+    phases = after_bidding_phases(view)
+    seat = view.seat
+    if not phases or seat is None:
+        return 0
+    own = view.hand().mask
+    rest = ids_of_mask(FULL & ~own)
+    held = [0, 0, 0, 0]
+    held[seat] = own
+    others = [number for number in range(4) if number != seat]
+    for index, card in enumerate(rest):
+        held[others[index * 3 // len(rest)]] |= 1 << card
+    bids: list[int | None] = [3, 3, 3, 3]
+    bids[seat] = 0
+    table = table_of(
+        view.hand_number,
+        int(view.dealer),
+        (view.scores.values_[0], view.scores.values_[1]),
+        tuple(held),
+        tuple(bids),
+        view.phase_steps,
+    )
+    found = next_turn(phases, view.rules, view.variant.id, table, Where.AFTER_BIDDING)
+    if found is None or found[1].seat is not seat or found[1].receiver is None:
+        return 0
+    return found[1].count

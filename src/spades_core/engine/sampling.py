@@ -14,14 +14,22 @@ The sample respects
 * how many cards each seat still holds;
 * the bids: every bid already made must be legal for the bidder's sampled
   13 dealt cards (for example no Nil with the A♠ under Whiz's
-  ``whiz_nil_needs_no_ace``);
+  ``whiz_nil_needs_no_ace``), a Blind Nil excepted (declared unseen);
 * under ``first_lead="two_of_clubs"``, the seat to lead the first trick
-  holds the 2♣.
+  holds the 2♣;
+* in a variant's card exchange (:attr:`View.phase_steps
+  <spades_core.views.View.phase_steps>`), the cards the seat passed are with
+  the seat it passed them to until played, and the bids are checked against
+  the hands as they were when bid (before the exchange): for every seat
+  when the seat saw every card passed, else only for the seats whose
+  exchange it saw whole.
 
 The sample is built by dealing the full hands (hidden cards plus the cards
 each seat has already played) and replaying the hand's bids and plays
 through the engine, so it is a real reachable game, and
-``sample.view(view.seat) == view``. Finished hands are copied from
+``sample.view(view.seat) == view`` (in a variant with phases, when the seat
+saw every card passed: the passes of others cannot be replayed). Finished
+hands are copied from
 ``view.hand_results`` (they hide nothing). The sample's seed is drawn from
 ``rng``, so it reveals nothing about the real game's seed.
 
@@ -67,7 +75,7 @@ from spades_core.rules.knowledge import (
 from spades_core.rules.tricks import RANKS, SPADES, TWO_OF_CLUBS
 from spades_core.rules.variant import checked_legal_bids
 from spades_core.values import checks
-from spades_core.values.actions import BIDS, PLAYS, Deal
+from spades_core.values.actions import BIDS, PLAYS, BlindNil, Deal, Pass
 from spades_core.values.cards import FULL_DECK_MASK, SUIT_MASKS, CardSet, ids_of_mask
 from spades_core.values.checks import described
 from spades_core.values.errors import (
@@ -108,7 +116,9 @@ class HiddenCards:
     """
 
     __slots__ = (
+        "_back",
         "_bid_checks",
+        "_bids_checked",
         "_dead_ends",
         "_eligible_any",
         "_eligible_seats",
@@ -128,6 +138,7 @@ class HiddenCards:
         "_start_ids",
         "_start_need",
         "_start_pool",
+        "_taken",
         "_void",
         "played_by",
         "view",
@@ -205,8 +216,13 @@ class HiddenCards:
         bid_checks: list[tuple[int, int]] = []
         self._made_before: dict[int, dict[Seat, int]] = {}
         order = [(int(view.dealer) + 1 + i) % 4 for i in range(4)]
-        made: dict[Seat, int] = {}
+        # A Blind Nil is declared before the bidding, unseen: it says nothing
+        # of the hand, and every bid after it is made knowing it.
+        blind = {step.seat for step in view.phase_steps if type(step.action) is BlindNil}
+        made: dict[Seat, int] = dict.fromkeys(blind, 0)
         for number in order:
+            if SEATS[number] in blind:
+                continue
             bid = view.bids[SEATS[number]]
             if bid is None:
                 break
@@ -215,6 +231,11 @@ class HiddenCards:
                 self._made_before[number] = dict(made)
             made[SEATS[number]] = bid
         self._bid_checks = tuple(bid_checks)
+        taken, back, unsure = _undo_passes(view)
+        self._taken = taken
+        self._back = back
+        # A hand as bid that hidden passes may have changed cannot be held to its bid.
+        self._bids_checked = tuple(check for check in bid_checks if check[0] not in unsure)
         # Per seat, the legal bids of the dealt hands checked so far: later in
         # a hand most of each dealt hand has been played, so samples repeat
         # hands, and the bid reader of the hard bot asks again about each.
@@ -367,9 +388,18 @@ class HiddenCards:
         return replay_hand(_hand_start(self.view, seed), self.view, self.dealt(held))
 
     def dealt(self, held: Sequence[int]) -> tuple[int, int, int, int]:
-        """The 13-card hands dealt, from the held hands and the cards played."""
+        """The 13-card hands dealt, from the held hands and the cards played,
+        with the passes of a variant's exchange the view shows undone (the
+        hands as bid; passes the view's seat did not see stay as sampled)."""
         p = self.played_by
-        return (held[0] | p[0], held[1] | p[1], held[2] | p[2], held[3] | p[3])
+        t = self._taken
+        b = self._back
+        return (
+            (held[0] | p[0]) & ~t[0] | b[0],
+            (held[1] | p[1]) & ~t[1] | b[1],
+            (held[2] | p[2]) & ~t[2] | b[2],
+            (held[3] | p[3]) & ~t[3] | b[3],
+        )
 
     @property
     def knowledge(self) -> Knowledge:
@@ -382,7 +412,8 @@ class HiddenCards:
 
     @property
     def hidden_bids(self) -> tuple[tuple[int, int], ...]:
-        """``(seat number, bid)`` of each hidden seat that has bid, in bidding order."""
+        """``(seat number, bid)`` of each hidden seat that has bid, in bidding
+        order (a Blind Nil, declared unseen, is not among them)."""
         return self._bid_checks
 
     def legal_bids(self, seat: int, dealt: int) -> tuple[int, ...]:
@@ -422,8 +453,10 @@ class HiddenCards:
     def _bids_fit(self, held: Sequence[int]) -> bool:
         played_by = self.played_by
         made_before = self._made_before
-        for seat, bid in self._bid_checks:
-            dealt = held[seat] | played_by[seat]
+        taken = self._taken
+        back = self._back
+        for seat, bid in self._bids_checked:
+            dealt = (held[seat] | played_by[seat]) & ~taken[seat] | back[seat]
             if bid not in self._legal_bids_of(seat, dealt, made_before[seat]):
                 return False
         return True
@@ -563,6 +596,45 @@ def _played_by(view: View) -> tuple[int, int, int, int]:
     return (played_by[0], played_by[1], played_by[2], played_by[3])
 
 
+def _passed_to(view: View) -> dict[int, int]:
+    """Each card the view shows passed this hand, and the seat number it was
+    last passed to."""
+    holder: dict[int, int] = {}
+    for step in view.phase_steps:
+        if step.receiver is not None and type(step.action) is Pass:
+            for card in ids_of_mask(step.action.cards.mask):
+                holder[card] = int(step.receiver)
+    return holder
+
+
+def _undo_passes(view: View) -> tuple[tuple[int, ...], tuple[int, ...], frozenset[int]]:
+    """What turns the hands after a variant's exchange back into the hands
+    as bid, by seat number: the cards to take out, the cards to put back,
+    and the seats whose hand as bid the view cannot know (passes it did not
+    see may have changed them: every seat but its own, when there are any)."""
+    taken = [0, 0, 0, 0]
+    back = [0, 0, 0, 0]
+    first_owner: dict[int, int] = {}
+    for step in view.phase_steps:
+        if step.receiver is not None and type(step.action) is Pass:
+            for card in ids_of_mask(step.action.cards.mask):
+                first_owner.setdefault(card, int(step.seat))
+    for card, holder in _passed_to(view).items():
+        owner = first_owner[card]
+        if owner != holder:
+            taken[holder] |= 1 << card
+            back[owner] |= 1 << card
+    seen = [0, 0, 0, 0]
+    for step in view.phase_steps:
+        if step.receiver is not None and type(step.action) is Pass:
+            seen[step.seat] += len(step.action.cards)
+    unsure: frozenset[int] = frozenset()
+    if any(view.cards_passed.values_[seat] > seen[seat] for seat in range(4)):
+        viewer = view.seat
+        unsure = frozenset(seat for seat in range(4) if viewer is None or seat != viewer)
+    return tuple(taken), tuple(back), unsure
+
+
 def _revealed_counts(view: View) -> tuple[int, int, int, int]:
     """The dealt spade counts the bids revealed, :data:`UNKNOWN` where none."""
     counts = [UNKNOWN if count is None else count for count in view.spade_counts.values_]
@@ -572,8 +644,16 @@ def _revealed_counts(view: View) -> tuple[int, int, int, int]:
 def _known_held(view: View) -> tuple[int, int, int, int]:
     """Per seat, the cards the rules prove it holds beyond what counting does:
     under ``first_lead="two_of_clubs"``, before the first card, the engine has
-    handed the lead to the holder of the 2♣."""
+    handed the lead to the holder of the 2♣; and a card the view's seat
+    passed in a variant's exchange is with the seat it went to until that
+    seat plays it."""
     held = [0, 0, 0, 0]
+    viewer = view.seat
+    if viewer is not None and view.phase_steps:
+        unseen = view.unseen.mask
+        for card, holder in _passed_to(view).items():
+            if holder != viewer and unseen >> card & 1:
+                held[holder] |= 1 << card
     if (
         view.rules.first_lead is FirstLead.TWO_OF_CLUBS
         and view.phase is Phase.PLAY
@@ -670,16 +750,34 @@ def _hand_start(view: View, seed: int) -> Game:
 
 def replay_hand(start: Game, view: View, dealt: Sequence[int]) -> Game:
     """``start`` (a game in ``DEAL``) with ``dealt`` dealt and the view's hand
-    so far (bids, then plays) replayed through the engine."""
+    so far (a variant's decisions before the bidding, bids, its passes, then
+    plays) replayed through the engine. A view that did not see every card
+    passed cannot be replayed: :class:`~spades_core.InconsistentViewError`."""
     hands = tuple(CardSet(mask) for mask in dealt)
+    steps = view.phase_steps
+    passes = [step for step in steps if type(step.action) is Pass]
+    seen = sum(len(step.action.cards) for step in passes if type(step.action) is Pass)
+    if seen < sum(view.cards_passed.values_):
+        raise InconsistentViewError(
+            "the view's seat did not see every card passed this hand, so its history "
+            "cannot be replayed on a sampled deal"
+        )
     try:
         game = start.apply(Deal((hands[0], hands[1], hands[2], hands[3])))
+        for step in steps:
+            if type(step.action) is not Pass:
+                game = game.apply(step.action, seat=step.seat)
+        blind = {step.seat for step in steps if type(step.action) is BlindNil}
         order = [SEATS[(int(view.dealer) + 1 + i) % 4] for i in range(4)]
         for seat in order:
+            if seat in blind:
+                continue
             bid = view.bids[seat]
             if bid is None:
                 break
             game = game.apply(BIDS[bid], seat=seat)
+        for step in passes:
+            game = game.apply(step.action, seat=step.seat)
         for trick in view.tricks:
             for seat, card in trick.plays:
                 game = game.apply(PLAYS[card.id], seat=seat)

@@ -2,7 +2,8 @@
 
 :func:`coach` asks the normal bot (which decides in well under a millisecond)
 for its move and turns the idea behind it into plain English that names the
-cards, for bids and for plays, in every variant. The hard bot searches with
+cards, for bids, for plays and for the choices of a variant's phases (Blind Nil,
+the cards to pass), in every variant. The hard bot searches with
 the normal policy, so its moves are usually the same; the coach prefers the
 normal player's answer because it can always say *why*.
 
@@ -23,7 +24,8 @@ included, could.
 The words live in private modules by concern: cards and seats in words
 (``_words``), bids (``_bids``), what the seat knows in play (``_seen``),
 leads (``_leads``), following (``_follows``), the choice between them
-with the words for ducking (``_plays``), and after a hand (``_review``):
+with the words for ducking (``_plays``), a variant's phases: Blind Nil and
+the exchange (``_phases``), and after a hand (``_review``):
 :func:`after_hand` says what the double-dummy review of a finished hand
 (:func:`spades_core.analysis.review`, handed in) found in your side's cards.
 
@@ -46,6 +48,7 @@ from spades_core.bots import NormalBot
 from spades_core.engine import arguments
 from spades_core.engine.views import View
 from spades_core.tips._bids import bid_reason
+from spades_core.tips._phases import phase_reason
 from spades_core.tips._plays import play_reason
 from spades_core.tips._review import ReviewedCard, after_hand
 from spades_core.tips._seen import Seen
@@ -83,8 +86,8 @@ def coach(view: View) -> Tip:
         reason = bid_reason(view, action.value, why)
     elif isinstance(action, Play):
         reason = play_reason(Seen(view), action.card.id, why)
-    else:  # pragma: no cover - bots never deal
-        reason = "Deal the next hand."
+    else:
+        reason = phase_reason(view, action, why)
     return Tip(action=action, reason=reason, idea=why.name.lower())
 
 
