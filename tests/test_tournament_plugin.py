@@ -19,6 +19,7 @@ import spades_core as sc
 from envs_support import TOURNAMENT_PLUGIN, example_plugin_installed
 from spades_core.options import STANDARD_OPTIONS
 from spades_core.scoring import ScoreItem, ScoreKind, score_breakdown
+from spades_core.simulation.work import score_without_penalty, steps_to_score
 from spades_core.testing import check_variant
 
 MODULE = "spades_variant_tournament"
@@ -298,3 +299,45 @@ def test_a_phased_variant_itemises_its_hands_with_score_phased_items(
     Itemised.skew = 1  # items that no longer add up are the variant's fault, named so
     with pytest.raises(sc.VariantLoadError, match="score_phased_items must add up"):
         score_breakdown(game)
+
+
+def test_simulations_play_and_score_hands_with_phases(tournament: sc.Variant) -> None:
+    # Blind Nil at every chance: the tally must score each Blind Nil at its
+    # own value, as the engine does.
+    result = sc.simulate(
+        "normal",
+        "easy",
+        variant="tournament",
+        hands=12,
+        seed=3,
+        duplicate=True,
+        blind_nil_margin=0,
+    )
+    assert result.hands == 12 * 2
+    tally = sc.tournament(["normal", "easy"], variant="tournament", hands=4, seed=2)
+    assert len(tally.pairs) == 1
+    # With no bag penalty a hand's points are what the tally scores it.
+    game = sc.new_game(
+        "tournament",
+        seed=9,
+        blind_nil_margin=0,
+        bag_limit=None,
+        target_score=100_000,
+        loss_floor=-100_000,
+    )
+    rnd = random.Random(9)
+    blind_hands = 0
+    while not game.is_over and game.hand_number < 8:
+        game = game.apply(rnd.choice(game.legal_actions()))
+        if game.phase is sc.Phase.DEAL and game.hand_results:
+            result = game.hand_results[-1]
+            base, _ = score_without_penalty(
+                game.variant,
+                game.rules,
+                result.bids,
+                result.tricks,
+                steps_to_score(game, result),
+            )
+            assert base == result.points
+            blind_hands += any(isinstance(step.action, sc.BlindNil) for step in result.steps)
+    assert blind_hands

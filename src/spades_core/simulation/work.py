@@ -27,6 +27,8 @@ from spades_core import bots
 from spades_core.bots import Player
 from spades_core.engine.game import Game, Phase, new_game
 from spades_core.players import PlayerSpec, make_player
+from spades_core.rules.hooks import checked_phases, checked_score_hand
+from spades_core.rules.phases import PhaseStep
 from spades_core.rules.results import HandResult
 from spades_core.rules.rng import SeedStream
 from spades_core.rules.tricks import LEFT_OF
@@ -45,6 +47,7 @@ __all__ = [
     "run_chunk",
     "run_item",
     "score_without_penalty",
+    "steps_to_score",
     "seat_players",
 ]
 
@@ -108,22 +111,34 @@ def seat_players(match: Match, index: int, copy: int = 0) -> list[Player]:
 
 
 def _play_hand(game: Game, players: list[Player]) -> Game:
-    while game.phase in (Phase.BID, Phase.PLAY):
+    while game.phase in (Phase.BID, Phase.PLAY, Phase.VARIANT):
         seat = game.to_act
-        if seat is None:  # pragma: no cover - bidding and play always have a seat to act
+        if seat is None:  # pragma: no cover - a hand in progress always has a seat to act
             break
         game = game.apply(bots.ask(players[seat], game, seat), seat=seat)
     return game
 
 
 def score_without_penalty(
-    variant: Variant, rules: Rules, bids: SeatMap[int], tricks: SeatMap[int]
+    variant: Variant,
+    rules: Rules,
+    bids: SeatMap[int],
+    tricks: SeatMap[int],
+    steps: tuple[PhaseStep, ...] | None = None,
 ) -> tuple[TeamMap[int], TeamMap[int]]:
-    """A hand's points per team with no bag penalty, and the bags it took."""
+    """A hand's points per team with no bag penalty, and the bags it took
+    (with ``steps``, a hand of a variant with phases, scored with them)."""
     # Scored again with no bag limit and no bags carried, the hand gives
     # exactly that, whatever the bags carried before.
     free = attrs.evolve(rules, bag_limit=None)
-    return variant.score_hand(free, bids, tricks, TeamMap((0, 0)))
+    points, bags = checked_score_hand(variant, free, bids.values_, tricks.values_, (0, 0), steps)
+    return TeamMap(points), TeamMap(bags)
+
+
+def steps_to_score(game: Game, result: HandResult) -> tuple[PhaseStep, ...] | None:
+    """The steps ``result`` is scored with: its own for a variant with phases,
+    ``None`` for one without (as the engine scores it)."""
+    return result.steps if checked_phases(game.variant, game.rules) else None
 
 
 class _Tally:
@@ -136,7 +151,9 @@ class _Tally:
         self.hands = 0
 
     def add(self, game: Game, result: HandResult, slot_of_ns: int) -> None:
-        base, taken = score_without_penalty(game.variant, game.rules, result.bids, result.tricks)
+        base, taken = score_without_penalty(
+            game.variant, game.rules, result.bids, result.tricks, steps_to_score(game, result)
+        )
         for team in Team:
             slot = int(team) ^ slot_of_ns
             self.points[slot] += result.points[team]
