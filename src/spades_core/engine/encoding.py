@@ -39,9 +39,11 @@ from spades_core.values.action_ids import (
     BID_ID_BASE,
     NUM_ACTIONS,
     NUM_CARD_IDS,
+    NUM_PHASE_ACTIONS,
+    PHASE_ACTIONS,
     action_id,
 )
-from spades_core.values.actions import Bid, Play
+from spades_core.values.actions import Bid, PhaseAction, Play
 from spades_core.values.errors import IllegalActionError, IllegalReason, brief
 from spades_core.values.phase import Phase
 
@@ -57,9 +59,11 @@ __all__ = [
 ]
 
 _ALL_FALSE: Final = (False,) * NUM_ACTIONS
+_ALL_FALSE_PHASED: Final = (False,) * NUM_PHASE_ACTIONS
 # Looking a member up on an enum class costs more than a global in CPython 3.11.
 _PLAY: Final = Phase.PLAY
 _BID: Final = Phase.BID
+_VARIANT: Final = Phase.VARIANT
 
 
 def _mask_bits(game: Game) -> int:
@@ -80,7 +84,21 @@ def legal_id_bits(game: Game) -> int:
         for action in game.legal_actions():
             bits |= 1 << (BID_ID_BASE + action.value)  # type: ignore[union-attr]
         return bits
+    if phase is _VARIANT:
+        bits = 0
+        for action in game.legal_actions():
+            try:
+                bits |= 1 << action_id(action)
+            except IllegalActionError:
+                # A pass of several cards has no id: its cards are passed one by one.
+                continue
+        return bits
     return 0
+
+
+def _phased(game: Game) -> bool:
+    # The ids of phase actions exist only for a variant with phases.
+    return bool(game._standing.setup.phases)
 
 
 def after_legal_id(game: Game, action_id: int) -> Game:
@@ -89,18 +107,22 @@ def after_legal_id(game: Game, action_id: int) -> Game:
     without checking it again."""
     if action_id < NUM_CARD_IDS:
         return play_unchecked(game, action_id)
+    if action_id >= NUM_ACTIONS:
+        return game.apply(PHASE_ACTIONS[action_id])
     return bid_unchecked(game, action_id - BID_ID_BASE)
 
 
 def legal_mask(game: Game) -> tuple[bool, ...]:
-    """A tuple of :data:`NUM_ACTIONS` booleans, ``True`` at each legal id.
+    """A tuple of :data:`NUM_ACTIONS` booleans, ``True`` at each legal id;
+    :data:`NUM_PHASE_ACTIONS` for a variant with phases, their ids included.
 
     All ``False`` while dealing and after the game (no player acts then).
     """
     bits = _mask_bits(game)
+    empty = _ALL_FALSE_PHASED if _phased(game) else _ALL_FALSE
     if not bits:
-        return _ALL_FALSE
-    flags = list(_ALL_FALSE)
+        return empty
+    flags = list(empty)
     for index in ids_of_bits(bits):
         flags[index] = True
     return tuple(flags)
@@ -132,6 +154,9 @@ def ids_of_bits(bits: int) -> tuple[int, ...]:
     cards = bits & _CARD_BITS
     ids = _card_ids_of_one_suit(cards) or _card_ids_of_slices(cards) if cards else ()
     bids = bits >> NUM_CARD_IDS
+    if bids >> (NUM_ACTIONS - NUM_CARD_IDS):
+        # Ids of a variant's phases: rare, so found bit by bit.
+        return ids + tuple(n for n in range(NUM_CARD_IDS, bits.bit_length()) if bits >> n & 1)
     if bids:
         found = _BID_IDS.get(bids)
         if found is None:
@@ -142,25 +167,28 @@ def ids_of_bits(bits: int) -> tuple[int, ...]:
     return ids
 
 
-def action_from_id(game: Game, action_id: int) -> Play | Bid:
+def action_from_id(game: Game, action_id: int) -> Play | Bid | PhaseAction:
     """The pre-built action with id ``action_id``, which must be legal in ``game``.
 
-    An id that is not a whole number in ``range(NUM_ACTIONS)`` raises
+    An id that is not a whole number in ``range(NUM_ACTIONS)`` (in
+    ``range(NUM_PHASE_ACTIONS)`` for a variant with phases) raises
     :class:`IllegalActionError` (``NOT_AN_ACTION``); an id that is not legal
     now raises the error :meth:`Game.apply` would (``WRONG_PHASE`` while
     dealing or bidding for a card id, ``CARD_NOT_IN_HAND``, ``MUST_FOLLOW_SUIT``,
     ``BID_NOT_ALLOWED`` …).
     """
-    if type(action_id) is not int or not 0 <= action_id < NUM_ACTIONS:
+    checks.instance(game, Game, "action_from_id", "game", "a Game")
+    size = NUM_PHASE_ACTIONS if _phased(game) else NUM_ACTIONS
+    if type(action_id) is not int or not 0 <= action_id < size:
         raise IllegalActionError(
             IllegalReason.NOT_AN_ACTION,
-            f"not an action id: {brief(action_id)}; ids are whole numbers 0-{NUM_ACTIONS - 1}",
+            f"not an action id: {brief(action_id)}; ids are whole numbers 0-{size - 1}",
         )
-    checks.instance(game, Game, "action_from_id", "game", "a Game")
-    action = ACTIONS[action_id]
+    action = PHASE_ACTIONS[action_id]
     # Legal actions are the pre-built ones of ACTIONS: found by identity.
     for candidate in game.legal_actions():
-        if candidate is action:
+        # A variant's phase actions may be built anew: found by equality.
+        if candidate is action or (action_id >= NUM_ACTIONS and candidate == action):
             return action
     error = game.why_illegal(action)
     if error is None:  # pragma: no cover - legal_actions and why_illegal agree
