@@ -304,7 +304,7 @@ def test_a_phased_variant_itemises_its_hands_with_score_phased_items(
 def test_simulations_play_and_score_hands_with_phases(tournament: sc.Variant) -> None:
     # Blind Nil at every chance: the tally must score each Blind Nil at its
     # own value, as the engine does.
-    result = sc.simulate(
+    simulated = sc.simulate(
         "normal",
         "easy",
         variant="tournament",
@@ -313,7 +313,7 @@ def test_simulations_play_and_score_hands_with_phases(tournament: sc.Variant) ->
         duplicate=True,
         blind_nil_margin=0,
     )
-    assert result.hands == 12 * 2
+    assert simulated.hands == 12 * 2
     tally = sc.tournament(["normal", "easy"], variant="tournament", hands=4, seed=2)
     assert len(tally.pairs) == 1
     # With no bag penalty a hand's points are what the tally scores it.
@@ -330,14 +330,14 @@ def test_simulations_play_and_score_hands_with_phases(tournament: sc.Variant) ->
     while not game.is_over and game.hand_number < 8:
         game = game.apply(rnd.choice(game.legal_actions()))
         if game.phase is sc.Phase.DEAL and game.hand_results:
-            result = game.hand_results[-1]
+            finished = game.hand_results[-1]
             base, _ = score_without_penalty(
                 game.variant,
                 game.rules,
-                result.bids,
-                result.tricks,
-                steps_to_score(game, result),
+                finished.bids,
+                finished.tricks,
+                steps_to_score(game, finished),
             )
-            assert base == result.points
-            blind_hands += any(isinstance(step.action, sc.BlindNil) for step in result.steps)
+            assert base == finished.points
+            blind_hands += any(isinstance(step.action, sc.BlindNil) for step in finished.steps)
     assert blind_hands

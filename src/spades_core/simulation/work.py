@@ -47,8 +47,8 @@ __all__ = [
     "run_chunk",
     "run_item",
     "score_without_penalty",
-    "steps_to_score",
     "seat_players",
+    "steps_to_score",
 ]
 
 Mode = Literal["hands", "games"]
