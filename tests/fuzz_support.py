@@ -57,6 +57,7 @@ HOOKS: Final = frozenset(
         "explain_bids",
         "phases",
         "score_phased_hand",
+        "score_phased_items",
     }
 )
 """Variant hook methods: the engine calls them with checked values and checks
