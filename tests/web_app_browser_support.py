@@ -205,16 +205,23 @@ def saved_game(page: Page) -> sc.Game:
 
 
 def my_turn(page: Page) -> str:
-    """Wait until South may bid or play, or the hand is scored."""
+    """Wait until South may bid or play, or the hand is scored.
+
+    Only what is on the screen counts: after *Play again* the last game's
+    table stays in the page, hidden, until the new game's first state
+    arrives."""
     page.wait_for_function(
-        """() => document.querySelector('[data-testid=hand-summary]:not([hidden])')
-              || document.querySelector('[data-bid]:not([disabled])')
-              || document.querySelector('#hand [data-card]:not([disabled])')""",
+        """() => [
+              '[data-testid=hand-summary]:not([hidden])',
+              '[data-bid]:not([disabled])',
+              '#hand [data-card]:not([disabled])',
+            ].some((selector) =>
+              [...document.querySelectorAll(selector)].some((node) => node.checkVisibility()))""",
         timeout=WAIT_MS,
     )
-    if page.locator("[data-testid=hand-summary]:not([hidden])").count():
+    if page.locator("[data-testid=hand-summary]:not([hidden]):visible").count():
         return "scored"
-    return "bid" if page.locator("[data-bid]:not([disabled])").count() else "play"
+    return "bid" if page.locator("[data-bid]:not([disabled]):visible").count() else "play"
 
 
 def enabled(page: Page, selector: str, attribute: str) -> list[str]:
