@@ -40,11 +40,16 @@ LAYERS: Final = ("values", "rules", "engine")
 
 def home_of(module: str) -> str:
     """The module whose names ``module`` serves: its layer module for a public
-    path such as ``spades_core.game``, else ``module`` itself."""
+    path such as ``spades_core.game``, the module whose ``__all__`` it serves
+    (``spades_core.envs.features``), else ``module`` itself."""
     for layer in LAYERS:
         home = module.replace("spades_core.", f"spades_core.{layer}.", 1)
         if module.count(".") == 1 and module_path(home).exists():
             return home
+    for node in tree(module).body:
+        # A public path of another module: it serves that module's __all__.
+        if isinstance(node, ast.ImportFrom) and any(a.name == "__all__" for a in node.names):
+            return _absolute(module, node)
     return module
 
 

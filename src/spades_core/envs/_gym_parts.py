@@ -14,10 +14,10 @@ import numpy as np
 import numpy.typing as npt
 
 from spades_core import batch, scoring
+from spades_core.batch import features
 from spades_core.cli import render
 from spades_core.engine.encoding import NUM_ACTIONS
 from spades_core.engine.game import Game, Phase
-from spades_core.envs import features
 from spades_core.envs._learner import (
     ILLEGAL_POLICIES,
     REWARDS,

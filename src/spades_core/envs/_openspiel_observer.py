@@ -7,11 +7,12 @@ from typing import Protocol
 
 import numpy as np
 
+from spades_core.batch import features
 from spades_core.engine.encoding import (
     BID_ID_BASE,
 )
 from spades_core.engine.views import View
-from spades_core.envs import _episode, features
+from spades_core.envs import _episode
 from spades_core.values.cards import ALL_CARDS
 from spades_core.values.errors import (
     IllegalActionError,

@@ -33,8 +33,8 @@ from typing import Final, cast
 import numpy as np
 import numpy.typing as npt
 
+from spades_core.batch import features
 from spades_core.engine.game import SEATS, Game, Phase
-from spades_core.envs import features
 from spades_core.rules.hooks import checked_revealed_spade_counts
 from spades_core.rules.tricks import NO_SUIT, RANKS, shown_out
 from spades_core.values.observation import SECTION_OFFSETS

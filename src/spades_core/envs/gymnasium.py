@@ -113,10 +113,10 @@ import numpy as np
 import numpy.typing as npt
 
 from spades_core import bots
+from spades_core.batch import features
 from spades_core.cli import render
 from spades_core.engine.encoding import NUM_ACTIONS, action_from_id, after_legal_id, legal_id_bits
 from spades_core.engine.game import Game, Phase, new_game
-from spades_core.envs import features
 from spades_core.envs._gym_parts import (
     IN_HAND,
     PLAIN,

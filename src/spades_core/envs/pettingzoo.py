@@ -46,6 +46,7 @@ import numpy.typing as npt
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from spades_core.batch import features
 from spades_core.cli import render
 from spades_core.engine.encoding import (
     NUM_ACTIONS,
@@ -54,7 +55,7 @@ from spades_core.engine.encoding import (
     legal_id_bits,
 )
 from spades_core.engine.game import SEATS, Game, Phase, new_game
-from spades_core.envs import _episode, features
+from spades_core.envs import _episode
 from spades_core.envs._tracking import ObservationTracker
 from spades_core.rules.registry import load_variant
 from spades_core.rules.variant import Variant

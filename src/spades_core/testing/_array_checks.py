@@ -272,7 +272,7 @@ def _check_tables(
     import numpy as np
 
     from spades_core.batch import Tables
-    from spades_core.envs.features import observation
+    from spades_core.batch.features import observation
 
     first_seed = rnd.getrandbits(63)
     episode = "game" if whole_games else "hand"
