@@ -143,9 +143,10 @@ def imported_modules(path: Path, _seen: frozenset[Path] = frozenset()) -> set[st
     """The modules of extras that a module imports at its top level, itself,
     through the tests' own helper modules it imports (and those of the
     extras such a helper declares: ``web_table_support`` loads the web
-    table's server), or through the framework adapters of
-    ``spades_core.envs`` it imports (``spades_v0`` re-exports the PettingZoo
-    environment)."""
+    table's server), or through the modules of ``spades_core`` it imports
+    from (``spades_v0`` re-exports the PettingZoo environment;
+    ``spades_core.envs.features`` serves ``spades_core.batch.features``,
+    whose package needs numpy)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     names: set[str] = set()
     adapters: set[Path] = set()
@@ -156,8 +157,8 @@ def imported_modules(path: Path, _seen: frozenset[Path] = frozenset()) -> set[st
                 names |= {alias.name.split(".")[0] for alias in statement.names}
             elif isinstance(statement, ast.ImportFrom) and statement.module and not statement.level:
                 names.add(statement.module.split(".")[0])
-                if statement.module.startswith("spades_core.envs."):
-                    adapters.add(SOURCE / (statement.module.replace(".", "/") + ".py"))
+                if statement.module.startswith("spades_core."):
+                    adapters |= _source_files(statement.module)
     found = names & {name for modules in EXTRA_MODULES.values() for name in modules}
     for adapter in adapters:
         if adapter.is_file() and adapter != path and adapter not in _seen:
@@ -170,6 +171,15 @@ def imported_modules(path: Path, _seen: frozenset[Path] = frozenset()) -> set[st
             for extra in declared_extras(helper):
                 found |= set(EXTRA_MODULES[extra])
     return found
+
+
+def _source_files(module: str) -> set[Path]:
+    """The files of ``spades_core`` that importing ``module`` runs at the top:
+    the module's own and its packages' ``__init__``."""
+    parts = module.split(".")
+    files = {SOURCE.joinpath(*parts[:depth], "__init__.py") for depth in range(2, len(parts) + 1)}
+    files.add(SOURCE.joinpath(*parts[:-1], parts[-1] + ".py"))
+    return {path for path in files if path.is_file()}
 
 
 def extra_of(module: str) -> str:
