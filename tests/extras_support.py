@@ -139,7 +139,7 @@ def declared_extras(path: Path) -> set[str]:
     return needed
 
 
-def imported_modules(path: Path, _seen: frozenset[Path] = frozenset()) -> set[str]:
+def imported_modules(path: Path) -> set[str]:
     """The modules of extras that a module imports at its top level, itself,
     through the tests' own helper modules it imports (and those of the
     extras such a helper declares: ``web_table_support`` loads the web
@@ -147,9 +147,27 @@ def imported_modules(path: Path, _seen: frozenset[Path] = frozenset()) -> set[st
     from (``spades_v0`` re-exports the PettingZoo environment;
     ``spades_core.envs.features`` serves ``spades_core.batch.features``,
     whose package needs numpy)."""
+    found: set[str] = set()
+    seen = {path}
+    waiting = [path]
+    while waiting:
+        names, links = _top_level_imports(waiting.pop())
+        found |= names
+        for link in links - seen:
+            seen.add(link)
+            waiting.append(link)
+    return found
+
+
+@cache
+def _top_level_imports(path: Path) -> tuple[frozenset[str], frozenset[Path]]:
+    """What one file imports at its top level: the modules of extras it
+    names, and the files of the tests' helpers and of ``spades_core`` whose
+    imports it runs (each file is read once a session: the modules of the
+    package import one another)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     names: set[str] = set()
-    adapters: set[Path] = set()
+    links: set[Path] = set()
     for node in tree.body:
         nodes = [node, *getattr(node, "body", ())] if isinstance(node, ast.Try) else [node]
         for statement in nodes:
@@ -158,19 +176,16 @@ def imported_modules(path: Path, _seen: frozenset[Path] = frozenset()) -> set[st
             elif isinstance(statement, ast.ImportFrom) and statement.module and not statement.level:
                 names.add(statement.module.split(".")[0])
                 if statement.module.startswith("spades_core."):
-                    adapters |= _source_files(statement.module)
+                    links |= _source_files(statement.module)
     found = names & {name for modules in EXTRA_MODULES.values() for name in modules}
-    for adapter in adapters:
-        if adapter.is_file() and adapter != path and adapter not in _seen:
-            found |= imported_modules(adapter, _seen | {path})
     for name in names:
         helper = ROOT / "tests" / f"{name}.py"
-        if helper.is_file() and helper != path and helper not in _seen:
-            found |= imported_modules(helper, _seen | {path})
+        if helper.is_file():
+            links.add(helper)
             # A helper that loads an extra's code its own way says so in its marks.
             for extra in declared_extras(helper):
                 found |= set(EXTRA_MODULES[extra])
-    return found
+    return frozenset(found), frozenset(links - {path})
 
 
 def _source_files(module: str) -> set[Path]:

@@ -188,6 +188,8 @@ def test_the_plugin_passes_the_testing_kit(tournament: sc.Variant) -> None:
 def test_refusals_name_machine_readable_reasons(tournament: sc.Variant) -> None:
     game = sc.new_game("tournament", seed=5, dealer=sc.Seat.NORTH, blind_nil_margin=0).deal()
     assert game.phase_name == "blind_nil"
+    assert game.phase_title == "Blind Nil"
+    assert sc.new_game("tournament", seed=5).phase_title is None
     assert reason_of(game, sc.Pass.of("2C")) is sc.IllegalReason.NOT_PASSING
     assert reason_of(game, 3) is sc.IllegalReason.WRONG_PHASE
     game = game.apply("look").apply("blind")  # East looks, South goes blind
@@ -198,6 +200,7 @@ def test_refusals_name_machine_readable_reasons(tournament: sc.Variant) -> None:
     while game.phase is sc.Phase.BID:
         game = game.bid(max(game.legal_bids()))
     assert game.phase_name == "exchange"
+    assert game.phase_title == "Passing cards"
     assert game.to_act == sc.Seat.SOUTH
     hand = list(game.hand(sc.Seat.SOUTH))
     wrong = game.why_illegal(sc.Pass(sc.CardSet.of(hand[:3])))

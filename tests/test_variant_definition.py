@@ -109,6 +109,20 @@ def test_an_option_name_is_a_short_lowercase_identifier(name: str) -> None:
         make(options={bool_option(name, "a flag"): False})
 
 
+def test_a_phase_s_title_is_its_name_in_words_unless_given() -> None:
+    assert sc.HandPhase("blind_nil", sc.Where.BEFORE_BIDDING).title == "Blind nil"
+    assert sc.HandPhase("swap", sc.Where.AFTER_BIDDING, "Swap a card").title == "Swap a card"
+    assert sc.HandPhase("swap", sc.Where.AFTER_BIDDING) != sc.HandPhase(
+        "swap", sc.Where.AFTER_BIDDING, "Swap a card"
+    )
+
+
+@pytest.mark.parametrize("title", ["", "   ", 7, b"Swap", "t" * 41])
+def test_a_phase_s_title_is_short_text(title: object) -> None:
+    with pytest.raises(sc.RulesError, match="phase 'swap': title must be text of 1 to 40"):
+        sc.HandPhase("swap", sc.Where.AFTER_BIDDING, title)  # type: ignore[arg-type]
+
+
 def test_max_hands_is_an_option_of_every_variant() -> None:
     variant = make(options={"target_score": 100})
     assert list(variant.option_specs) == ["target_score", "max_hands"]

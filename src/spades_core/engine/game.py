@@ -1,14 +1,12 @@
 """A game of Spades as an immutable value: :class:`Game`, its :class:`Phase`,
 and :func:`new_game`, which starts one.
 
-A :class:`Game` is a frozen value. Every transition (:meth:`Game.deal`,
-:meth:`Game.bid`, :meth:`Game.play`, :meth:`Game.apply`) returns a new game
-and leaves the old one untouched; a rejected action raises
-:class:`~spades_core.IllegalActionError` and changes nothing.
+Every transition (:meth:`Game.deal`, :meth:`Game.bid`, :meth:`Game.play`,
+:meth:`Game.apply`) returns a new game and leaves the old one untouched; a
+rejected action raises :class:`~spades_core.IllegalActionError` and changes nothing.
 
-Internally hands are 52-bit masks and seats are ints (fields starting with
-``_``); the public properties wrap them in :class:`~spades_core.CardSet`,
-:class:`~spades_core.Seat` and read-only mappings.
+Internally hands are 52-bit masks and seats are ints (fields starting with ``_``); the
+public properties wrap them in :class:`~spades_core.CardSet`, ``Seat`` and read-only mappings.
 
 >>> import spades_core as sc
 >>> game = sc.new_game("classic", seed=7, dealer=sc.Seat.WEST)
@@ -163,6 +161,11 @@ class Game:
         (``"exchange"``), otherwise the value of :attr:`phase` (``"bid"``)."""
         found = self._turn
         return self.phase.value if found is None else found[0].name
+
+    @property
+    def phase_title(self) -> str | None:
+        """The title of the variant's phase in progress (``"Passing cards"``), else ``None``."""
+        return None if (found := self._turn) is None else found[0].title
 
     @property
     def phase_steps(self) -> tuple[PhaseStep, ...]:

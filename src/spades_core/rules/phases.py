@@ -52,6 +52,9 @@ __all__ = [
 MOST_PHASE_STEPS: Final = 64
 """The most actions one phase may take in one hand; a phase asking for more is refused."""
 
+MOST_TITLE_CHARACTERS: Final = 40
+"""The longest :attr:`HandPhase.title` (it is shown in a phone's header)."""
+
 
 class Where(enum.Enum, metaclass=CheckedLookup):
     """Where a variant's phase sits in the hand."""
@@ -151,9 +154,10 @@ class PhaseTable:
 
 class HandPhase:
     """A phase a variant adds to every hand. Subclass it, give it a ``name``
-    (lowercase letters, digits and ``_``; unique among the variant's phases)
-    and a place (:class:`Where`), and override :meth:`turn` (and
-    :meth:`hidden` if the phase keeps cards from their holders).
+    (lowercase letters, digits and ``_``; unique among the variant's phases),
+    a place (:class:`Where`) and, if its name in words is not the best title
+    for people, a ``title`` (``"Passing cards"``), and override :meth:`turn`
+    (and :meth:`hidden` if the phase keeps cards from their holders).
 
     A phase is stateless: everything it needs is in the :class:`PhaseTable`,
     including the steps it has taken so far this hand.
@@ -163,29 +167,42 @@ class HandPhase:
     """The phase's name, shown as :attr:`Game.phase_name <spades_core.Game.phase_name>`."""
     where: Where
     """Where in the hand the phase sits."""
+    title: str
+    """The phase's name for people, shown as :attr:`Game.phase_title
+    <spades_core.Game.phase_title>` (by default the name in words:
+    ``"blind_nil"`` is ``"Blind nil"``)."""
 
-    def __init__(self, name: str, where: Where) -> None:
+    def __init__(self, name: str, where: Where, title: str | None = None) -> None:
         if not isinstance(name, str) or not name.isidentifier() or name != name.lower():
             raise RulesError(
                 f"a phase's name must be lowercase letters, digits and '_'; got {brief(name)}"
             )
         if type(where) is not Where:
             raise RulesError(f"phase {name!r}: where must be a Where; got {brief(where)}")
+        if title is None:
+            title = name.replace("_", " ").capitalize()
+        elif type(title) is not str or not title.strip() or len(title) > MOST_TITLE_CHARACTERS:
+            raise RulesError(
+                f"phase {name!r}: title must be text of 1 to {MOST_TITLE_CHARACTERS} "
+                f"characters; got {brief(title)}"
+            )
         self.name = name
         self.where = where
+        self.title = title
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r} {self.where.value}>"
 
-    # Phases are stateless: two of one class, name and place are the same
+    # Phases are stateless: two of one class, name, place and title are the same
     # phase, so games of one variant made apart compare equal.
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, HandPhase):
             return NotImplemented
-        return (type(self), self.name, self.where) == (type(other), other.name, other.where)
+        mine = (type(self), self.name, self.where, self.title)
+        return mine == (type(other), other.name, other.where, other.title)
 
     def __hash__(self) -> int:
-        return hash((type(self), self.name, self.where))
+        return hash((type(self), self.name, self.where, self.title))
 
     def turn(self, rules: Rules, table: PhaseTable) -> Turn | None:
         """The next turn of this phase, or ``None`` when the phase is over.

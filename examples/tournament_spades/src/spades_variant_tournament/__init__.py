@@ -120,8 +120,8 @@ class TournamentVariant(Variant):
     def phases(self, rules: Rules) -> Iterable[HandPhase]:
         """Blind Nil decisions before the bidding, the exchange after it."""
         return (
-            BlindNilPhase("blind_nil", Where.BEFORE_BIDDING),
-            ExchangePhase("exchange", Where.AFTER_BIDDING),
+            BlindNilPhase("blind_nil", Where.BEFORE_BIDDING, "Blind Nil"),
+            ExchangePhase("exchange", Where.AFTER_BIDDING, "Passing cards"),
         )
 
     def check_rules(self, rules: Rules) -> None:
