@@ -5,8 +5,8 @@ Every transition (:meth:`Game.deal`, :meth:`Game.bid`, :meth:`Game.play`,
 :meth:`Game.apply`) returns a new game and leaves the old one untouched; a
 rejected action raises :class:`~spades_core.IllegalActionError` and changes nothing.
 
-Internally hands are 52-bit masks and seats are ints (fields starting with ``_``); the
-public properties wrap them in :class:`~spades_core.CardSet`, ``Seat`` and read-only mappings.
+Inside, hands are 52-bit masks and seats ints (the ``_`` fields); the public properties wrap them
+in :class:`~spades_core.CardSet`, :class:`~spades_core.Seat` and read-only mappings.
 
 >>> import spades_core as sc
 >>> game = sc.new_game("classic", seed=7, dealer=sc.Seat.WEST)

@@ -41,6 +41,7 @@ from spades_core.values.seats import Seat, SeatMap, TeamMap
 
 __all__ = [
     "MOST_PHASE_STEPS",
+    "MOST_TITLE_CHARACTERS",
     "HandPhase",
     "PhaseStep",
     "PhaseTable",
